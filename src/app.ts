@@ -1,0 +1,121 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { GatewayError, isGatewayError } from './errors.js';
+import { envelopeForPath, renderError } from './api/envelopes.js';
+import { compileValidator } from './validation/compile.js';
+import { registerAuth } from './plugins/auth.js';
+import type { GatewayDeps } from './plugins/request-context.js';
+import { systemRoutes } from './api/system/routes.js';
+import { modelsRoutes } from './api/models/routes.js';
+import { chatCompletionsRoutes } from './api/chat-completions/routes.js';
+
+/** Endpoint families, each a Fastify plugin in its own folder under src/api/. */
+const FAMILY_PLUGINS = [systemRoutes, modelsRoutes, chatCompletionsRoutes];
+
+/** Secrets never reach the logs: auth headers are dropped and `?key=` is masked. */
+const redactUrl = (url: string): string => url.replace(/([?&]key=)[^&]*/g, '$1[REDACTED]');
+
+export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: {
+      level: deps.config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers["x-goog-api-key"]'],
+      serializers: {
+        req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url), id: req.id }),
+      },
+    },
+    disableRequestLogging: true,
+    bodyLimit: deps.config.bodyLimitBytes,
+    genReqId: () => `req_${randomUUID().replace(/-/g, '')}`,
+    requestIdHeader: false,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('gateway', deps);
+  app.decorateRequest('gw', null as never);
+  app.addHook('onRequest', async (request) => {
+    request.gw = {
+      startedAt: Date.now(),
+      key: undefined,
+      family: request.routeOptions.config.family,
+      model: undefined,
+      channel: undefined,
+      usage: undefined,
+      firstTokenAt: undefined,
+      streamError: undefined,
+    };
+  });
+
+  // Clients such as `curl -d` send JSON without a JSON content type; every body is read as JSON.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+  app.setValidatorCompiler(({ schema }) => {
+    const validate = compileValidator(schema as never);
+    return (data: unknown) => {
+      try {
+        return { value: validate(data) };
+      } catch (error) {
+        return { error: error as Error };
+      }
+    };
+  });
+  app.setErrorHandler((error, request, reply) => sendError(request, reply, toGatewayError(error, request)));
+  app.setNotFoundHandler((request, reply) =>
+    sendError(request, reply, new GatewayError('GW_ROUTE_NOT_FOUND', `No endpoint ${request.method} ${request.url.split('?')[0]}`)),
+  );
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Model Gateway API', version: '1.0.0', description: 'One HTTP/JSON gateway in front of generative-model vendors.' },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          googleKey: { type: 'apiKey', in: 'query', name: 'key' },
+        },
+      },
+    },
+  });
+  // The browsable reference is public, like the OpenAPI document it renders.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/docs')) route.config = { ...route.config, isPublic: true };
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
+  registerAuth(app);
+  for (const plugin of FAMILY_PLUGINS) await app.register(plugin);
+  return app;
+}
+
+export function toGatewayError(error: unknown, request: FastifyRequest): GatewayError {
+  if (isGatewayError(error)) return error;
+  const fastifyError = error as FastifyError;
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new GatewayError('GW_REQ_TOO_LARGE', `Request body is larger than the limit of ${request.server.initialConfig.bodyLimit} bytes`);
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new GatewayError('GW_REQ_INVALID_JSON', 'Request body is empty; a JSON object is expected');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new GatewayError('GW_REQ_INVALID_JSON', 'Request body length does not match its Content-Length');
+    default:
+      break;
+  }
+  if (error instanceof SyntaxError || fastifyError.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
+    return new GatewayError('GW_REQ_INVALID_JSON', `Request body is not valid JSON: ${fastifyError.message}`);
+  }
+  const status = fastifyError.statusCode ?? 500;
+  if (status >= 400 && status < 500) return new GatewayError('GW_REQ_INVALID_PARAM', fastifyError.message);
+  request.log.error({ err: error }, 'unhandled error');
+  return new GatewayError('GW_INTERNAL', 'The gateway failed to handle this request', { cause: error });
+}
+
+function sendError(request: FastifyRequest, reply: FastifyReply, error: GatewayError): FastifyReply {
+  if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(Math.max(0, Math.ceil(error.retryAfterSeconds))));
+  return reply
+    .code(error.status)
+    .header('x-request-id', request.id)
+    .type('application/json; charset=utf-8')
+    .send(renderError(envelopeForPath(request.url), error));
+}

@@ -1,0 +1,81 @@
+#!/usr/bin/env node
+import { loadConfig } from './config/load.js';
+import { connectSqlite } from './db/connect.js';
+import { KeyStore } from './keys/key-store.js';
+import { startGateway } from './main.js';
+
+const USAGE = `usage:
+  gateway start                      start the gateway (PORT, HOST, GATEWAY_DATA_DIR, GATEWAY_CONFIG, ...)
+  gateway keys create [name] [--models a,b] [--endpoints chat-completions,...]
+  gateway keys list
+  gateway keys revoke <id|prefix>`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, sub, ...rest] = argv;
+  const config = loadConfig();
+  if (command === 'start') {
+    const gateway = await startGateway(config);
+    process.stdout.write(`gateway listening on ${gateway.url} (docs at ${gateway.url}/docs)\n`);
+    const stop = async () => {
+      await gateway.close();
+      process.exit(0);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    return -1;
+  }
+  if (command === 'keys') {
+    const db = await connectSqlite(config.dataDir);
+    const keys = new KeyStore(db);
+    try {
+      return await keysCommand(keys, sub, rest);
+    } finally {
+      await db.destroy();
+    }
+  }
+  process.stderr.write(USAGE + '\n');
+  return command ? 2 : 0;
+}
+
+async function keysCommand(keys: KeyStore, sub: string | undefined, args: string[]): Promise<number> {
+  const flag = (name: string) => {
+    const at = args.indexOf(`--${name}`);
+    return at >= 0 ? args[at + 1]?.split(',').filter(Boolean) : undefined;
+  };
+  switch (sub) {
+    case 'create': {
+      const name = args[0] && !args[0].startsWith('--') ? args[0] : 'cli';
+      const { key, secret } = await keys.create({ name, models: flag('models') ?? null, endpoints: (flag('endpoints') as never) ?? null });
+      process.stdout.write(`${key.id}\t${secret}\n`);
+      return 0;
+    }
+    case 'list':
+      for (const key of await keys.list()) {
+        const state = key.revokedAt ? 'revoked' : 'active';
+        process.stdout.write(`${key.id}\t${key.prefix}…\t${key.name}\t${state}\n`);
+      }
+      return 0;
+    case 'revoke':
+      if (!args[0]) break;
+      if (await keys.revoke(args[0])) {
+        process.stdout.write(`revoked ${args[0]}\n`);
+        return 0;
+      }
+      process.stderr.write(`no active key ${args[0]}\n`);
+      return 1;
+    default:
+      break;
+  }
+  process.stderr.write(USAGE + '\n');
+  return 2;
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
+  (error: unknown) => {
+    process.stderr.write(`gateway: ${(error as Error).message}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,64 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseDocument, LineCounter } from 'yaml';
+import { Ajv } from 'ajv';
+import { FileConfigSchema, type FileConfig, type GatewayConfig } from './schema.js';
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+const validateFile = ajv.compile(FileConfigSchema);
+
+/** The only reader of process.env. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  const file = env.GATEWAY_CONFIG ? loadConfigFile(env.GATEWAY_CONFIG, env) : {};
+  return {
+    port: parseInteger(env.PORT, 8080, 'PORT'),
+    host: env.HOST ?? '0.0.0.0',
+    dataDir: resolve(env.GATEWAY_DATA_DIR ?? './data'),
+    publicUrl: env.GATEWAY_PUBLIC_URL?.replace(/\/$/, ''),
+    bootstrapKey: env.GATEWAY_BOOTSTRAP_KEY || undefined,
+    adminToken: env.GATEWAY_ADMIN_TOKEN || undefined,
+    bodyLimitBytes: parseInteger(env.GATEWAY_BODY_LIMIT, 32 * 1024 * 1024, 'GATEWAY_BODY_LIMIT'),
+    logLevel: env.LOG_LEVEL ?? 'warn',
+    file,
+  };
+}
+
+function parseInteger(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got '${value}'`);
+  return n;
+}
+
+/** Reads the YAML file, substitutes ${ENV} references and checks it against the schema. */
+export function loadConfigFile(path: string, env: NodeJS.ProcessEnv): FileConfig {
+  const text = readFileSync(path, 'utf8');
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter });
+  if (doc.errors.length > 0) throw new Error(`${path}: ${doc.errors[0]!.message}`);
+  const data = substituteEnv(doc.toJS() ?? {}, env, path);
+  if (!validateFile(data)) {
+    const error = validateFile.errors![0]!;
+    const segments = error.instancePath.split('/').slice(1);
+    const node = doc.getIn(segments, true) as { range?: [number, number] } | undefined;
+    const line = node?.range ? ` (line ${lineCounter.linePos(node.range[0]).line})` : '';
+    const field = segments.join('.') || '(root)';
+    throw new Error(`${path}: '${field}'${line} ${error.message ?? 'is invalid'}`);
+  }
+  return data as FileConfig;
+}
+
+function substituteEnv(value: unknown, env: NodeJS.ProcessEnv, path: string): unknown {
+  if (typeof value === 'string') {
+    return value.replace(/\$\{([A-Z0-9_]+)\}/g, (_, name: string) => {
+      const resolved = env[name];
+      if (resolved === undefined) throw new Error(`${path}: environment variable ${name} is not set`);
+      return resolved;
+    });
+  }
+  if (Array.isArray(value)) return value.map((v) => substituteEnv(v, env, path));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, substituteEnv(v, env, path)]));
+  }
+  return value;
+}

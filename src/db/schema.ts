@@ -1,0 +1,97 @@
+import type { Generated } from 'kysely';
+
+/** Row types of every table; timestamps are Unix milliseconds. */
+export interface ApiKeyTable {
+  id: string;
+  name: string;
+  /** First characters of the secret, shown so an operator can recognise a key. */
+  prefix: string;
+  /** SHA-256 of the secret, hex. The secret itself is never stored. */
+  secret_hash: string;
+  /** JSON array of model ids, or null for every model. */
+  models: string | null;
+  /** JSON array of endpoint families, or null for every family. */
+  endpoints: string | null;
+  tier: string | null;
+  rpm: number | null;
+  tpm: number | null;
+  budget_usd: number | null;
+  expires_at: number | null;
+  revoked_at: number | null;
+  created_at: number;
+}
+
+export interface SettingTable {
+  name: string;
+  value: string;
+}
+
+export interface VideoTaskTable {
+  /** Our public id (`asyntask_…` or a numeric-looking id for /videoalt). */
+  id: string;
+  key_id: string;
+  /** Which surface created it: 'video-generations' or 'videoalt'. */
+  surface: string;
+  /** The /videoalt capability that created it (text2video, image2video, multi-image2video). */
+  capability: string | null;
+  model: string;
+  channel: string;
+  upstream_id: string;
+  status: string;
+  progress: number;
+  /** JSON: the validated client request. */
+  request: string;
+  /** JSON: the last upstream task state as our VideoTask result (urls, durations). */
+  result: string | null;
+  error_code: string | null;
+  error_message: string | null;
+  created_at: number;
+  updated_at: number;
+  completed_at: number | null;
+  next_poll_at: number;
+  lease_owner: string | null;
+  lease_until: number | null;
+  charged: number;
+}
+
+export interface AssetTable {
+  id: string;
+  key_id: string;
+  name: string | null;
+  asset_type: string;
+  status: string;
+  source_url: string | null;
+  file_name: string | null;
+  mime_type: string | null;
+  size_bytes: number | null;
+  created_at: number;
+  deleted_at: number | null;
+}
+
+export interface UsageEventTable {
+  id: Generated<number>;
+  request_id: string;
+  key_id: string | null;
+  model: string;
+  channel: string | null;
+  family: string;
+  status: number;
+  outcome: string;
+  prompt_tokens: number;
+  completion_tokens: number;
+  reasoning_tokens: number;
+  images: number;
+  video_seconds: number;
+  cost_usd: number;
+  latency_ms: number;
+  ttft_ms: number | null;
+  created_at: number;
+}
+
+export interface Database {
+  api_keys: ApiKeyTable;
+  settings: SettingTable;
+  video_tasks: VideoTaskTable;
+  assets: AssetTable;
+  usage_events: UsageEventTable;
+}

@@ -1,0 +1,87 @@
+/**
+ * The gateway's error catalogue. Every error a client can see is a GatewayError carrying one of
+ * these codes; each endpoint family renders it in its own envelope (src/api/envelopes.ts).
+ * `publicCode` is the string code clients read, `type` the OpenAI-style error type, `status`
+ * the HTTP status and `grpcStatus` the canonical status used by the /v1beta envelope.
+ */
+export interface ErrorKind {
+  readonly status: number;
+  readonly publicCode: string;
+  readonly type: string;
+  readonly grpcStatus: GrpcStatus;
+}
+
+export type GrpcStatus =
+  | 'INVALID_ARGUMENT'
+  | 'UNAUTHENTICATED'
+  | 'PERMISSION_DENIED'
+  | 'NOT_FOUND'
+  | 'RESOURCE_EXHAUSTED'
+  | 'INTERNAL'
+  | 'UNAVAILABLE'
+  | 'DEADLINE_EXCEEDED'
+  | 'FAILED_PRECONDITION';
+
+const kind = (status: number, publicCode: string, type: string, grpcStatus: GrpcStatus): ErrorKind =>
+  Object.freeze({ status, publicCode, type, grpcStatus });
+
+export const ERRORS = Object.freeze({
+  GW_AUTH_MISSING_KEY: kind(401, 'invalid_api_key', 'authentication_error', 'UNAUTHENTICATED'),
+  GW_AUTH_INVALID_KEY: kind(401, 'invalid_api_key', 'authentication_error', 'UNAUTHENTICATED'),
+  GW_AUTH_KEY_REVOKED: kind(401, 'invalid_api_key', 'authentication_error', 'UNAUTHENTICATED'),
+  GW_AUTH_KEY_EXPIRED: kind(401, 'invalid_api_key', 'authentication_error', 'UNAUTHENTICATED'),
+  GW_ADMIN_UNAUTHORIZED: kind(401, 'invalid_admin_token', 'authentication_error', 'UNAUTHENTICATED'),
+  GW_PERMISSION_DENIED: kind(403, 'permission_denied', 'permission_error', 'PERMISSION_DENIED'),
+  GW_REQ_INVALID_JSON: kind(400, 'invalid_json', 'invalid_request_error', 'INVALID_ARGUMENT'),
+  GW_REQ_INVALID_PARAM: kind(400, 'invalid_parameter', 'invalid_request_error', 'INVALID_ARGUMENT'),
+  GW_REQ_UNSUPPORTED_MEDIA_TYPE: kind(400, 'unsupported_media_type', 'invalid_request_error', 'INVALID_ARGUMENT'),
+  GW_REQ_TOO_LARGE: kind(413, 'request_too_large', 'invalid_request_error', 'INVALID_ARGUMENT'),
+  GW_ROUTE_NOT_FOUND: kind(404, 'not_found', 'invalid_request_error', 'NOT_FOUND'),
+  GW_METHOD_NOT_ALLOWED: kind(404, 'method_not_allowed', 'invalid_request_error', 'NOT_FOUND'),
+  GW_RESOURCE_NOT_FOUND: kind(404, 'not_found', 'invalid_request_error', 'NOT_FOUND'),
+  GW_MODEL_UNSUPPORTED: kind(400, 'model_not_supported', 'invalid_request_error', 'INVALID_ARGUMENT'),
+  GW_RATE_LIMITED: kind(429, 'rate_limit_exceeded', 'rate_limit_error', 'RESOURCE_EXHAUSTED'),
+  GW_QUOTA_EXCEEDED: kind(429, 'insufficient_quota', 'insufficient_quota', 'RESOURCE_EXHAUSTED'),
+  GW_UPSTREAM_BAD_REQUEST: kind(400, 'invalid_request', 'invalid_request_error', 'INVALID_ARGUMENT'),
+  GW_UPSTREAM_CONTENT_FILTER: kind(400, 'content_filter', 'invalid_request_error', 'INVALID_ARGUMENT'),
+  GW_UPSTREAM_AUTH: kind(502, 'upstream_auth_failed', 'api_error', 'UNAVAILABLE'),
+  GW_UPSTREAM_RATE_LIMITED: kind(429, 'upstream_rate_limited', 'rate_limit_error', 'RESOURCE_EXHAUSTED'),
+  GW_UPSTREAM_TIMEOUT: kind(504, 'upstream_timeout', 'api_error', 'DEADLINE_EXCEEDED'),
+  GW_UPSTREAM_UNAVAILABLE: kind(503, 'upstream_unavailable', 'api_error', 'UNAVAILABLE'),
+  GW_UPSTREAM_ERROR: kind(502, 'upstream_error', 'api_error', 'UNAVAILABLE'),
+  GW_UPSTREAM_BAD_RESPONSE: kind(502, 'upstream_bad_response', 'api_error', 'UNAVAILABLE'),
+  GW_NO_CHANNEL: kind(503, 'no_channel_available', 'api_error', 'UNAVAILABLE'),
+  GW_INTERNAL: kind(500, 'internal_error', 'api_error', 'INTERNAL'),
+} satisfies Record<string, ErrorKind>);
+
+export type ErrorCode = keyof typeof ERRORS;
+
+export interface GatewayErrorOptions {
+  /** The request field the error is about, when there is one. */
+  param?: string;
+  /** Seconds the client should wait before retrying (sent as Retry-After). */
+  retryAfterSeconds?: number;
+  cause?: unknown;
+}
+
+export class GatewayError extends Error {
+  readonly code: ErrorCode;
+  readonly kind: ErrorKind;
+  readonly param: string | undefined;
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(code: ErrorCode, message: string, options: GatewayErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'GatewayError';
+    this.code = code;
+    this.kind = ERRORS[code];
+    this.param = options.param;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+  }
+
+  get status(): number {
+    return this.kind.status;
+  }
+}
+
+export const isGatewayError = (value: unknown): value is GatewayError => value instanceof GatewayError;

@@ -1,0 +1,33 @@
+import type { ChannelCredentials, ProviderModule, VendorId } from '../providers/types.js';
+
+/** One upstream account, resolved from configuration (or a built-in simulator). */
+export interface Channel {
+  readonly name: string;
+  readonly vendor: VendorId;
+  readonly provider: ProviderModule;
+  /** No trailing slash. */
+  readonly baseUrl: string;
+  readonly credentials: ChannelCredentials;
+  /** public model id → upstream model name */
+  readonly models: Readonly<Record<string, string>>;
+  readonly priority: number;
+  readonly weight: number;
+  readonly maxRetries: number;
+  readonly timeouts: ChannelTimeouts;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly isSimulator: boolean;
+}
+
+export interface ChannelTimeouts {
+  connectMs: number;
+  firstByteMs: number;
+  idleMs: number;
+  totalMs: number;
+}
+
+export const DEFAULT_TIMEOUTS: ChannelTimeouts = Object.freeze({
+  connectMs: 10_000,
+  firstByteMs: 120_000,
+  idleMs: 120_000,
+  totalMs: 600_000,
+});

@@ -1,0 +1,85 @@
+import { Agent, type Dispatcher } from 'undici';
+import type { Channel } from './channel.js';
+import type { UpstreamCall } from '../providers/types.js';
+import { GatewayError } from '../errors.js';
+
+export interface UpstreamResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Dispatcher.ResponseData['body'];
+}
+
+/**
+ * Sends upstream calls over pooled keep-alive connections (one undici Agent, pools per origin).
+ * The dispatcher is passed per call, never set globally.
+ */
+export class UpstreamClient {
+  readonly dispatcher: Agent;
+
+  constructor(options: { connections?: number } = {}) {
+    this.dispatcher = new Agent({
+      connections: options.connections ?? 256,
+      keepAliveTimeout: 30_000,
+      keepAliveMaxTimeout: 600_000,
+      pipelining: 1,
+    });
+  }
+
+  async send(channel: Channel, call: UpstreamCall, signal: AbortSignal): Promise<UpstreamResponse> {
+    const url = new URL(channel.baseUrl + call.path);
+    for (const [name, value] of Object.entries(call.query ?? {})) url.searchParams.set(name, value);
+    const headers: Record<string, string> = {
+      ...channel.headers,
+      ...call.headers,
+      ...channel.provider.authHeaders(channel.credentials, Math.floor(Date.now() / 1000)),
+    };
+    let body: string | undefined;
+    if (call.body !== undefined) {
+      body = typeof call.body === 'string' ? call.body : JSON.stringify(call.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    if (call.stream) headers.accept ??= 'text/event-stream';
+    try {
+      const response = await this.dispatcher.request({
+        origin: url.origin,
+        path: url.pathname + url.search,
+        method: call.method,
+        headers,
+        body,
+        signal,
+        headersTimeout: channel.timeouts.firstByteMs,
+        bodyTimeout: channel.timeouts.idleMs,
+      });
+      return { status: response.statusCode, headers: response.headers, body: response.body };
+    } catch (error) {
+      throw toTransportError(error, channel);
+    }
+  }
+
+  close(): Promise<void> {
+    return this.dispatcher.close();
+  }
+}
+
+/** Connection-level failures, worded without the upstream's address. */
+export function toTransportError(error: unknown, channel: Channel): GatewayError {
+  const code = (error as { code?: string }).code ?? '';
+  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+    return new GatewayError('GW_UPSTREAM_TIMEOUT', `The upstream for channel '${channel.name}' timed out`, { cause: error });
+  }
+  if ((error as Error).name === 'AbortError') {
+    return new GatewayError('GW_UPSTREAM_ERROR', 'The upstream request was aborted', { cause: error });
+  }
+  return new GatewayError('GW_UPSTREAM_UNAVAILABLE', `The upstream for channel '${channel.name}' could not be reached`, { cause: error });
+}
+
+/** Reads an upstream error body as JSON when it is JSON (bounded), for fromUpstreamError. */
+export async function readErrorBody(body: UpstreamResponse['body']): Promise<unknown> {
+  const text = await body.text().catch(() => '');
+  const bounded = text.slice(0, 64 * 1024);
+  try {
+    return JSON.parse(bounded) as unknown;
+  } catch {
+    return bounded;
+  }
+}

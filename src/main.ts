@@ -1,0 +1,63 @@
+import type { FastifyInstance } from 'fastify';
+import type { GatewayConfig } from './config/schema.js';
+import { connectSqlite, type Db } from './db/connect.js';
+import { KeyStore } from './keys/key-store.js';
+import { ensureAdminToken, ensureBootstrapKey } from './keys/bootstrap.js';
+import { buildChannels } from './gateway/build-channels.js';
+import { UpstreamClient } from './gateway/upstream-client.js';
+import { buildApp } from './app.js';
+import type { GatewayDeps } from './plugins/request-context.js';
+
+export interface RunningGateway {
+  app: FastifyInstance;
+  /** Base URL the gateway listens on, e.g. http://127.0.0.1:8080 */
+  url: string;
+  deps: GatewayDeps;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Where first-start secrets are printed (stdout by default). */
+  announce?: (line: string) => void;
+}
+
+/** Builds every dependency once, then the app, then listens. */
+export async function startGateway(config: GatewayConfig, options: StartOptions = {}): Promise<RunningGateway> {
+  const announce = options.announce ?? ((line: string) => process.stdout.write(line + '\n'));
+  const db: Db = await connectSqlite(config.dataDir);
+  const keys = new KeyStore(db);
+  await ensureBootstrapKey(keys, config.bootstrapKey, announce);
+  await ensureAdminToken(db, config.adminToken, announce);
+
+  const { channels, simulators } = await buildChannels(config.file.channels ?? [], config.file.simulator);
+  const upstream = new UpstreamClient();
+  let listenUrl = '';
+  const deps: GatewayDeps = {
+    config,
+    db,
+    keys,
+    channels,
+    upstream,
+    simulators,
+    publicUrl: () => config.publicUrl ?? listenUrl,
+    now: Date.now,
+  };
+  const app = await buildApp(deps);
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+  listenUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  return {
+    app,
+    url: listenUrl,
+    deps,
+    async close() {
+      await app.close();
+      await upstream.close();
+      await Promise.all([...simulators.values()].map((s) => s.close()));
+      await db.destroy();
+    },
+  };
+}

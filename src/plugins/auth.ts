@@ -1,0 +1,67 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { GatewayError } from '../errors.js';
+import type { EndpointFamily } from '../catalog/models.js';
+import type { ApiKey } from '../keys/key-store.js';
+
+/**
+ * Authenticates every non-public route. `/v1beta` takes the key from `?key=` or the
+ * `x-goog-api-key` header (what @google/genai sends); everything else from
+ * `Authorization: Bearer` (or `x-api-key`, as Anthropic-style clients send it).
+ */
+export function registerAuth(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request) => {
+    const options = request.routeOptions.config;
+    if (options.isPublic || request.is404) return;
+    const secret = presentedSecret(request);
+    if (!secret) throw new GatewayError('GW_AUTH_MISSING_KEY', 'Missing API key. Pass it as the ' + keyHint(request.url) + '.');
+    const lookup = await app.gateway.keys.authenticate(secret);
+    switch (lookup.status) {
+      case 'ok':
+        break;
+      case 'invalid':
+        throw new GatewayError('GW_AUTH_INVALID_KEY', 'Invalid API key.');
+      case 'revoked':
+        throw new GatewayError('GW_AUTH_KEY_REVOKED', 'This API key has been revoked.');
+      case 'expired':
+        throw new GatewayError('GW_AUTH_KEY_EXPIRED', 'This API key has expired.');
+    }
+    request.gw.key = lookup.key;
+    if (options.family) {
+      request.gw.family = options.family;
+      assertFamilyAllowed(lookup.key, options.family);
+    }
+  });
+}
+
+function presentedSecret(request: FastifyRequest): string | undefined {
+  const headers = request.headers;
+  if (request.url.startsWith('/v1beta/')) {
+    const query = request.query as Record<string, unknown> | undefined;
+    const fromQuery = typeof query?.key === 'string' ? query.key : undefined;
+    const fromHeader = typeof headers['x-goog-api-key'] === 'string' ? headers['x-goog-api-key'] : undefined;
+    if (fromQuery || fromHeader) return fromQuery || fromHeader;
+  }
+  const authorization = headers.authorization;
+  if (typeof authorization === 'string') {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (match) return match[1];
+  }
+  const apiKey = headers['x-api-key'];
+  return typeof apiKey === 'string' && apiKey ? apiKey : undefined;
+}
+
+const keyHint = (url: string): string =>
+  url.startsWith('/v1beta/') ? "'key' query parameter or the x-goog-api-key header" : "'Authorization: Bearer <API_KEY>' header";
+
+export function assertFamilyAllowed(key: ApiKey, family: EndpointFamily): void {
+  if (key.endpoints && !key.endpoints.includes(family)) {
+    throw new GatewayError('GW_PERMISSION_DENIED', `This API key may not use the ${family} endpoints.`);
+  }
+}
+
+/** Model permissions are exact ids: no prefixes, no wildcards. */
+export function assertModelAllowed(key: ApiKey | undefined, model: string): void {
+  if (key?.models && !key.models.includes(model)) {
+    throw new GatewayError('GW_PERMISSION_DENIED', `This API key may not use the model '${model}'.`);
+  }
+}

@@ -1,0 +1,55 @@
+import type { GatewayError } from '../errors.js';
+import type { EndpointFamily } from '../catalog/models.js';
+import type { ApiKey } from '../keys/key-store.js';
+import type { Usage } from '../providers/types.js';
+import type { Channel } from '../gateway/channel.js';
+import type { UpstreamClient } from '../gateway/upstream-client.js';
+import type { KeyStore } from '../keys/key-store.js';
+import type { Db } from '../db/connect.js';
+import type { GatewayConfig } from '../config/schema.js';
+import type { RunningSimulator } from '../simulator/server.js';
+
+/** Per-request data, on one typed decoration (`request.gw`). */
+export interface RequestContext {
+  startedAt: number;
+  key: ApiKey | undefined;
+  family: EndpointFamily | undefined;
+  model: string | undefined;
+  channel: string | undefined;
+  usage: Usage | undefined;
+  firstTokenAt: number | undefined;
+  /** Set when a stream ended with an error event after its first byte. */
+  streamError: GatewayError | undefined;
+}
+
+/** What the gateway's routes share, built once in main.ts (`app.gateway`). */
+export interface GatewayDeps {
+  config: GatewayConfig;
+  db: Db;
+  keys: KeyStore;
+  channels: readonly Channel[];
+  upstream: UpstreamClient;
+  /** The built-in simulators by vendor, when running. */
+  simulators: ReadonlyMap<string, RunningSimulator>;
+  /** The base URL clients reach us at, for links we hand out. */
+  publicUrl: () => string;
+  now: () => number;
+}
+
+/** Route-level options (`config` of a Fastify route). */
+export interface RouteOptions {
+  /** The endpoint family, for permission checks and usage; omit on public routes. */
+  family?: EndpointFamily;
+  /** True on routes that need no API key (health, docs, media links). */
+  isPublic?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    gw: RequestContext;
+  }
+  interface FastifyInstance {
+    gateway: GatewayDeps;
+  }
+  interface FastifyContextConfig extends RouteOptions {}
+}

@@ -1,0 +1,12 @@
+import type { ProviderModule, VendorId } from './types.js';
+
+/** The only list of vendors. Adding a vendor is one folder and one line here. */
+export const PROVIDERS: readonly ProviderModule[] = [];
+
+const BY_VENDOR = new Map<VendorId, ProviderModule>(PROVIDERS.map((p) => [p.vendor, p]));
+
+export function providerFor(vendor: VendorId): ProviderModule {
+  const provider = BY_VENDOR.get(vendor);
+  if (!provider) throw new Error(`vendor '${vendor}' has no provider module`);
+  return provider;
+}

@@ -1,0 +1,101 @@
+import type { GatewayError } from '../errors.js';
+import type { SseEvent } from '../gateway/sse/parse.js';
+import type { OutEvent } from '../gateway/sse/write.js';
+import type { SimulatorSpec } from '../simulator/server.js';
+
+/** Vendor ids; folder names under src/providers/ match shared/protocols/ file names. */
+export type VendorId = 'openai' | 'volcengine-ark' | 'zhipu' | 'anthropic' | 'gemini' | 'alibaba-dashscope' | 'kling';
+
+/** What a translator asks the upstream to do. Credentials are added by the vendor's endpoint.ts. */
+export interface UpstreamCall {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Path relative to the channel's base URL, starting with '/'. */
+  path: string;
+  query?: Record<string, string>;
+  headers?: Record<string, string>;
+  /** Serialised as JSON unless already a string. */
+  body?: unknown;
+  /** The response is an SSE stream. */
+  stream?: boolean;
+}
+
+/** Token and media usage of one request, as the gateway accounts it. */
+export interface Usage {
+  promptTokens: number;
+  /** Includes reasoning tokens, as OpenAI counts them. */
+  completionTokens: number;
+  reasoningTokens: number;
+  totalTokens: number;
+  images?: number;
+  videoSeconds?: number;
+}
+
+export const emptyUsage = (): Usage => ({ promptTokens: 0, completionTokens: 0, reasoningTokens: 0, totalTokens: 0 });
+
+/** Everything a pure translator may know besides the bodies. No clock reads, no secrets. */
+export interface TranslateContext {
+  /** The public model id the client asked for; echoed in responses. */
+  model: string;
+  /** The channel's name for that model upstream. */
+  upstreamModel: string;
+  /** Our id for this request, used to mint response ids where the upstream has none. */
+  requestId: string;
+  /** Unix seconds at admission. */
+  now: number;
+  /** Chat streams: the client asked for the final usage chunk (stream_options.include_usage). */
+  includeUsage: boolean;
+}
+
+/** Created per streamed request; keeps its own typed state. */
+export interface StreamTranslator {
+  /** Translates one upstream event into zero or more events for the client. */
+  onEvent(event: SseEvent): OutEvent[];
+  /** Closing events the upstream did not send (e.g. `data: [DONE]`). */
+  onEnd(): OutEvent[];
+  /** Usage seen so far (final once onEnd has run). */
+  usage(): Usage | undefined;
+}
+
+/** One (endpoint family → vendor) pair: request out, response back, stream, errors. */
+export interface TranslatorPair<Req, Res> {
+  toUpstream(req: Req, ctx: TranslateContext): UpstreamCall;
+  fromUpstream(res: unknown, ctx: TranslateContext): { body: Res; usage: Usage };
+  createStreamTranslator(ctx: TranslateContext): StreamTranslator;
+  /** Maps an upstream error status and body to our error; never echoes upstream bodies raw. */
+  fromUpstreamError(status: number, body: unknown): GatewayError;
+}
+
+/**
+ * The pairs a vendor may offer, keyed by endpoint family. Each family module adds its own key by
+ * declaration merging (`declare module '../../providers/types.js' { interface FamilyPairs … }`),
+ * so this file never has to know the wire types of every protocol.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface FamilyPairs {}
+
+export type PairFamily = keyof FamilyPairs;
+
+/** Channel credentials, resolved from ${ENV} references at start-up. */
+export interface ChannelCredentials {
+  apiKey?: string;
+  accessKey?: string;
+  secretKey?: string;
+}
+
+/** Vendor facts the generic code needs, all in one object per vendor folder (index.ts). */
+export interface ProviderModule {
+  readonly vendor: VendorId;
+  /** The public models this vendor serves by default, with their upstream names. */
+  readonly defaultModels: Readonly<Record<string, string>>;
+  /** Base URL of the real service, and the path prefix its simulator serves under. */
+  readonly defaultBaseUrl: string;
+  readonly simulatorBasePath: string;
+  /** Credential headers for one request (endpoint.ts is the only place that sees secrets). */
+  authHeaders(credentials: ChannelCredentials, nowSeconds: number): Record<string, string>;
+  readonly pairs: Partial<FamilyPairs>;
+  /** The built-in fake upstream speaking this vendor's protocol. */
+  readonly simulator: SimulatorSpec;
+}
+
+/** Maps an upstream stream event to the end of a stream with an error (family-specific). */
+export type StreamErrorRenderer = (error: GatewayError) => OutEvent[];

@@ -1,0 +1,181 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { SimulatorOptionsConfig } from '../config/schema.js';
+
+/** A request as the simulator received it; tests assert on exactly what the gateway sent. */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+export interface SimRequest extends RecordedRequest {
+  url: URL;
+  /** Aborted when the client (the gateway) goes away. */
+  signal: AbortSignal;
+}
+
+/** The vendor-specific part of a simulator: returns false when no route matched. */
+export type SimHandler = (req: SimRequest, res: SimResponse) => Promise<boolean>;
+
+/** How a vendor renders an error body for a given status (its documented envelope). */
+export type SimErrorBody = (status: number, message: string) => unknown;
+
+export interface SimulatorSpec {
+  vendor: string;
+  handle: SimHandler;
+  errorBody: SimErrorBody;
+}
+
+export interface RunningSimulator {
+  readonly url: string;
+  readonly options: SimulatorOptionsConfig;
+  /** Requests received, oldest first (the last 200). */
+  readonly requests: RecordedRequest[];
+  /** Number of requests whose client disconnected before the response ended. */
+  readonly aborted: { count: number };
+  setOptions(options: SimulatorOptionsConfig): void;
+  close(): Promise<void>;
+}
+
+const MAX_RECORDED = 200;
+
+/** Response helpers that apply the simulator's pacing and fault options. */
+export class SimResponse {
+  constructor(
+    readonly raw: ServerResponse,
+    private readonly options: SimulatorOptionsConfig,
+    private readonly vendor: string,
+    private readonly signal: AbortSignal,
+  ) {}
+
+  json(status: number, body: unknown, headers: Record<string, string> = {}): void {
+    const text = JSON.stringify(body);
+    this.raw.writeHead(status, { 'content-type': 'application/json', 'x-simulator': this.vendor, ...headers });
+    this.raw.end(text);
+  }
+
+  bytes(status: number, body: Buffer, contentType: string): void {
+    this.raw.writeHead(status, { 'content-type': contentType, 'content-length': String(body.length), 'x-simulator': this.vendor });
+    this.raw.end(body);
+  }
+
+  /**
+   * Streams SSE frames (already formatted text, one per event) with the configured first-token
+   * delay and pace; `cut_stream_after` drops the connection mid-way, as a failing upstream would.
+   */
+  async sse(frames: readonly string[]): Promise<void> {
+    this.raw.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'x-simulator': this.vendor });
+    this.raw.flushHeaders();
+    const delay = this.options.first_token_delay_ms ?? 0;
+    const pace = this.options.tokens_per_second ? 1000 / this.options.tokens_per_second : 0;
+    const cutAfter = this.options.cut_stream_after;
+    if (delay > 0) await sleep(delay, undefined, { signal: this.signal }).catch(() => undefined);
+    for (let i = 0; i < frames.length; i++) {
+      if (this.signal.aborted) return;
+      if (cutAfter !== undefined && i >= cutAfter) {
+        this.raw.socket?.destroy();
+        return;
+      }
+      if (!this.raw.write(frames[i]!)) await new Promise((r) => this.raw.once('drain', r));
+      if (pace > 0 && i < frames.length - 1) await sleep(pace, undefined, { signal: this.signal }).catch(() => undefined);
+    }
+    this.raw.end();
+  }
+}
+
+/** Starts one vendor simulator on 127.0.0.1 (port 0 unless given). */
+export async function startSimulator(spec: SimulatorSpec, initial: SimulatorOptionsConfig = {}, port = 0): Promise<RunningSimulator> {
+  let options: SimulatorOptionsConfig = { ...initial };
+  let faultsServed = 0;
+  const requests: RecordedRequest[] = [];
+  const aborted = { count: 0 };
+
+  const server: Server = createServer((req, res) => {
+    void serve(req, res);
+  });
+  server.keepAliveTimeout = 65_000;
+
+  async function serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const controller = new AbortController();
+    res.once('close', () => {
+      if (!res.writableEnded) {
+        aborted.count++;
+        controller.abort();
+      }
+    });
+    try {
+      const url = new URL(req.url ?? '/', 'http://simulator');
+      const body = await readJsonBody(req);
+      const recorded: RecordedRequest = {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: Object.fromEntries(url.searchParams),
+        headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')])),
+        body,
+      };
+      requests.push(recorded);
+      if (requests.length > MAX_RECORDED) requests.shift();
+      const response = new SimResponse(res, options, spec.vendor, controller.signal);
+
+      if (options.fault_status && (options.fault_times === undefined || faultsServed < options.fault_times)) {
+        faultsServed++;
+        const headers: Record<string, string> = {};
+        if (options.fault_retry_after_s !== undefined) headers['retry-after'] = String(options.fault_retry_after_s);
+        response.json(options.fault_status, spec.errorBody(options.fault_status, 'Simulated upstream failure'), headers);
+        return;
+      }
+      if (body === INVALID_JSON) {
+        response.json(400, spec.errorBody(400, 'Request body is not valid JSON'));
+        return;
+      }
+      const handled = await spec.handle({ ...recorded, url, signal: controller.signal }, response);
+      if (!handled) response.json(404, spec.errorBody(404, `No route for ${recorded.method} ${recorded.path}`));
+    } catch (error) {
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(spec.errorBody(500, `Simulator error: ${(error as Error).message}`)));
+      } else {
+        res.destroy();
+      }
+    }
+  }
+
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const { port: actualPort } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${actualPort}`,
+    get options() {
+      return options;
+    },
+    requests,
+    aborted,
+    setOptions(next) {
+      options = { ...next };
+      faultsServed = 0;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+const INVALID_JSON = Symbol('invalid-json');
+
+async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  if (chunks.length === 0) return undefined;
+  const text = Buffer.concat(chunks).toString('utf8');
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return INVALID_JSON;
+  }
+}

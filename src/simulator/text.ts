@@ -1,0 +1,96 @@
+import { createHash } from 'node:crypto';
+import { encode, decode } from 'gpt-tokenizer';
+
+/** Counts tokens with the o200k tokenizer; the simulators' usage numbers come from here. */
+export const countTokens = (text: string): number => (text ? encode(text).length : 0);
+
+/** Splits text into its tokens' texts, the unit a simulated stream sends per chunk. */
+export function tokenPieces(text: string): string[] {
+  if (!text) return [];
+  const pieces: string[] = [];
+  let pending: number[] = [];
+  for (const token of encode(text)) {
+    pending.push(token);
+    const piece = decode(pending);
+    // A multi-byte character can span tokens; wait until the piece decodes cleanly.
+    if (!piece.includes('\uFFFD')) {
+      pieces.push(piece);
+      pending = [];
+    }
+  }
+  if (pending.length > 0) pieces.push(decode(pending));
+  return pieces;
+}
+
+const WORDS = [
+  'the', 'gateway', 'answers', 'with', 'a', 'simulated', 'reply', 'so', 'every', 'endpoint', 'can', 'be', 'tried',
+  'without', 'an', 'account', 'tokens', 'are', 'counted', 'for', 'real', 'and', 'streams', 'arrive', 'in', 'order',
+  'quickly', 'model', 'text', 'request', 'deterministic', 'output', 'is', 'stable',
+];
+
+export interface SimulatedTextInput {
+  model: string;
+  /** The text the reply refers to (usually the last user message). */
+  prompt: string;
+  maxTokens?: number | undefined;
+  stop?: readonly string[] | undefined;
+  /** Choice index or any other variation; same inputs give the same text. */
+  variant?: number;
+  withReasoning?: boolean;
+}
+
+export interface SimulatedText {
+  reasoning: string;
+  reasoningPieces: string[];
+  content: string;
+  contentPieces: string[];
+  finishReason: 'stop' | 'length';
+  reasoningTokens: number;
+  contentTokens: number;
+}
+
+/**
+ * A deterministic reply: it quotes the prompt (so tests can aim stop sequences at it), then adds
+ * filler words chosen by a hash of the inputs. `maxTokens` cuts the content (finish `length`);
+ * a stop sequence cuts before its first occurrence (finish `stop`).
+ */
+export function simulateText(input: SimulatedTextInput): SimulatedText {
+  const excerpt = input.prompt.replace(/\s+/g, ' ').trim().slice(0, 200);
+  const seed = createHash('sha256').update(`${input.model}\n${input.variant ?? 0}\n${input.prompt}`).digest();
+  const filler: string[] = [];
+  for (let i = 0; i < 16; i++) filler.push(WORDS[seed[i]! % WORDS.length]!);
+  let content = `This is a simulated reply from ${input.model}. You said: "${excerpt}". ${capitalise(filler.join(' '))}.`;
+  let finishReason: 'stop' | 'length' = 'stop';
+
+  let cutAt = -1;
+  for (const stop of input.stop ?? []) {
+    const at = stop ? content.indexOf(stop) : -1;
+    if (at >= 0 && (cutAt < 0 || at < cutAt)) cutAt = at;
+  }
+  if (cutAt >= 0) content = content.slice(0, cutAt);
+
+  let contentPieces = tokenPieces(content);
+  if (input.maxTokens !== undefined && contentPieces.length > input.maxTokens) {
+    contentPieces = contentPieces.slice(0, input.maxTokens);
+    content = contentPieces.join('');
+    finishReason = 'length';
+  }
+
+  const reasoning = input.withReasoning ? `The user wrote "${excerpt.slice(0, 80)}". A short, friendly answer fits best.` : '';
+  const reasoningPieces = tokenPieces(reasoning);
+  return {
+    reasoning,
+    reasoningPieces,
+    content,
+    contentPieces,
+    finishReason,
+    reasoningTokens: reasoningPieces.length,
+    contentTokens: contentPieces.length,
+  };
+}
+
+const capitalise = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** A stable short id derived from the request (simulated response ids). */
+export const stableId = (...parts: string[]): string =>
+  createHash('sha256').update(parts.join('\n')).digest('hex').slice(0, 24);

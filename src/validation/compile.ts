@@ -1,0 +1,91 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { TSchema, Static } from '@sinclair/typebox';
+import { GatewayError } from '../errors.js';
+
+/**
+ * One Ajv instance for the whole gateway. Types are never coerced ("1" is not a number) and
+ * unknown fields are kept: the spec's fields are strict, any others pass on to upstreams.
+ * `useDefaults` fills the defaults the spec states (e.g. max_tokens 8192 on /v1/messages).
+ */
+const ajv = new Ajv({ allErrors: false, coerceTypes: false, useDefaults: true, removeAdditional: false, strict: false });
+
+export type Validator<T> = (value: unknown) => T;
+
+/** Compiles a schema once; the returned function throws a 400 GatewayError naming the field and the rule. */
+export function compileValidator<S extends TSchema>(schema: S): Validator<Static<S>> {
+  const validate: ValidateFunction = ajv.compile(schema);
+  return (value: unknown) => {
+    if (validate(value)) return value as Static<S>;
+    const error = pickMostSpecific(validate.errors ?? []);
+    throw new GatewayError('GW_REQ_INVALID_PARAM', describeError(error), { param: error ? fieldPath(error) : undefined });
+  };
+}
+
+/** With unions, Ajv reports every branch; the deepest path is the one the client got wrong. */
+function pickMostSpecific(errors: ErrorObject[]): ErrorObject | undefined {
+  let best: ErrorObject | undefined;
+  for (const error of errors) {
+    if (!best || depth(error) > depth(best)) best = error;
+  }
+  return best;
+}
+
+const depth = (error: ErrorObject): number =>
+  error.instancePath.split('/').length + (error.keyword === 'required' ? 1 : 0) - (error.keyword === 'anyOf' ? 1 : 0);
+
+/** `/messages/0/content` → `messages[0].content` */
+export function fieldPath(error: ErrorObject): string {
+  let path = '';
+  for (const segment of error.instancePath.split('/').slice(1)) {
+    const name = segment.replace(/~1/g, '/').replace(/~0/g, '~');
+    path += /^\d+$/.test(name) ? `[${name}]` : path ? `.${name}` : name;
+  }
+  if (error.keyword === 'required') {
+    const missing = String((error.params as { missingProperty: string }).missingProperty);
+    path = path ? `${path}.${missing}` : missing;
+  }
+  return path || 'body';
+}
+
+function describeError(error: ErrorObject | undefined): string {
+  if (!error) return 'Invalid request body';
+  const field = `'${fieldPath(error)}'`;
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return `${field} is required`;
+    case 'type':
+      return `${field} must be of type ${String(params.type).replace(',', ' or ')}`;
+    case 'minimum':
+      return `${field} must be greater than or equal to ${String(params.limit)}`;
+    case 'maximum':
+      return `${field} must be less than or equal to ${String(params.limit)}`;
+    case 'exclusiveMinimum':
+      return `${field} must be greater than ${String(params.limit)}`;
+    case 'exclusiveMaximum':
+      return `${field} must be less than ${String(params.limit)}`;
+    case 'enum':
+      return `${field} must be one of: ${(params.allowedValues as unknown[]).map(String).join(', ')}`;
+    case 'const':
+      return `${field} must be '${String(params.allowedValue)}'`;
+    case 'minItems':
+      return `${field} must have at least ${String(params.limit)} item(s)`;
+    case 'maxItems':
+      return `${field} must have at most ${String(params.limit)} item(s)`;
+    case 'minLength':
+      return `${field} must not be shorter than ${String(params.limit)} character(s)`;
+    case 'maxLength':
+      return `${field} must not be longer than ${String(params.limit)} character(s)`;
+    case 'pattern':
+      return `${field} must match the pattern ${String(params.pattern)}`;
+    case 'multipleOf':
+      return `${field} must be a multiple of ${String(params.multipleOf)}`;
+    case 'additionalProperties':
+      return `${field} has an unknown property '${String(params.additionalProperty)}'`;
+    case 'anyOf':
+    case 'oneOf':
+      return `${field} does not match any allowed form`;
+    default:
+      return `${field} ${error.message ?? 'is invalid'}`;
+  }
+}

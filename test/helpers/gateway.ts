@@ -1,0 +1,64 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FileConfig, GatewayConfig } from '../../src/config/schema.js';
+import { startGateway, type RunningGateway } from '../../src/main.js';
+
+export const TEST_KEY = 'sk-gw-test-key-0123456789abcdef';
+export const TEST_ADMIN_TOKEN = 'gwadm-test-admin-token';
+
+export interface TestGateway extends RunningGateway {
+  dataDir: string;
+  /** Stops the gateway and removes its data directory (unless kept for a restart). */
+  stop(options?: { keepData?: boolean }): Promise<void>;
+}
+
+/** A real gateway on 127.0.0.1, port 0, with its own SQLite directory and simulator upstreams. */
+export async function startTestGateway(options: { dataDir?: string; file?: FileConfig; env?: Partial<GatewayConfig> } = {}): Promise<TestGateway> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'gateway-test-'));
+  const config: GatewayConfig = {
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    publicUrl: undefined,
+    bootstrapKey: TEST_KEY,
+    adminToken: TEST_ADMIN_TOKEN,
+    bodyLimitBytes: 32 * 1024 * 1024,
+    logLevel: 'silent',
+    file: options.file ?? {},
+    ...options.env,
+  };
+  const gateway = await startGateway(config, { announce: () => undefined });
+  return {
+    ...gateway,
+    dataDir,
+    async stop({ keepData = false } = {}) {
+      await gateway.close();
+      if (!keepData) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** fetch with the test key as a Bearer token; JSON-encodes object bodies. */
+export async function call(
+  gateway: { url: string },
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = { authorization: `Bearer ${TEST_KEY}` },
+): Promise<{ status: number; headers: Headers; json: any; text: string }> {
+  const init: RequestInit = { method, headers: { ...headers } };
+  if (body !== undefined) {
+    init.body = typeof body === 'string' ? body : JSON.stringify(body);
+    (init.headers as Record<string, string>)['content-type'] = 'application/json';
+  }
+  const response = await fetch(gateway.url + path, init);
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, json, text };
+}
