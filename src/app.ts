@@ -5,7 +5,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { GatewayError, isGatewayError } from './errors.js';
 import { envelopeForPath, renderError } from './api/envelopes.js';
-import { compileValidator } from './validation/compile.js';
+import { compileValidator, toFastifyValidator } from './validation/compile.js';
 import { registerAuth } from './plugins/auth.js';
 import type { GatewayDeps } from './plugins/request-context.js';
 import { systemRoutes } from './api/system/routes.js';
@@ -27,7 +27,6 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
         req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url), id: req.id }),
       },
     },
-    disableRequestLogging: true,
     bodyLimit: deps.config.bodyLimitBytes,
     genReqId: () => `req_${randomUUID().replace(/-/g, '')}`,
     requestIdHeader: false,
@@ -53,16 +52,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   // Clients such as `curl -d` send JSON without a JSON content type; every body is read as JSON.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
-  app.setValidatorCompiler(({ schema }) => {
-    const validate = compileValidator(schema as never);
-    return (data: unknown) => {
-      try {
-        return { value: validate(data) };
-      } catch (error) {
-        return { error: error as Error };
-      }
-    };
-  });
+  app.setValidatorCompiler(({ schema }) => toFastifyValidator(compileValidator(schema as never)));
   app.setErrorHandler((error, request, reply) => sendError(request, reply, toGatewayError(error, request)));
   app.setNotFoundHandler((request, reply) =>
     sendError(request, reply, new GatewayError('GW_ROUTE_NOT_FOUND', `No endpoint ${request.method} ${request.url.split('?')[0]}`)),

@@ -1,7 +1,10 @@
 import type { ProviderModule, VendorId } from './types.js';
+import { openai } from './openai/index.js';
+import { volcengineArk } from './volcengine-ark/index.js';
+import { zhipu } from './zhipu/index.js';
 
 /** The only list of vendors. Adding a vendor is one folder and one line here. */
-export const PROVIDERS: readonly ProviderModule[] = [];
+export const PROVIDERS: readonly ProviderModule[] = [openai, volcengineArk, zhipu];
 
 const BY_VENDOR = new Map<VendorId, ProviderModule>(PROVIDERS.map((p) => [p.vendor, p]));
 

@@ -7,7 +7,15 @@ import { GatewayError } from '../errors.js';
  * unknown fields are kept: the spec's fields are strict, any others pass on to upstreams.
  * `useDefaults` fills the defaults the spec states (e.g. max_tokens 8192 on /v1/messages).
  */
-const ajv = new Ajv({ allErrors: false, coerceTypes: false, useDefaults: true, removeAdditional: false, strict: false });
+const ajv = new Ajv({
+  allErrors: false,
+  coerceTypes: false,
+  useDefaults: true,
+  removeAdditional: false,
+  strict: false,
+  discriminator: true,
+  verbose: true,
+});
 
 export type Validator<T> = (value: unknown) => T;
 
@@ -82,10 +90,30 @@ function describeError(error: ErrorObject | undefined): string {
       return `${field} must be a multiple of ${String(params.multipleOf)}`;
     case 'additionalProperties':
       return `${field} has an unknown property '${String(params.additionalProperty)}'`;
+    case 'discriminator': {
+      const branches = (error.parentSchema as { oneOf?: Array<{ properties?: Record<string, { const?: unknown }> }> })?.oneOf ?? [];
+      const tag = String(params.tag);
+      const allowed = branches.map((b) => b.properties?.[tag]?.const).filter((v) => v !== undefined);
+      const tagField = `'${fieldPath(error) === 'body' ? tag : `${fieldPath(error)}.${tag}`}'`;
+      return params.error === 'tag' && allowed.length === 0
+        ? `${tagField} is required`
+        : `${tagField} must be one of: ${allowed.map(String).join(', ')}`;
+    }
     case 'anyOf':
     case 'oneOf':
       return `${field} does not match any allowed form`;
     default:
       return `${field} ${error.message ?? 'is invalid'}`;
   }
+}
+
+/** Adapts a validator to Fastify's validatorCompiler contract (errors become 400 GatewayErrors). */
+export function toFastifyValidator(validate: Validator<unknown>) {
+  return (data: unknown): { value: unknown } | { error: Error } => {
+    try {
+      return { value: validate(data) };
+    } catch (error) {
+      return { error: error as Error };
+    }
+  };
 }

@@ -1,5 +1,43 @@
 import type { FastifyInstance } from 'fastify';
+import type { OpenAIChatCompletion, OpenAIChatRequest } from '../../protocols/openai-chat/types.js';
+import type { TranslatorPair } from '../../providers/types.js';
+import { dispatchJson, dispatchStream } from '../../gateway/dispatch.js';
+import { assertModelAllowed } from '../../plugins/auth.js';
+import { toFastifyValidator } from '../../validation/compile.js';
+import { ChatCompletionsRequestDoc, validateChatCompletionsRequest, type ChatCompletionsRequest } from './schemas.js';
+import { renderChatStreamError } from './stream-error.js';
 
-export async function chatCompletionsRoutes(_app: FastifyInstance): Promise<void> {
-  // Filled in below.
+declare module '../../providers/types.js' {
+  interface FamilyPairs {
+    'chat-completions': TranslatorPair<OpenAIChatRequest, OpenAIChatCompletion>;
+  }
+}
+
+/** POST /v1/chat/completions (spec §1). */
+export async function chatCompletionsRoutes(app: FastifyInstance): Promise<void> {
+  app.post(
+    '/v1/chat/completions',
+    {
+      config: { family: 'chat-completions' },
+      schema: {
+        summary: 'Create a chat completion',
+        description: 'Families A (delta-4.1), B (beta multimodal) and C (beta-seed-1-6-lite-251015). `stream: true` streams chat.completion.chunk events ending in `data: [DONE]`.',
+        tags: ['chat'],
+        security: [{ bearer: [] }],
+        body: ChatCompletionsRequestDoc,
+      },
+      validatorCompiler: () => toFastifyValidator(validateChatCompletionsRequest),
+    },
+    async (request, reply) => {
+      const body = request.body as ChatCompletionsRequest;
+      assertModelAllowed(request.gw.key, body.model);
+      request.gw.model = body.model;
+      const options = { family: 'chat-completions' as const, model: body.model, body, request, reply, includeUsage: body.stream_options?.include_usage === true };
+      if (body.stream) {
+        await dispatchStream({ ...options, renderError: renderChatStreamError });
+        return reply;
+      }
+      return (await dispatchJson(options)).body;
+    },
+  );
 }

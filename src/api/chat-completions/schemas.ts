@@ -1,0 +1,141 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { BETA_FAMILY_MODELS, FAMILY_A_MODELS, FAMILY_C_MODELS } from '../../catalog/models.js';
+import { discriminatedUnion } from '../../validation/discriminated-union.js';
+import { compileValidator, type Validator } from '../../validation/compile.js';
+import { GatewayError } from '../../errors.js';
+import type { OpenAIChatRequest } from '../../protocols/openai-chat/types.js';
+
+/**
+ * POST /v1/chat/completions (spec §1). The request shape depends on the model: family A
+ * (delta-4.1), family B (the ten beta/epsilon models) and family C (beta-seed-1-6-lite-251015).
+ * C's model is also in B; for it both rule sets apply (docs/decisions.md): string content only,
+ * max_tokens 1..8192, at most 4 stop sequences, penalties -2..2.
+ * Fields not listed by the spec are accepted and passed on.
+ */
+const enumOf = (values: readonly string[]) => Type.Unsafe<string>({ type: 'string', enum: [...values] });
+
+export const ChatRole = enumOf(['system', 'developer', 'user', 'assistant', 'tool']);
+const Penalty = Type.Number({ minimum: -2, maximum: 2 });
+const Temperature = Type.Number({ minimum: 0, maximum: 2 });
+const TopP = Type.Number({ minimum: 0, maximum: 1 });
+const StreamOptions = Type.Object({ include_usage: Type.Optional(Type.Boolean()) });
+
+const StringMessage = Type.Object({
+  role: ChatRole,
+  // null is allowed only for assistant turns that carry tool_calls (checked by the OpenAI shape).
+  content: Type.Union([Type.String(), Type.Null()]),
+});
+
+export const TextPart = Type.Object({ type: Type.Literal('text'), text: Type.String() });
+export const ImageUrlPart = Type.Object({
+  type: Type.Literal('image_url'),
+  image_url: Type.Object({ url: Type.String({ minLength: 1 }) }),
+});
+export const VideoUrlPart = Type.Object({
+  type: Type.Literal('video_url'),
+  video_url: Type.Object({ url: Type.String({ minLength: 1 }), fps: Type.Optional(Type.Number()) }),
+});
+const MultimodalMessage = Type.Object({
+  role: ChatRole,
+  content: Type.Union([Type.String(), Type.Array(discriminatedUnion('type', [TextPart, ImageUrlPart, VideoUrlPart]))]),
+});
+
+const FunctionTool = Type.Object({
+  type: Type.Literal('function'),
+  function: Type.Object({
+    name: Type.String({ minLength: 1 }),
+    description: Type.Optional(Type.String()),
+    parameters: Type.Optional(Type.Object({})),
+  }),
+});
+const ToolChoice = Type.Union([
+  enumOf(['none', 'auto', 'required']),
+  Type.Object({ type: Type.Literal('function'), function: Type.Object({ name: Type.String() }) }),
+]);
+
+const common = {
+  max_tokens: Type.Optional(Type.Integer({ minimum: 1 })),
+  temperature: Type.Optional(Temperature),
+  top_p: Type.Optional(TopP),
+  stream: Type.Optional(Type.Boolean()),
+  stream_options: Type.Optional(StreamOptions),
+};
+
+export const FamilyARequest = Type.Object(
+  {
+    model: enumOf(FAMILY_A_MODELS),
+    messages: Type.Array(StringMessage, { minItems: 1 }),
+    ...common,
+    stop: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
+    frequency_penalty: Type.Optional(Penalty),
+    presence_penalty: Type.Optional(Penalty),
+    n: Type.Optional(Type.Integer({ minimum: 1 })),
+    response_format: Type.Optional(Type.Object({ type: enumOf(['text', 'json_object', 'json_schema']) })),
+    tools: Type.Optional(Type.Array(FunctionTool)),
+    tool_choice: Type.Optional(ToolChoice),
+    user: Type.Optional(Type.String()),
+  },
+  { title: 'Family A (delta-4.1)' },
+);
+
+export const FamilyBRequest = Type.Object(
+  {
+    model: enumOf(BETA_FAMILY_MODELS),
+    messages: Type.Array(MultimodalMessage, { minItems: 1 }),
+    ...common,
+    stop: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String(), { maxItems: 4 })])),
+  },
+  { title: 'Family B (beta multimodal chat)' },
+);
+
+export const FamilyCRequest = Type.Object(
+  {
+    model: enumOf(FAMILY_C_MODELS),
+    messages: Type.Array(StringMessage, { minItems: 1 }),
+    ...common,
+    max_tokens: Type.Optional(Type.Integer({ minimum: 1, maximum: 8192 })),
+    stop: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
+    frequency_penalty: Type.Optional(Penalty),
+    presence_penalty: Type.Optional(Penalty),
+  },
+  { title: 'Family C (beta-seed-1-6-lite-251015)' },
+);
+
+/** For the OpenAPI document; validation goes through `validateChatCompletionsRequest`. */
+export const ChatCompletionsRequestDoc: TSchema = Type.Union([FamilyARequest, FamilyBRequest, FamilyCRequest]);
+
+export type ChatCompletionsRequest = OpenAIChatRequest;
+
+const ALL_MODELS = [...new Set<string>([...FAMILY_A_MODELS, ...BETA_FAMILY_MODELS, ...FAMILY_C_MODELS])];
+
+const validatorsByModel: ReadonlyMap<string, ReadonlyArray<Validator<unknown>>> = (() => {
+  const a = compileValidator(FamilyARequest);
+  const b = compileValidator(FamilyBRequest);
+  const c = compileValidator(FamilyCRequest);
+  const map = new Map<string, Array<Validator<unknown>>>();
+  const add = (models: readonly string[], validator: Validator<unknown>) => {
+    for (const model of models) map.set(model, [...(map.get(model) ?? []), validator]);
+  };
+  add(FAMILY_A_MODELS, a);
+  add(BETA_FAMILY_MODELS, b);
+  add(FAMILY_C_MODELS, c);
+  return map;
+})();
+
+/** Picks the family rules by `model`, then applies each (both B and C for their shared model). */
+export function validateChatCompletionsRequest(body: unknown): ChatCompletionsRequest {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) {
+    throw new GatewayError('GW_REQ_INVALID_PARAM', 'Request body must be a JSON object', { param: 'body' });
+  }
+  const model = (body as { model?: unknown }).model;
+  if (model === undefined) throw new GatewayError('GW_REQ_INVALID_PARAM', "'model' is required", { param: 'model' });
+  if (typeof model !== 'string') throw new GatewayError('GW_REQ_INVALID_PARAM', "'model' must be of type string", { param: 'model' });
+  const validators = validatorsByModel.get(model);
+  if (!validators) {
+    throw new GatewayError('GW_REQ_INVALID_PARAM', `'model' must be one of: ${ALL_MODELS.join(', ')}`, { param: 'model' });
+  }
+  for (const validate of validators) validate(body);
+  return body as ChatCompletionsRequest;
+}
+
+export type FamilyARequestType = Static<typeof FamilyARequest>;

@@ -1,0 +1,53 @@
+import { GatewayError, type ErrorCode } from '../errors.js';
+
+/**
+ * Maps an upstream HTTP status to what our client sees: the client's key was fine, so rejected
+ * upstream credentials are a 502; upstream rate limits stay 429; timeouts are 504; overload 503.
+ * `message` is the upstream's own explanation, already extracted by the vendor's translator.
+ */
+export function upstreamStatusError(status: number, message: string | undefined): GatewayError {
+  const code = codeForStatus(status);
+  const detail = message ? sanitizeUpstreamMessage(message) : undefined;
+  const text = code === 'GW_UPSTREAM_BAD_REQUEST' && detail ? detail : `${DEFAULT_MESSAGES[code]}${detail ? `: ${detail}` : ''}`;
+  return new GatewayError(code, text);
+}
+
+function codeForStatus(status: number): ErrorCode {
+  if (status === 401 || status === 403) return 'GW_UPSTREAM_AUTH';
+  if (status === 408 || status === 504) return 'GW_UPSTREAM_TIMEOUT';
+  if (status === 413) return 'GW_REQ_TOO_LARGE';
+  if (status === 429) return 'GW_UPSTREAM_RATE_LIMITED';
+  if (status === 503 || status === 529) return 'GW_UPSTREAM_UNAVAILABLE';
+  if (status === 400 || status === 422) return 'GW_UPSTREAM_BAD_REQUEST';
+  return 'GW_UPSTREAM_ERROR';
+}
+
+const DEFAULT_MESSAGES: Partial<Record<ErrorCode, string>> & Record<string, string> = {
+  GW_UPSTREAM_AUTH: 'The upstream provider rejected the gateway credentials',
+  GW_UPSTREAM_TIMEOUT: 'The upstream provider timed out',
+  GW_REQ_TOO_LARGE: 'The upstream provider rejected the request as too large',
+  GW_UPSTREAM_RATE_LIMITED: 'The upstream provider is rate limiting requests',
+  GW_UPSTREAM_UNAVAILABLE: 'The upstream provider is overloaded or unavailable',
+  GW_UPSTREAM_BAD_REQUEST: 'The upstream provider rejected the request',
+  GW_UPSTREAM_ERROR: 'The upstream provider failed',
+};
+
+/** Upstream text loses URLs, hosts and anything shaped like a credential, and is kept short. */
+export function sanitizeUpstreamMessage(message: string): string {
+  return message
+    .replace(/https?:\/\/\S+/gi, '[url]')
+    .replace(/\b(?:sk|pk|rk|key|ak)[-_][A-Za-z0-9_-]{8,}/g, '[redacted]')
+    .replace(/Bearer\s+\S+/gi, 'Bearer [redacted]')
+    .replace(/\b[A-Za-z0-9_-]{32,}\b/g, '[redacted]')
+    .replace(/\b(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?\b/g, '[host]')
+    .slice(0, 500);
+}
+
+/** Reads `error.message` (or a top-level `message`) from an upstream error body, when present. */
+export function upstreamMessage(body: unknown): string | undefined {
+  if (!body || typeof body !== 'object') return typeof body === 'string' && body.length < 500 ? body : undefined;
+  const record = body as { error?: { message?: unknown } | string; message?: unknown };
+  if (record.error && typeof record.error === 'object' && typeof record.error.message === 'string') return record.error.message;
+  if (typeof record.error === 'string') return record.error;
+  return typeof record.message === 'string' ? record.message : undefined;
+}

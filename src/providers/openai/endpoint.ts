@@ -1,0 +1,12 @@
+/**
+ * OpenAI (shared/protocols/openai.md).
+ *   POST /v1/chat/completions   https://platform.openai.com/docs/api-reference/chat
+ *   POST /v1/responses          https://platform.openai.com/docs/api-reference/responses
+ * Auth: `Authorization: Bearer <key>`.
+ */
+import type { ChannelCredentials } from '../types.js';
+
+export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
+
+export const openaiAuthHeaders = (credentials: ChannelCredentials): Record<string, string> =>
+  credentials.apiKey ? { authorization: `Bearer ${credentials.apiKey}` } : {};

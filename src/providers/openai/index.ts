@@ -1,0 +1,17 @@
+import type { ProviderModule } from '../types.js';
+import { chatCompletionsToOpenAICompatible } from '../openai-compatible/from-chat-completions.js';
+import { OPENAI_QUIRKS } from '../openai-compatible/quirks.js';
+import { openaiSimulator } from '../../simulator/openai.js';
+import { OPENAI_BASE_URL, openaiAuthHeaders } from './endpoint.js';
+
+export const openai: ProviderModule = {
+  vendor: 'openai',
+  defaultModels: { 'delta-4.1': 'gpt-4.1' },
+  defaultBaseUrl: OPENAI_BASE_URL,
+  simulatorBasePath: '/v1',
+  authHeaders: openaiAuthHeaders,
+  pairs: {
+    'chat-completions': chatCompletionsToOpenAICompatible(OPENAI_QUIRKS),
+  },
+  simulator: openaiSimulator,
+};

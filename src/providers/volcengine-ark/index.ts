@@ -1,0 +1,34 @@
+import type { ProviderModule } from '../types.js';
+import { chatCompletionsToOpenAICompatible } from '../openai-compatible/from-chat-completions.js';
+import { volcengineArkSimulator } from '../../simulator/volcengine-ark.js';
+import { ARK_BASE_URL, arkAuthHeaders } from './endpoint.js';
+import { ARK_QUIRKS } from './quirks.js';
+
+/**
+ * Public beta-seed ids → Ark model ids. The 1.x ids carry their dates in the public id; the 2.0
+ * ids are the 260215 releases (volcengine-ark.md "Base, auth, model ids"). Deployments that use
+ * other versions or `ep-…` endpoint ids override these in their channel's `models`.
+ */
+const ARK_MODELS: Record<string, string> = {
+  'beta-seed-2.0-pro': 'doubao-seed-2-0-pro-260215',
+  'beta-seed-2.0-code': 'doubao-seed-2-0-code-260215',
+  'beta-seed-2.0-lite': 'doubao-seed-2-0-lite-260215',
+  'beta-seed-2.0-mini': 'doubao-seed-2-0-mini-260215',
+  'beta-seed-1-8-251228': 'doubao-seed-1-8-251228',
+  'beta-seed-1-6-flash-250828': 'doubao-seed-1-6-flash-250828',
+  'beta-seed-1-6-251015': 'doubao-seed-1-6-251015',
+  'beta-seed-1-6-lite-251015': 'doubao-seed-1-6-lite-251015',
+  'beta-seed-1-6-vision-250815': 'doubao-seed-1-6-vision-250815',
+};
+
+export const volcengineArk: ProviderModule = {
+  vendor: 'volcengine-ark',
+  defaultModels: ARK_MODELS,
+  defaultBaseUrl: ARK_BASE_URL,
+  simulatorBasePath: '/api/v3',
+  authHeaders: arkAuthHeaders,
+  pairs: {
+    'chat-completions': chatCompletionsToOpenAICompatible(ARK_QUIRKS),
+  },
+  simulator: volcengineArkSimulator,
+};

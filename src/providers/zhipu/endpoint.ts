@@ -1,0 +1,11 @@
+/**
+ * Zhipu / Z.ai GLM (shared/protocols/zhipu.md), OpenAI-compatible chat.
+ *   POST {base}/chat/completions, base https://open.bigmodel.cn/api/paas/v4 (China) or
+ *   https://api.z.ai/api/paas/v4 (international). Auth: `Authorization: Bearer <key>`.
+ */
+import type { ChannelCredentials } from '../types.js';
+
+export const ZHIPU_BASE_URL = 'https://open.bigmodel.cn/api/paas/v4';
+
+export const zhipuAuthHeaders = (credentials: ChannelCredentials): Record<string, string> =>
+  credentials.apiKey ? { authorization: `Bearer ${credentials.apiKey}` } : {};
