@@ -7,6 +7,7 @@ import { GatewayError, isGatewayError } from './errors.js';
 import { envelopeForPath, renderError } from './api/envelopes.js';
 import { compileValidator, toFastifyValidator } from './validation/compile.js';
 import { registerAuth } from './plugins/auth.js';
+import { registerUsageRecording } from './plugins/usage-recorder.js';
 import type { GatewayDeps } from './plugins/request-context.js';
 import { systemRoutes } from './api/system/routes.js';
 import { modelsRoutes } from './api/models/routes.js';
@@ -75,6 +76,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
   registerAuth(app);
+  registerUsageRecording(app);
   for (const plugin of FAMILY_PLUGINS) await app.register(plugin);
   return app;
 }

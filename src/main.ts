@@ -7,6 +7,7 @@ import { buildChannels } from './gateway/build-channels.js';
 import { UpstreamClient } from './gateway/upstream-client.js';
 import { buildApp } from './app.js';
 import type { GatewayDeps } from './plugins/request-context.js';
+import { UsageRecorder } from './usage/usage-recorder.js';
 
 export interface RunningGateway {
   app: FastifyInstance;
@@ -31,11 +32,13 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
 
   const { channels, simulators } = await buildChannels(config.file.channels ?? [], config.file.simulator);
   const upstream = new UpstreamClient();
+  const usage = new UsageRecorder(db);
   let listenUrl = '';
   const deps: GatewayDeps = {
     config,
     db,
     keys,
+    usage,
     channels,
     upstream,
     simulators,
@@ -55,6 +58,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     deps,
     async close() {
       await app.close();
+      await usage.close();
       await upstream.close();
       await Promise.all([...simulators.values()].map((s) => s.close()));
       await db.destroy();

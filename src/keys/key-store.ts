@@ -35,7 +35,8 @@ export interface CreateKeyInput {
 export type KeyLookup = { status: 'ok'; key: ApiKey } | { status: 'invalid' | 'revoked' | 'expired' };
 
 interface CacheEntry {
-  hash: string;
+  /** The stored digest of the key found (or the presented one when none was). */
+  storedHash: string;
   key: ApiKey | null;
   until: number;
 }
@@ -78,8 +79,12 @@ export class KeyStore {
   }
 
   async findBySecretHash(hash: string): Promise<ApiKey | undefined> {
-    const row = await this.db.selectFrom('api_keys').selectAll().where('secret_hash', '=', hash).executeTakeFirst();
+    const row = await this.findRow(hash);
     return row ? toApiKey(row) : undefined;
+  }
+
+  private findRow(hash: string): Promise<ApiKeyTable | undefined> {
+    return this.db.selectFrom('api_keys').selectAll().where('secret_hash', '=', hash).executeTakeFirst();
   }
 
   async hasAnyKey(): Promise<boolean> {
@@ -114,13 +119,13 @@ export class KeyStore {
     const now = this.now();
     let entry = this.cache.get(hash);
     if (!entry || entry.until <= now) {
-      const key = (await this.findBySecretHash(hash)) ?? null;
-      entry = { hash, key, until: now + CACHE_TTL_MS };
+      const row = await this.findRow(hash);
+      entry = { storedHash: row?.secret_hash ?? hash, key: row ? toApiKey(row) : null, until: now + CACHE_TTL_MS };
       if (this.cache.size >= CACHE_MAX) this.cache.clear();
       this.cache.set(hash, entry);
     }
     const key = entry.key;
-    if (!key || !digestsEqual(entry.hash, hash)) return { status: 'invalid' };
+    if (!key || !digestsEqual(entry.storedHash, hash)) return { status: 'invalid' };
     if (key.revokedAt !== null) return { status: 'revoked' };
     if (key.expiresAt !== null && key.expiresAt <= now) return { status: 'expired' };
     return { status: 'ok', key };

@@ -8,6 +8,7 @@ import type { KeyStore } from '../keys/key-store.js';
 import type { Db } from '../db/connect.js';
 import type { GatewayConfig } from '../config/schema.js';
 import type { RunningSimulator } from '../simulator/server.js';
+import type { UsageRecorder } from '../usage/usage-recorder.js';
 
 /** Per-request data, on one typed decoration (`request.gw`). */
 export interface RequestContext {
@@ -27,6 +28,7 @@ export interface GatewayDeps {
   config: GatewayConfig;
   db: Db;
   keys: KeyStore;
+  usage: UsageRecorder;
   channels: readonly Channel[];
   upstream: UpstreamClient;
   /** The built-in simulators by vendor, when running. */

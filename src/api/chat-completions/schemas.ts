@@ -71,7 +71,8 @@ export const FamilyARequest = Type.Object(
     presence_penalty: Type.Optional(Penalty),
     n: Type.Optional(Type.Integer({ minimum: 1 })),
     response_format: Type.Optional(Type.Object({ type: enumOf(['text', 'json_object', 'json_schema']) })),
-    tools: Type.Optional(Type.Array(FunctionTool)),
+    // A one-branch discriminated union, so a non-function tool is told which types exist.
+    tools: Type.Optional(Type.Array(discriminatedUnion('type', [FunctionTool]))),
     tool_choice: Type.Optional(ToolChoice),
     user: Type.Optional(Type.String()),
   },
