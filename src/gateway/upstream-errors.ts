@@ -7,9 +7,10 @@ import { GatewayError, type ErrorCode } from '../errors.js';
  */
 export function upstreamStatusError(status: number, message: string | undefined): GatewayError {
   const code = codeForStatus(status);
-  const detail = message ? sanitizeUpstreamMessage(message) : undefined;
-  const text = code === 'GW_UPSTREAM_BAD_REQUEST' && detail ? detail : `${DEFAULT_MESSAGES[code]}${detail ? `: ${detail}` : ''}`;
-  return new GatewayError(code, text);
+  // Only a rejected request carries the upstream's explanation (the client can act on it);
+  // other failures are about our account upstream and say nothing of it.
+  const detail = code === 'GW_UPSTREAM_BAD_REQUEST' && message ? sanitizeUpstreamMessage(message) : '';
+  return new GatewayError(code, detail || DEFAULT_MESSAGES[code]!);
 }
 
 function codeForStatus(status: number): ErrorCode {
@@ -40,6 +41,8 @@ export function sanitizeUpstreamMessage(message: string): string {
     .replace(/Bearer\s+\S+/gi, 'Bearer [redacted]')
     .replace(/\b[A-Za-z0-9_-]{32,}\b/g, '[redacted]')
     .replace(/\b(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?\b/g, '[host]')
+    .replace(/\borg-[A-Za-z0-9]+/g, '[organization]')
+    .replace(/\s*Request ID:?\s*\S+/gi, '')
     .slice(0, 500);
 }
 
