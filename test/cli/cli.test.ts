@@ -1,0 +1,87 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+
+/** The `gateway` command as installed (dist/cli.js, built by `npm install` / `npm test`). */
+const CLI = join(import.meta.dirname, '..', '..', 'dist', 'cli.js');
+const dirs: string[] = [];
+const freshDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'gateway-cli-'));
+  dirs.push(dir);
+  return dir;
+};
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+const baseEnv = (dataDir: string) => {
+  const env: NodeJS.ProcessEnv = { ...process.env, GATEWAY_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' };
+  delete env.GATEWAY_BOOTSTRAP_KEY;
+  delete env.GATEWAY_ADMIN_TOKEN;
+  delete env.GATEWAY_CONFIG;
+  return env;
+};
+
+/** Starts `gateway start`, waits for its listening line, returns what it printed and a stop function. */
+async function startCli(dataDir: string): Promise<{ output: string; url: string; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, [CLI, 'start'], { env: baseEnv(dataDir), stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no listening line: ${output}`)), 15_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
+  });
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+  return { output, url, stop };
+}
+
+describe('gateway command line (issue 2)', () => {
+  it('first start on an empty database prints a working API key and an admin token, once', async () => {
+    const dataDir = freshDir();
+    const first = await startCli(dataDir);
+    try {
+      const key = /API key \(shown once[^)]*\): (\S+)/.exec(first.output)?.[1];
+      expect(key).toMatch(/^sk-gw-/);
+      expect(first.output).toMatch(/Admin token \(shown once[^)]*\): gwadm-/);
+      const models = await fetch(`${first.url}/v1/models`, { headers: { authorization: `Bearer ${key}` } });
+      expect(models.status).toBe(200);
+    } finally {
+      await first.stop();
+    }
+    const second = await startCli(dataDir);
+    await second.stop();
+    expect(second.output).not.toMatch(/shown once/);
+  });
+
+  it('keys create, list and revoke share the gateway store and never list secrets', () => {
+    const dataDir = freshDir();
+    const run = (...args: string[]) => spawnSync(process.execPath, [CLI, 'keys', ...args], { env: baseEnv(dataDir), encoding: 'utf8' });
+    const created = run('create', 'ci-key', '--models', 'delta-4.1');
+    expect(created.status).toBe(0);
+    const [id, secret] = created.stdout.trim().split('\t');
+    expect(id).toMatch(/^key_/);
+    expect(secret).toMatch(/^sk-gw-/);
+    const listed = run('list');
+    expect(listed.stdout).toContain(id);
+    expect(listed.stdout).toContain('ci-key');
+    expect(listed.stdout).not.toContain(secret);
+    expect(run('revoke', id!).status).toBe(0);
+    expect(run('list').stdout).toMatch(new RegExp(`${id}.*revoked`));
+    expect(run('revoke', id!).status).toBe(1);
+    expect(run('frobnicate').status).toBe(2);
+  });
+});
