@@ -8,6 +8,8 @@ import { UpstreamClient } from './gateway/upstream-client.js';
 import { buildApp } from './app.js';
 import type { GatewayDeps } from './plugins/request-context.js';
 import { UsageRecorder } from './usage/usage-recorder.js';
+import { CircuitBreakers, DEFAULT_CIRCUIT } from './gateway/circuit-breaker.js';
+import { DEFAULT_RETRY_POLICY } from './gateway/retry-policy.js';
 
 export interface RunningGateway {
   app: FastifyInstance;
@@ -32,6 +34,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
 
   const { channels, simulators } = await buildChannels(config.file.channels ?? [], config.file.simulator);
   const upstream = new UpstreamClient();
+  const routing = config.file.routing ?? {};
   const usage = new UsageRecorder(db);
   let listenUrl = '';
   const deps: GatewayDeps = {
@@ -41,6 +44,15 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     usage,
     channels,
     upstream,
+    circuits: new CircuitBreakers({
+      threshold: routing.circuit_threshold ?? DEFAULT_CIRCUIT.threshold,
+      coolDownMs: routing.circuit_cool_down_ms ?? DEFAULT_CIRCUIT.coolDownMs,
+    }),
+    retryPolicy: {
+      baseDelayMs: routing.retry_base_delay_ms ?? DEFAULT_RETRY_POLICY.baseDelayMs,
+      maxDelayMs: routing.retry_max_delay_ms ?? DEFAULT_RETRY_POLICY.maxDelayMs,
+      maxWaitMs: routing.retry_max_wait_ms ?? DEFAULT_RETRY_POLICY.maxWaitMs,
+    },
     simulators,
     publicUrl: () => config.publicUrl ?? listenUrl,
     now: Date.now,

@@ -54,9 +54,25 @@ export const ChannelSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** Retry and circuit-breaker tuning shared by all channels. */
+export const RoutingSchema = Type.Object(
+  {
+    /** Consecutive failures that open a channel's circuit. */
+    circuit_threshold: Type.Optional(Type.Integer({ minimum: 1 })),
+    /** How long an open circuit parks its channel before one probe is let through. */
+    circuit_cool_down_ms: Type.Optional(Type.Integer({ minimum: 0 })),
+    retry_base_delay_ms: Type.Optional(Type.Integer({ minimum: 0 })),
+    retry_max_delay_ms: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** A Retry-After longer than this moves on to the next channel instead of waiting. */
+    retry_max_wait_ms: Type.Optional(Type.Integer({ minimum: 0 })),
+  },
+  { additionalProperties: false },
+);
+
 export const FileConfigSchema = Type.Object(
   {
     channels: Type.Optional(Type.Array(ChannelSchema)),
+    routing: Type.Optional(RoutingSchema),
     /** Options for the default simulator channels (those not overridden by `channels`). */
     simulator: Type.Optional(SimulatorOptionsSchema),
   },

@@ -4,6 +4,9 @@ import { PROVIDERS, providerFor } from '../providers/registry.js';
 import { startSimulator, type RunningSimulator } from '../simulator/server.js';
 import { DEFAULT_TIMEOUTS, type Channel } from './channel.js';
 
+/** What the simulators accept; configured simulator channels use them too. */
+const SIMULATOR_CREDENTIALS = Object.freeze({ apiKey: 'simulator-key', accessKey: 'simulator-ak', secretKey: 'simulator-sk' });
+
 export interface BuiltChannels {
   channels: Channel[];
   simulators: Map<string, RunningSimulator>;
@@ -32,7 +35,9 @@ export async function buildChannels(configured: readonly ChannelConfig[], defaul
       vendor: provider.vendor,
       provider,
       baseUrl,
-      credentials: { apiKey: config.api_key, accessKey: config.access_key, secretKey: config.secret_key },
+      credentials: baseUrl && config.base_url
+        ? { apiKey: config.api_key, accessKey: config.access_key, secretKey: config.secret_key }
+        : SIMULATOR_CREDENTIALS,
       models: { ...config.models },
       priority: config.priority ?? 0,
       weight: config.weight ?? 1,
@@ -66,7 +71,7 @@ function simulatorChannel(name: string, provider: ProviderModule, simulator: Run
     vendor: provider.vendor,
     provider,
     baseUrl: simulator.url + provider.simulatorBasePath,
-    credentials: { apiKey: 'simulator-key', accessKey: 'simulator-ak', secretKey: 'simulator-sk' },
+    credentials: SIMULATOR_CREDENTIALS,
     models,
     priority: 0,
     weight: 1,

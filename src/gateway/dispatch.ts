@@ -3,8 +3,10 @@ import { GatewayError, isGatewayError } from '../errors.js';
 import type { FamilyPairs, PairFamily, StreamErrorRenderer, TranslateContext, TranslatorPair, Usage } from '../providers/types.js';
 import type { Channel } from './channel.js';
 import { routeModel } from './route-model.js';
+import { parseRetryAfter, retryDelayMs, RETRYABLE_STATUSES } from './retry-policy.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { readErrorBody, toTransportError, type UpstreamResponse } from './upstream-client.js';
-import { parseSse } from './sse/parse.js';
+import { parseSse, type SseEvent } from './sse/parse.js';
 import { SseWriter } from './sse/write.js';
 
 type PairOf<F extends PairFamily> = FamilyPairs[F];
@@ -26,9 +28,6 @@ export interface DispatchResult<Res> {
   usage: Usage;
   channel: Channel;
 }
-
-/** Upstream statuses worth trying on the next channel before anything reached the client. */
-const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504, 529]);
 
 /** Finds the channels for the model that offer this family, or explains why there are none. */
 function candidatesFor<F extends PairFamily>(request: FastifyRequest, family: F, model: string): Array<{ channel: Channel; pair: PairOf<F> }> {
@@ -65,42 +64,111 @@ function clientAbortSignal(request: FastifyRequest, reply: FastifyReply): AbortS
   return controller.signal;
 }
 
+type Attempt<F extends PairFamily> = {
+  response: UpstreamResponse;
+  channel: Channel;
+  pair: PairOf<F>;
+  ctx: TranslateContext;
+  /** Streams: the upstream's events, the first one already read (it opened the fallback window's end). */
+  events?: PrimedEvents;
+};
+
+interface PrimedEvents {
+  first: SseEvent | undefined;
+  rest: AsyncIterator<SseEvent>;
+}
+
 /**
- * Tries the model's channels in route order until one answers. Failures that are worth retrying
- * elsewhere (transport errors, 429, 5xx) move on to the next channel; others are final.
+ * Reads a stream's first event within the channel's first-byte timeout. Until it arrives nothing
+ * has been sent to the client, so a silent or broken upstream can still be retried or replaced.
  */
-async function sendWithFallback<F extends PairFamily>(
-  options: DispatchOptions<F>,
-  signal: AbortSignal,
-  stream: boolean,
-): Promise<{ response: UpstreamResponse; channel: Channel; pair: PairOf<F>; ctx: TranslateContext }> {
+async function primeStream(response: UpstreamResponse, channel: Channel): Promise<PrimedEvents> {
+  const rest = parseSse(response.body)[Symbol.asyncIterator]();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new GatewayError('GW_UPSTREAM_TIMEOUT', `The upstream for channel '${channel.name}' sent no event in time`)),
+      channel.timeouts.firstByteMs,
+    );
+  });
+  try {
+    const first = await Promise.race([rest.next(), timeout]);
+    return { first: first.done ? undefined : first.value, rest };
+  } catch (error) {
+    response.body.destroy();
+    throw isGatewayError(error) ? error : toTransportError(error, channel);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** How a failed attempt continues: retry the same channel, move to the next, or stop here. */
+type Verdict = 'retry' | 'next-channel' | 'final';
+
+function verdictFor(error: GatewayError, status: number | undefined): Verdict {
+  if (status === undefined) return error.code === 'GW_UPSTREAM_BAD_RESPONSE' ? 'next-channel' : 'retry';
+  if (RETRYABLE_STATUSES.has(status)) return 'retry';
+  // Our credentials for this account were refused: another account may still serve the request.
+  if (status === 401 || status === 403) return 'next-channel';
+  return 'final';
+}
+
+/**
+ * Tries the model's channels in route order, skipping open circuits. Retryable failures
+ * (transport errors, timeouts, 408/429/5xx/529) are retried on the same channel with backoff and
+ * jitter, honouring Retry-After, up to the channel's `max_retries`; then the next channel is
+ * tried. A final upstream 4xx goes back to the client at once. Nothing has reached the client
+ * yet at this point, so falling back is always safe.
+ */
+async function sendWithFallback<F extends PairFamily>(options: DispatchOptions<F>, signal: AbortSignal, stream: boolean): Promise<Attempt<F>> {
   const { request, family, model } = options;
+  const { upstream, circuits, retryPolicy } = request.server.gateway;
+  const candidates = candidatesFor(request, family, model);
+  const closed = candidates.filter(({ channel }) => !circuits.isOpen(channel.name));
+  // With every circuit open, trying anyway beats refusing outright.
+  const ordered = closed.length > 0 ? closed : candidates;
   let lastError: GatewayError | undefined;
-  for (const { channel, pair } of candidatesFor(request, family, model)) {
+  for (const { channel, pair } of ordered) {
+    if (closed.length > 0 && !circuits.tryAcquire(channel.name)) continue;
     const ctx = contextFor(request, channel, model, options.includeUsage ?? false);
     const typedPair = pair as unknown as TranslatorPair<RequestOf<F>, unknown>;
-    const call = typedPair.toUpstream(options.body, ctx);
-    call.stream = stream;
-    try {
-      const response = await request.server.gateway.upstream.send(channel, call, signal);
+    const call = { ...typedPair.toUpstream(options.body, ctx), stream };
+    for (let attempt = 1; ; attempt++) {
       request.gw.channel = channel.name;
-      if (response.status < 400) return { response, channel, pair, ctx };
-      const errorBody = await readErrorBody(response.body);
-      lastError = withRetryAfter(typedPair.fromUpstreamError(response.status, errorBody), response);
-      if (!RETRYABLE_STATUSES.has(response.status)) throw lastError;
-    } catch (error) {
-      if (signal.aborted) throw new GatewayError('GW_UPSTREAM_ERROR', 'The client closed the connection', { cause: error });
-      if (isGatewayError(error) && error === lastError && !RETRYABLE_STATUSES.has(error.status)) throw error;
-      lastError = isGatewayError(error) ? error : toTransportError(error, channel);
+      let status: number | undefined;
+      try {
+        const response = await upstream.send(channel, call, signal);
+        if (response.status < 400) {
+          const events = stream ? await primeStream(response, channel) : undefined;
+          circuits.onSuccess(channel.name);
+          return { response, channel, pair, ctx, events };
+        }
+        status = response.status;
+        const mapped = typedPair.fromUpstreamError(response.status, await readErrorBody(response.body));
+        lastError = withRetryAfter(mapped, response);
+      } catch (error) {
+        if (signal.aborted) throw new GatewayError('GW_UPSTREAM_ERROR', 'The client closed the connection', { cause: error });
+        lastError = isGatewayError(error) ? error : toTransportError(error, channel);
+      }
+      const verdict = verdictFor(lastError, status);
+      if (verdict === 'final') {
+        circuits.onSuccess(channel.name);
+        throw lastError;
+      }
+      circuits.onFailure(channel.name);
+      if (verdict === 'next-channel' || attempt > channel.maxRetries || circuits.isOpen(channel.name)) break;
+      const delay = retryDelayMs(retryPolicy, attempt, lastError.retryAfterSeconds);
+      if (delay === undefined) break;
+      await sleep(delay, undefined, { signal }).catch(() => undefined);
+      if (signal.aborted) throw new GatewayError('GW_UPSTREAM_ERROR', 'The client closed the connection');
     }
   }
-  throw lastError ?? new GatewayError('GW_NO_CHANNEL', `No upstream channel answered for model '${model}'`);
+  throw lastError ?? new GatewayError('GW_NO_CHANNEL', `No upstream channel is available for model '${model}'`);
 }
 
 function withRetryAfter(error: GatewayError, response: UpstreamResponse): GatewayError {
-  const header = response.headers['retry-after'];
-  const seconds = Number(Array.isArray(header) ? header[0] : header);
-  if (error.status !== 429 || !Number.isFinite(seconds) || error.retryAfterSeconds !== undefined) return error;
+  const seconds = parseRetryAfter(response.headers['retry-after']);
+  if (seconds === undefined || error.retryAfterSeconds !== undefined) return error;
   return new GatewayError(error.code, error.message, { retryAfterSeconds: seconds, param: error.param, cause: error.cause });
 }
 
@@ -128,7 +196,7 @@ export async function dispatchJson<F extends PairFamily>(options: DispatchOption
 export async function dispatchStream<F extends PairFamily>(options: DispatchOptions<F> & { renderError: StreamErrorRenderer }): Promise<void> {
   const { request, reply } = options;
   const signal = clientAbortSignal(request, reply);
-  const { response, channel, pair, ctx } = await sendWithFallback(options, signal, true);
+  const { response, channel, pair, ctx, events } = await sendWithFallback(options, signal, true);
   const translator = (pair as unknown as TranslatorPair<unknown, unknown>).createStreamTranslator(ctx);
   reply.hijack();
   const writer = new SseWriter(reply.raw);
@@ -136,7 +204,7 @@ export async function dispatchStream<F extends PairFamily>(options: DispatchOpti
   if (channel.isSimulator) headers['x-simulator'] = channel.vendor;
   writer.open(headers);
   try {
-    for await (const event of parseSse(response.body)) {
+    for (let event = events!.first; event !== undefined; event = await nextEvent(events!.rest)) {
       const out = translator.onEvent(event);
       if (out.length > 0 && request.gw.firstTokenAt === undefined) request.gw.firstTokenAt = Date.now();
       await writer.write(out);
@@ -148,12 +216,19 @@ export async function dispatchStream<F extends PairFamily>(options: DispatchOpti
       ? error
       : signal.aborted
         ? new GatewayError('GW_UPSTREAM_ERROR', 'The client closed the connection')
-        : new GatewayError('GW_UPSTREAM_ERROR', 'The upstream stream ended unexpectedly', { cause: error });
+        : (error as { code?: string }).code === 'UND_ERR_BODY_TIMEOUT'
+          ? new GatewayError('GW_UPSTREAM_TIMEOUT', 'The upstream stream went silent for too long', { cause: error })
+          : new GatewayError('GW_UPSTREAM_ERROR', 'The upstream stream ended unexpectedly', { cause: error });
     request.gw.streamError = failure;
-    if (!writer.isClosed) await writer.write(options.renderError(failure));
+    if (!writer.isClosed) await writer.write(translator.onError?.(failure) ?? options.renderError(failure));
   } finally {
     request.gw.usage = translator.usage();
     if (writer.isClosed && !response.body.destroyed) response.body.destroy();
     writer.end();
   }
+}
+
+async function nextEvent(events: AsyncIterator<SseEvent>): Promise<SseEvent | undefined> {
+  const next = await events.next();
+  return next.done ? undefined : next.value;
 }

@@ -10,19 +10,28 @@ export interface UpstreamResponse {
 }
 
 /**
- * Sends upstream calls over pooled keep-alive connections (one undici Agent, pools per origin).
- * The dispatcher is passed per call, never set globally.
+ * Sends upstream calls over pooled keep-alive connections: one undici Agent per connect timeout
+ * (so each channel's connect timeout holds), pools per origin inside it. The dispatcher is
+ * passed per call, never set globally.
  */
 export class UpstreamClient {
-  readonly dispatcher: Agent;
+  private readonly agents = new Map<number, Agent>();
 
-  constructor(options: { connections?: number } = {}) {
-    this.dispatcher = new Agent({
-      connections: options.connections ?? 256,
-      keepAliveTimeout: 30_000,
-      keepAliveMaxTimeout: 600_000,
-      pipelining: 1,
-    });
+  constructor(private readonly options: { connections?: number } = {}) {}
+
+  private dispatcherFor(channel: Channel): Agent {
+    let agent = this.agents.get(channel.timeouts.connectMs);
+    if (!agent) {
+      agent = new Agent({
+        connections: this.options.connections ?? 256,
+        keepAliveTimeout: 30_000,
+        keepAliveMaxTimeout: 600_000,
+        pipelining: 1,
+        connect: { timeout: channel.timeouts.connectMs },
+      });
+      this.agents.set(channel.timeouts.connectMs, agent);
+    }
+    return agent;
   }
 
   async send(channel: Channel, call: UpstreamCall, signal: AbortSignal): Promise<UpstreamResponse> {
@@ -39,25 +48,27 @@ export class UpstreamClient {
       headers['content-type'] ??= 'application/json';
     }
     if (call.stream) headers.accept ??= 'text/event-stream';
+    // The total timeout covers the whole exchange, body included: undici ties the body to this signal.
+    const total = AbortSignal.timeout(channel.timeouts.totalMs);
     try {
-      const response = await this.dispatcher.request({
+      const response = await this.dispatcherFor(channel).request({
         origin: url.origin,
         path: url.pathname + url.search,
         method: call.method,
         headers,
         body,
-        signal,
+        signal: AbortSignal.any([signal, total]),
         headersTimeout: channel.timeouts.firstByteMs,
         bodyTimeout: channel.timeouts.idleMs,
       });
       return { status: response.statusCode, headers: response.headers, body: response.body };
     } catch (error) {
-      throw toTransportError(error, channel);
+      throw toTransportError(total.aborted ? Object.assign(new Error('total timeout'), { code: 'UND_ERR_HEADERS_TIMEOUT' }) : error, channel);
     }
   }
 
-  close(): Promise<void> {
-    return this.dispatcher.close();
+  async close(): Promise<void> {
+    await Promise.all([...this.agents.values()].map((agent) => agent.close()));
   }
 }
 

@@ -9,6 +9,8 @@ import type { Db } from '../db/connect.js';
 import type { GatewayConfig } from '../config/schema.js';
 import type { RunningSimulator } from '../simulator/server.js';
 import type { UsageRecorder } from '../usage/usage-recorder.js';
+import type { CircuitBreakers } from '../gateway/circuit-breaker.js';
+import type { RetryPolicy } from '../gateway/retry-policy.js';
 
 /** Per-request data, on one typed decoration (`request.gw`). */
 export interface RequestContext {
@@ -31,6 +33,8 @@ export interface GatewayDeps {
   usage: UsageRecorder;
   channels: readonly Channel[];
   upstream: UpstreamClient;
+  circuits: CircuitBreakers;
+  retryPolicy: RetryPolicy;
   /** The built-in simulators by vendor, when running. */
   simulators: ReadonlyMap<string, RunningSimulator>;
   /** The base URL clients reach us at, for links we hand out. */

@@ -47,7 +47,7 @@ const MAX_RECORDED = 200;
 export class SimResponse {
   constructor(
     readonly raw: ServerResponse,
-    private readonly options: SimulatorOptionsConfig,
+    readonly options: SimulatorOptionsConfig,
     private readonly vendor: string,
     private readonly signal: AbortSignal,
   ) {}
@@ -77,6 +77,8 @@ export class SimResponse {
     for (let i = 0; i < frames.length; i++) {
       if (this.signal.aborted) return;
       if (cutAfter !== undefined && i >= cutAfter) {
+        // Let the frames already written reach the client first, as a connection dying mid-stream would.
+        await sleep(50);
         this.raw.socket?.destroy();
         return;
       }
