@@ -1,0 +1,45 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig, loadConfigFile } from '../../src/config/load.js';
+import { CATALOG } from '../../src/catalog/models.js';
+
+const EXAMPLE = join(import.meta.dirname, '..', '..', 'gateway.example.yaml');
+const FAKE_ENV = Object.fromEntries(
+  ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'ARK_API_KEY', 'ZHIPU_API_KEY', 'GEMINI_API_KEY', 'DASHSCOPE_API_KEY', 'KLING_ACCESS_KEY', 'KLING_SECRET_KEY'].map((n) => [n, `test-${n}`]),
+);
+
+const writeYaml = (text: string) => {
+  const path = join(mkdtempSync(join(tmpdir(), 'gateway-config-')), 'gateway.yaml');
+  writeFileSync(path, text);
+  return path;
+};
+
+describe('configuration (issue 2 settings, issue 3 channels)', () => {
+  it('gateway.example.yaml is valid and wires every catalog model that has an upstream', () => {
+    const file = loadConfigFile(EXAMPLE, FAKE_ENV);
+    const served = new Set(file.channels!.flatMap((c) => Object.keys(c.models)));
+    const needUpstream = CATALOG.filter((m) => !m.families.includes('cloud-asset')).map((m) => m.id);
+    expect(needUpstream.filter((id) => !served.has(id))).toEqual([]);
+    expect(file.channels!.find((c) => c.vendor === 'openai')!.api_key).toBe('test-OPENAI_API_KEY');
+  });
+
+  it('names the missing environment variable', () => {
+    expect(() => loadConfigFile(EXAMPLE, {})).toThrow(/environment variable OPENAI_API_KEY is not set/);
+  });
+
+  it('names the field and its line when the file is wrong', () => {
+    const path = writeYaml(['channels:', '  - name: a', '    vendor: openai', '    models: { delta-4.1: gpt-4.1 }', '    weight: zero', ''].join('\n'));
+    expect(() => loadConfigFile(path, {})).toThrow(/'channels\.0\.weight' \(line 5\) must be integer/);
+    const vendor = writeYaml(['channels:', '  - name: a', '    vendor: acme', '    models: {}', ''].join('\n'));
+    expect(() => loadConfigFile(vendor, {})).toThrow(/channels\.0\.vendor/);
+  });
+
+  it('reads the settings from the environment with their defaults', () => {
+    const config = loadConfig({ GATEWAY_BOOTSTRAP_KEY: 'sk-x' });
+    expect(config).toMatchObject({ port: 8080, host: '0.0.0.0', bootstrapKey: 'sk-x', adminToken: undefined });
+    expect(config.dataDir.endsWith('data')).toBe(true);
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+  });
+});
