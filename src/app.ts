@@ -12,9 +12,16 @@ import type { GatewayDeps } from './plugins/request-context.js';
 import { systemRoutes } from './api/system/routes.js';
 import { modelsRoutes } from './api/models/routes.js';
 import { chatCompletionsRoutes } from './api/chat-completions/routes.js';
+import { generateContentRoutes } from './api/generate-content/routes.js';
+import { imagesRoutes } from './api/images/routes.js';
+import { messagesRoutes } from './api/messages/routes.js';
+import { responsesRoutes } from './api/responses/routes.js';
+import { videoGenerationsRoutes } from './api/video-generations/routes.js';
+import { videoaltRoutes } from './api/videoalt/routes.js';
+import { cloudAssetRoutes } from './api/cloud-asset/routes.js';
 
 /** Endpoint families, each a Fastify plugin in its own folder under src/api/. */
-const FAMILY_PLUGINS = [systemRoutes, modelsRoutes, chatCompletionsRoutes];
+const FAMILY_PLUGINS = [systemRoutes, modelsRoutes, chatCompletionsRoutes, messagesRoutes, responsesRoutes, generateContentRoutes, imagesRoutes, videoGenerationsRoutes, videoaltRoutes, cloudAssetRoutes];
 
 /** Secrets never reach the logs: auth headers are dropped and `?key=` is masked. */
 const redactUrl = (url: string): string => url.replace(/([?&]key=)[^&]*/g, '$1[REDACTED]');

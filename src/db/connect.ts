@@ -4,9 +4,10 @@ import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
 import type { Database } from './schema.js';
 import { initial } from './migrations/0001-initial.js';
+import { videoTaskPolls } from './migrations/0002-video-task-polls.js';
 
 /** Migrations in order; the names are what the migration table records. */
-const MIGRATIONS: Record<string, Migration> = { '0001-initial': initial };
+const MIGRATIONS: Record<string, Migration> = { '0001-initial': initial, '0002-video-task-polls': videoTaskPolls };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 

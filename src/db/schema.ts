@@ -52,6 +52,12 @@ export interface VideoTaskTable {
   lease_owner: string | null;
   lease_until: number | null;
   charged: number;
+  /** Last time the upstream was asked about this task (0002). */
+  polled_at: number | null;
+  /** Polls that failed in a row; the task fails after a few (0002). */
+  poll_failures: number;
+  /** The client's own id for the task (Kling `external_task_id`), unique per key (0002). */
+  external_id: string | null;
 }
 
 export interface AssetTable {

@@ -54,6 +54,12 @@ export interface StreamTranslator {
   onEnd(): OutEvent[];
   /** Usage seen so far (final once onEnd has run). */
   usage(): Usage | undefined;
+  /**
+   * Optional closing events for a stream that fails after its first byte, for families whose
+   * error events depend on the stream so far (Responses: sequence numbers, response id).
+   * When absent, dispatch uses the family's stateless `renderError`.
+   */
+  onError?(error: GatewayError): OutEvent[];
 }
 
 /** One (endpoint family → vendor) pair: request out, response back, stream, errors. */

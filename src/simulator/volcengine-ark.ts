@@ -1,4 +1,5 @@
 import { openAICompatibleSimulator } from './openai-compatible.js';
+import { openAIResponsesSimHandler } from './openai-responses.js';
 
 const ARK_ERRORS: Record<number, [type: string, code: string]> = {
   400: ['BadRequest', 'InvalidParameter'],
@@ -14,11 +15,21 @@ export const arkErrorBody = (status: number, message: string) => {
   return { error: { code, message: `${message} Request ID: simulated`, param: '', type } };
 };
 
+const isArkReasoningModel = (model: string): boolean => model.startsWith('doubao-seed');
+
 export const volcengineArkSimulator = openAICompatibleSimulator({
   vendor: 'volcengine-ark',
   basePath: '/api/v3',
   errorBody: arkErrorBody,
-  isReasoningModel: (model) => model.startsWith('doubao-seed'),
+  isReasoningModel: isArkReasoningModel,
   hasThinkingSwitch: true,
   alwaysStreamUsage: false,
+  // Ark's Responses API (volcengine-ark.md "Responses API").
+  extraRoutes: openAIResponsesSimHandler({
+    vendor: 'volcengine-ark',
+    basePath: '/api/v3',
+    errorBody: arkErrorBody,
+    isReasoningModel: isArkReasoningModel,
+    hasThinkingSwitch: true,
+  }),
 });

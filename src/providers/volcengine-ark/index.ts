@@ -3,6 +3,7 @@ import { chatCompletionsToOpenAICompatible } from '../openai-compatible/from-cha
 import { volcengineArkSimulator } from '../../simulator/volcengine-ark.js';
 import { ARK_BASE_URL, arkAuthHeaders } from './endpoint.js';
 import { ARK_QUIRKS } from './quirks.js';
+import { responsesToVolcengineArk } from './from-responses.js';
 
 /**
  * Public beta-seed ids → Ark model ids. The 1.x ids carry their dates in the public id; the 2.0
@@ -29,6 +30,7 @@ export const volcengineArk: ProviderModule = {
   authHeaders: arkAuthHeaders,
   pairs: {
     'chat-completions': chatCompletionsToOpenAICompatible(ARK_QUIRKS),
+    responses: responsesToVolcengineArk,
   },
   simulator: volcengineArkSimulator,
 };

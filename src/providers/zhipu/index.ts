@@ -1,8 +1,10 @@
 import type { ProviderModule } from '../types.js';
 import { chatCompletionsToOpenAICompatible } from '../openai-compatible/from-chat-completions.js';
+import { responsesToOpenAICompatible } from '../openai-compatible/from-responses.js';
 import { zhipuSimulator } from '../../simulator/zhipu.js';
 import { ZHIPU_BASE_URL, zhipuAuthHeaders } from './endpoint.js';
 import { ZHIPU_QUIRKS } from './quirks.js';
+import { ZHIPU_RESPONSES_QUIRKS } from './responses-quirks.js';
 
 export const zhipu: ProviderModule = {
   vendor: 'zhipu',
@@ -12,6 +14,8 @@ export const zhipu: ProviderModule = {
   authHeaders: zhipuAuthHeaders,
   pairs: {
     'chat-completions': chatCompletionsToOpenAICompatible(ZHIPU_QUIRKS),
+    // Zhipu has no Responses API; /v1/responses is served through its chat API.
+    responses: responsesToOpenAICompatible(ZHIPU_QUIRKS, ZHIPU_RESPONSES_QUIRKS),
   },
   simulator: zhipuSimulator,
 };

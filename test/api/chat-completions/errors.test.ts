@@ -28,7 +28,7 @@ describe('chat completions: error envelopes, upstream faults and SSE framing (is
     expect(array.json.error.code).toBe('invalid_parameter');
     const empty = await fetch(`${gateway.url}/v1/chat/completions`, { method: 'POST', headers });
     expect(empty.status).toBe(400);
-    expect((await empty.json()).error.code).toMatch(/invalid_/);
+    expect(((await empty.json()) as { error: { code: string } }).error.code).toMatch(/invalid_/);
   });
 
   it('413 for a body over the size limit, in the envelope', async () => {

@@ -1,0 +1,101 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { GatewayError } from '../../errors.js';
+import type { OpenAIImageData, OpenAIImagesRequest, OpenAIImagesResponse, OpenAIImagesUsage } from '../../protocols/openai-images/types.js';
+import type { TranslatorPair, Usage } from '../../providers/types.js';
+import { dispatchJson } from '../../gateway/dispatch.js';
+import { assertModelAllowed } from '../../plugins/auth.js';
+import { toFastifyValidator } from '../../validation/compile.js';
+import { ImagesRequestSchema, validateImagesRequest } from './schemas.js';
+import { readImage, sniffImageExtension, storeImage } from './media-files.js';
+
+declare module '../../providers/types.js' {
+  interface FamilyPairs {
+    images: TranslatorPair<OpenAIImagesRequest, OpenAIImagesResponse>;
+  }
+}
+
+/** POST /v1/images/generations (spec §6, OpenAI's Images API) and the public links it hands out. */
+export async function imagesRoutes(app: FastifyInstance): Promise<void> {
+  app.post(
+    '/v1/images/generations',
+    {
+      config: { family: 'images' },
+      schema: {
+        summary: 'Create images',
+        description: 'OpenAI Images API shape. `n` images come from `n` upstream calls; `response_format` `url` (default) links to `/media/images/…`.',
+        tags: ['images'],
+        security: [{ bearer: [] }],
+        body: ImagesRequestSchema,
+      },
+      validatorCompiler: () => toFastifyValidator(validateImagesRequest),
+    },
+    async (request, reply) => generateImages(request, reply),
+  );
+
+  app.get('/media/images/:file', { config: { isPublic: true }, schema: { hide: true } }, async (request, reply) => {
+    const { file } = request.params as { file: string };
+    const image = await readImage(app.gateway.config.dataDir, file);
+    if (!image) return reply.callNotFound();
+    return reply
+      .type(image.contentType)
+      .header('cache-control', 'public, max-age=31536000, immutable')
+      .header('x-content-type-options', 'nosniff')
+      .send(image.bytes);
+  });
+}
+
+async function generateImages(request: FastifyRequest, reply: FastifyReply): Promise<OpenAIImagesResponse> {
+  const body = request.body as OpenAIImagesRequest;
+  assertModelAllowed(request.gw.key, body.model);
+  request.gw.model = body.model;
+  const n = body.n ?? 1;
+  // Each upstream call watches the client connection; n of them exceed Node's default of 10 listeners.
+  reply.raw.setMaxListeners(reply.raw.getMaxListeners() + n);
+  request.raw.setMaxListeners(request.raw.getMaxListeners() + n);
+  const results = await Promise.all(
+    Array.from({ length: n }, () => dispatchJson({ family: 'images', model: body.model, body, request, reply })),
+  );
+  request.gw.usage = results.map((r) => r.usage).reduce(addUsage);
+  const data = results.flatMap((r) => r.body.data);
+  const response: OpenAIImagesResponse = {
+    created: results[0]!.body.created,
+    data: (body.response_format ?? 'url') === 'url' ? await Promise.all(data.map((d) => toUrl(request, d))) : data,
+  };
+  const usages = results.map((r) => r.body.usage);
+  if (usages.every((u): u is OpenAIImagesUsage => u !== undefined)) response.usage = usages.reduce(addImagesUsage);
+  return response;
+}
+
+/** Stores the image under the data directory and links to it on our public GET route. */
+async function toUrl(request: FastifyRequest, item: OpenAIImageData): Promise<OpenAIImageData> {
+  const bytes = Buffer.from(item.b64_json ?? '', 'base64');
+  const extension = sniffImageExtension(bytes);
+  if (!extension) throw new GatewayError('GW_UPSTREAM_BAD_RESPONSE', 'The upstream returned image data in an unknown format');
+  const gateway = request.server.gateway;
+  const name = await storeImage(gateway.config.dataDir, bytes, extension);
+  const { b64_json: _b64, ...rest } = item;
+  return { ...rest, url: `${gateway.publicUrl()}/media/images/${name}` };
+}
+
+const addUsage = (a: Usage, b: Usage): Usage => ({
+  promptTokens: a.promptTokens + b.promptTokens,
+  completionTokens: a.completionTokens + b.completionTokens,
+  reasoningTokens: a.reasoningTokens + b.reasoningTokens,
+  totalTokens: a.totalTokens + b.totalTokens,
+  images: (a.images ?? 0) + (b.images ?? 0),
+});
+
+function addImagesUsage(a: OpenAIImagesUsage, b: OpenAIImagesUsage): OpenAIImagesUsage {
+  const sum: OpenAIImagesUsage = {
+    total_tokens: a.total_tokens + b.total_tokens,
+    input_tokens: a.input_tokens + b.input_tokens,
+    output_tokens: a.output_tokens + b.output_tokens,
+  };
+  if (a.input_tokens_details && b.input_tokens_details) {
+    sum.input_tokens_details = {
+      text_tokens: a.input_tokens_details.text_tokens + b.input_tokens_details.text_tokens,
+      image_tokens: a.input_tokens_details.image_tokens + b.input_tokens_details.image_tokens,
+    };
+  }
+  return sum;
+}

@@ -1,0 +1,28 @@
+import { Type } from '@sinclair/typebox';
+import { IMAGE_MODELS } from '../../catalog/models.js';
+import { OPENAI_IMAGE_SIZES, type OpenAIImagesRequest } from '../../protocols/openai-images/types.js';
+import { compileValidator } from '../../validation/compile.js';
+
+/**
+ * POST /v1/images/generations: OpenAI's CreateImageRequest (openai.md §3) for the catalog's
+ * image models. The spec shows no payload, so the rules are OpenAI's; other OpenAI fields
+ * (quality, style, user…) are accepted. `stream` may only be false: this endpoint answers JSON.
+ */
+const enumOf = <T extends string>(values: readonly T[]) => Type.Unsafe<T>({ type: 'string', enum: [...values] });
+
+export const ImagesRequestSchema = Type.Object(
+  {
+    model: enumOf(IMAGE_MODELS),
+    prompt: Type.String({ minLength: 1 }),
+    n: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
+    size: Type.Optional(enumOf(OPENAI_IMAGE_SIZES)),
+    // OpenAI's dall-e default is `url`, applied by the route.
+    response_format: Type.Optional(enumOf(['url', 'b64_json'] as const)),
+    stream: Type.Optional(Type.Unsafe<false>({ type: 'boolean', enum: [false] })),
+  },
+  { title: 'CreateImageRequest' },
+);
+
+const validateShape = compileValidator(ImagesRequestSchema);
+
+export const validateImagesRequest = (body: unknown): OpenAIImagesRequest => validateShape(body) as OpenAIImagesRequest;

@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import type { OpenAIChatCompletion, OpenAIChatRequest } from '../../protocols/openai-chat/types.js';
+import type { TranslatorPair } from '../../providers/types.js';
+import { dispatchJson, dispatchStream } from '../../gateway/dispatch.js';
+import { assertModelAllowed } from '../../plugins/auth.js';
+import { toFastifyValidator } from '../../validation/compile.js';
+import { renderChatStreamError } from '../chat-completions/stream-error.js';
+import { MessagesRequest, validateMessagesRequest } from './schemas.js';
+
+declare module '../../providers/types.js' {
+  interface FamilyPairs {
+    /** /v1/messages is chat-shaped on both sides (spec §2), so it uses the chat hub types. */
+    messages: TranslatorPair<OpenAIChatRequest, OpenAIChatCompletion>;
+  }
+}
+
+/** POST /v1/messages (spec §2): chat-shaped request, chat.completion response. */
+export async function messagesRoutes(app: FastifyInstance): Promise<void> {
+  app.post(
+    '/v1/messages',
+    {
+      config: { family: 'messages' },
+      schema: {
+        summary: 'Create a message (alpha models)',
+        description:
+          'Chat-shaped request for the alpha models; the response is a `chat.completion`. `stream: true` streams chat.completion.chunk events ending in `data: [DONE]`; `stream_options.include_usage` adds a final usage chunk.',
+        tags: ['messages'],
+        security: [{ bearer: [] }],
+        body: MessagesRequest,
+      },
+      validatorCompiler: () => toFastifyValidator(validateMessagesRequest),
+    },
+    async (request, reply) => {
+      const body = request.body as OpenAIChatRequest;
+      assertModelAllowed(request.gw.key, body.model);
+      request.gw.model = body.model;
+      const options = { family: 'messages' as const, model: body.model, body, request, reply, includeUsage: body.stream_options?.include_usage === true };
+      if (body.stream) {
+        await dispatchStream({ ...options, renderError: renderChatStreamError });
+        return reply;
+      }
+      return (await dispatchJson(options)).body;
+    },
+  );
+}

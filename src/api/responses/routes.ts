@@ -1,0 +1,43 @@
+import type { FastifyInstance } from 'fastify';
+import type { OpenAIResponsesRequest, ResponsesTranslatorPair } from '../../protocols/openai-responses/types.js';
+import { dispatchJson, dispatchStream } from '../../gateway/dispatch.js';
+import { assertModelAllowed } from '../../plugins/auth.js';
+import { toFastifyValidator } from '../../validation/compile.js';
+import { ResponsesRequest, validateResponsesRequest } from './schemas.js';
+import { renderResponsesStreamError } from './stream-error.js';
+
+declare module '../../providers/types.js' {
+  interface FamilyPairs {
+    responses: ResponsesTranslatorPair;
+  }
+}
+
+/** POST /v1/responses (spec §3). */
+export async function responsesRoutes(app: FastifyInstance): Promise<void> {
+  app.post(
+    '/v1/responses',
+    {
+      config: { family: 'responses' },
+      schema: {
+        summary: 'Create a model response',
+        description:
+          'Beta-family models. `stream: true` streams Responses events (`event:` equals the payload `type`, increasing `sequence_number`), ending with `response.completed`, `response.incomplete` or `response.failed`; no `[DONE]`.',
+        tags: ['responses'],
+        security: [{ bearer: [] }],
+        body: ResponsesRequest,
+      },
+      validatorCompiler: () => toFastifyValidator(validateResponsesRequest),
+    },
+    async (request, reply) => {
+      const body = request.body as OpenAIResponsesRequest;
+      assertModelAllowed(request.gw.key, body.model);
+      request.gw.model = body.model;
+      const options = { family: 'responses' as const, model: body.model, body, request, reply };
+      if (body.stream) {
+        await dispatchStream({ ...options, renderError: renderResponsesStreamError });
+        return reply;
+      }
+      return (await dispatchJson(options)).body;
+    },
+  );
+}

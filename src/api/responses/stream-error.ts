@@ -1,0 +1,19 @@
+import type { GatewayError } from '../../errors.js';
+import type { OutEvent } from '../../gateway/sse/write.js';
+
+/**
+ * How a /v1/responses stream that fails after its first byte ends (openai.md §2, "Terminal
+ * alternatives"): never with a fake `response.completed`, never with `[DONE]`.
+ *
+ * The responses pair type requires `StreamTranslator.onError`, which ends the stream with
+ * `response.failed` (same response id, next sequence number, `status: "failed"`,
+ * `error{code,message}`; protocols/openai-responses/failed-event.ts). This stateless renderer
+ * only satisfies dispatch's contract: should it ever run, it sends the bare `error` event, whose
+ * `sequence_number` is -1 because a stateless renderer cannot know the stream's last number.
+ */
+export const renderResponsesStreamError = (error: GatewayError): OutEvent[] => [
+  {
+    event: 'error',
+    data: { type: 'error', code: error.kind.publicCode, message: error.message, param: error.param ?? null, sequence_number: -1 },
+  },
+];

@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { GatewayError } from '../../errors.js';
+import { assertModelAllowed } from '../../plugins/auth.js';
+import { KLING_CAPABILITIES, type KlingCapability, type KlingVideoRequest } from '../../protocols/kling-video/types.js';
+import { createVideoTask } from '../../tasks/create-task.js';
+import { VideoTaskPoller } from '../../tasks/poller.js';
+import type { VideoAdapter } from '../../tasks/video-adapter.js';
+import type { VideoTask } from '../../tasks/video-task.js';
+import { toFastifyValidator } from '../../validation/compile.js';
+import { klingEnvelope, toKlingCreated, toKlingTask } from './kling-task.js';
+import { VIDEOALT_SCHEMAS, effectiveModel, validateVideoaltRequest } from './schemas.js';
+
+declare module '../../tasks/video-adapter.js' {
+  interface VideoSurfaceAdapters {
+    videoalt: VideoAdapter<KlingVideoRequest>;
+  }
+}
+
+/** Kling-style numeric task ids: 13 digits of time, 6 random. */
+const newVideoaltTaskId = (): string => `${Date.now()}${String(randomBytes(4).readUInt32BE() % 1_000_000).padStart(6, '0')}`;
+
+const isCapability = (value: string): value is KlingCapability => (KLING_CAPABILITIES as readonly string[]).includes(value);
+
+/**
+ * The Kling-native surface: create per capability, query by id (also the native per-capability
+ * form, and by the client's `external_task_id`). Errors use the Kling envelope (by path).
+ */
+export async function videoaltRoutes(app: FastifyInstance): Promise<void> {
+  const poller = new VideoTaskPoller({ deps: app.gateway, surface: 'videoalt', log: app.log });
+  app.addHook('onReady', async () => poller.start());
+  app.addHook('onClose', async () => poller.stop());
+
+  for (const capability of KLING_CAPABILITIES) {
+    app.post(
+      `/videoalt/v1/videos/${capability}`,
+      {
+        config: { family: 'videoalt' },
+        schema: { summary: `Create a ${capability} task (Kling-native)`, tags: ['videoalt'], security: [{ bearer: [] }], body: VIDEOALT_SCHEMAS[capability] },
+        validatorCompiler: () => toFastifyValidator((body) => validateVideoaltRequest(capability, body)),
+      },
+      async (request) => {
+        const body = request.body as KlingVideoRequest['body'];
+        const model = effectiveModel(capability, body);
+        assertModelAllowed(request.gw.key, model);
+        request.gw.model = model;
+        const externalId = body.external_task_id ?? null;
+        if (externalId && (await poller.repo.findByExternalId(externalId, request.gw.key!.id, 'videoalt'))) {
+          throw new GatewayError('GW_REQ_INVALID_PARAM', `'external_task_id' '${externalId}' is already used by another task`, { param: 'external_task_id' });
+        }
+        const task = await createVideoTask({ request, surface: 'videoalt', id: newVideoaltTaskId(), model, capability, body: { capability, body }, externalId });
+        return klingEnvelope(request.id, toKlingCreated(task));
+      },
+    );
+  }
+
+  const findTask = async (request: FastifyRequest, id: string, capability?: string): Promise<VideoTask> => {
+    const keyId = request.gw.key!.id;
+    const task = (await poller.repo.findForKey(id, keyId, 'videoalt')) ?? (await poller.repo.findByExternalId(id, keyId, 'videoalt'));
+    if (!task || (capability !== undefined && task.capability !== capability)) throw new GatewayError('GW_RESOURCE_NOT_FOUND', `No task '${id}'`);
+    return poller.refreshIfStale(task);
+  };
+
+  app.get(
+    '/videoalt/v1/videos/:id',
+    { config: { family: 'videoalt' }, schema: { summary: 'Query a task by id or external_task_id', tags: ['videoalt'], security: [{ bearer: [] }], params: Type.Object({ id: Type.String() }) } },
+    async (request) => {
+      const task = await findTask(request, (request.params as { id: string }).id);
+      return klingEnvelope(request.id, toKlingTask(task, app.gateway.publicUrl()));
+    },
+  );
+
+  app.get(
+    '/videoalt/v1/videos/:capability/:id',
+    {
+      config: { family: 'videoalt' },
+      schema: { summary: 'Query a task (native per-capability form)', tags: ['videoalt'], security: [{ bearer: [] }], params: Type.Object({ capability: Type.String(), id: Type.String() }) },
+    },
+    async (request) => {
+      const { capability, id } = request.params as { capability: string; id: string };
+      if (!isCapability(capability)) throw new GatewayError('GW_ROUTE_NOT_FOUND', `No endpoint GET /videoalt/v1/videos/${capability}/{task_id}`);
+      const task = await findTask(request, id, capability);
+      return klingEnvelope(request.id, toKlingTask(task, app.gateway.publicUrl()));
+    },
+  );
+}

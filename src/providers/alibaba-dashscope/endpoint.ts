@@ -1,0 +1,17 @@
+/**
+ * Alibaba Cloud Model Studio / DashScope video synthesis (shared/protocols/alibaba-dashscope.md).
+ *   POST /api/v1/services/aigc/video-generation/video-synthesis   create (async only: X-DashScope-Async)
+ *   GET  /api/v1/tasks/{task_id}                                  query
+ * Docs: https://www.alibabacloud.com/help/doc-detail/3030778.html
+ * Auth: `Authorization: Bearer <DASHSCOPE_API_KEY>`; host, model and key must share a region.
+ */
+import type { ChannelCredentials } from '../types.js';
+
+/** Singapore (international) region; Beijing is https://dashscope.aliyuncs.com. */
+export const DASHSCOPE_BASE_URL = 'https://dashscope-intl.aliyuncs.com';
+
+export const DASHSCOPE_CREATE_PATH = '/api/v1/services/aigc/video-generation/video-synthesis';
+export const dashscopeTaskPath = (taskId: string): string => `/api/v1/tasks/${encodeURIComponent(taskId)}`;
+
+export const dashscopeAuthHeaders = (credentials: ChannelCredentials): Record<string, string> =>
+  credentials.apiKey ? { authorization: `Bearer ${credentials.apiKey}` } : {};

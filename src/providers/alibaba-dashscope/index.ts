@@ -1,0 +1,16 @@
+import type { ProviderModule } from '../types.js';
+import { alibabaDashScopeSimulator } from '../../simulator/alibaba-dashscope.js';
+import { DASHSCOPE_BASE_URL, dashscopeAuthHeaders } from './endpoint.js';
+import { videoGenerationsToDashScope } from './video.js';
+
+/** DashScope serves only the reference-to-video surface (no chat pairs). */
+export const alibabaDashScope: ProviderModule = {
+  vendor: 'alibaba-dashscope',
+  defaultModels: { 'zeta-1.0-r2v': 'happyhorse-1.0-r2v' },
+  defaultBaseUrl: DASHSCOPE_BASE_URL,
+  simulatorBasePath: '',
+  authHeaders: dashscopeAuthHeaders,
+  pairs: {},
+  video: { 'video-generations': videoGenerationsToDashScope },
+  simulator: alibabaDashScopeSimulator,
+};

@@ -1,0 +1,17 @@
+/**
+ * Anthropic Messages API (shared/protocols/anthropic.md).
+ *   POST /v1/messages   https://docs.anthropic.com/en/api/messages
+ * Auth: `x-api-key: <key>`; every call also names the API version in `anthropic-version`
+ * (the official SDK hard-codes 2023-06-01).
+ */
+import type { ChannelCredentials } from '../types.js';
+
+export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
+export const ANTHROPIC_VERSION = '2023-06-01';
+/** Relative to the base URL, which carries no version segment. */
+export const ANTHROPIC_MESSAGES_PATH = '/v1/messages';
+
+export const anthropicAuthHeaders = (credentials: ChannelCredentials): Record<string, string> => ({
+  'anthropic-version': ANTHROPIC_VERSION,
+  ...(credentials.apiKey ? { 'x-api-key': credentials.apiKey } : {}),
+});

@@ -1,0 +1,164 @@
+import { GatewayError } from '../../errors.js';
+import { upstreamStatusError } from '../../gateway/upstream-errors.js';
+import type { SseEvent } from '../../gateway/sse/parse.js';
+import type { OutEvent } from '../../gateway/sse/write.js';
+import type { OpenAIChatChunk, OpenAIChatDelta, OpenAIFinishReason } from '../../protocols/openai-chat/types.js';
+import type { StreamTranslator, TranslateContext } from '../types.js';
+import { mapStopReason, toChatUsage, toGatewayUsage, tokenCountsOf, type AnthropicTokenCounts } from './response-mapping.js';
+import { ANTHROPIC_STATUS_BY_ERROR_TYPE, type AnthropicBlockDelta, type AnthropicContentBlock, type AnthropicMessagesEvent } from './wire.js';
+
+interface StreamState {
+  /** The upstream message id from message_start; every chunk carries it. */
+  id: string;
+  /** Token counts: message_start sets them, each message_delta REPLACES them (cumulative, never summed). */
+  counts: AnthropicTokenCounts | undefined;
+  /** stop_reason of the latest message_delta that carried one. */
+  stopReason: string | null;
+  /** Content block index → index in our `tool_calls` array, for tool_use blocks. */
+  toolIndexByBlock: Map<number, number>;
+  /** message_stop arrived; a stream that ends without it was cut. */
+  isStopped: boolean;
+}
+
+/**
+ * Anthropic's named events (anthropic.md "Streaming") → chat.completion.chunk events. The finish
+ * chunk (and the usage chunk, when asked for) leaves on message_stop, once the usage is final;
+ * `[DONE]` leaves in onEnd. `ping` and unknown future event types are skipped.
+ */
+export function createChatCompletionsStreamTranslator(ctx: TranslateContext): StreamTranslator {
+  const state: StreamState = { id: '', counts: undefined, stopReason: null, toolIndexByBlock: new Map(), isStopped: false };
+
+  const chunk = (delta: OpenAIChatDelta, finishReason: OpenAIFinishReason | null = null): OutEvent => {
+    const data: OpenAIChatChunk = {
+      id: state.id,
+      object: 'chat.completion.chunk',
+      created: ctx.now,
+      model: ctx.model,
+      choices: [{ index: 0, delta, finish_reason: finishReason }],
+    };
+    if (ctx.includeUsage) data.usage = null;
+    return { data };
+  };
+
+  function onMessageStop(): OutEvent[] {
+    state.isStopped = true;
+    const out = [chunk({}, mapStopReason(state.stopReason))];
+    if (ctx.includeUsage && state.counts) {
+      out.push({ data: { id: state.id, object: 'chat.completion.chunk', created: ctx.now, model: ctx.model, choices: [], usage: toChatUsage(state.counts) } });
+    }
+    return out;
+  }
+
+  function onBlockStart(index: number, block: AnthropicContentBlock): OutEvent[] {
+    switch (block.type) {
+      case 'text':
+        return block.text ? [chunk({ content: block.text })] : [];
+      case 'thinking':
+        return block.thinking ? [chunk({ reasoning_content: block.thinking })] : [];
+      case 'tool_use': {
+        const toolIndex = state.toolIndexByBlock.size;
+        state.toolIndexByBlock.set(index, toolIndex);
+        return [chunk({ tool_calls: [{ index: toolIndex, id: block.id, type: 'function', function: { name: block.name, arguments: '' } }] })];
+      }
+      default:
+        return [];
+    }
+  }
+
+  function onBlockDelta(index: number, delta: AnthropicBlockDelta): OutEvent[] {
+    switch (delta.type) {
+      case 'text_delta':
+        return [chunk({ content: delta.text })];
+      case 'thinking_delta':
+        return [chunk({ reasoning_content: delta.thinking })];
+      case 'input_json_delta': {
+        const toolIndex = state.toolIndexByBlock.get(index);
+        return toolIndex === undefined ? [] : [chunk({ tool_calls: [{ index: toolIndex, function: { arguments: delta.partial_json } }] })];
+      }
+      default:
+        // signature_delta and citations_delta have no chat-completions counterpart.
+        return [];
+    }
+  }
+
+  return {
+    onEvent(event: SseEvent): OutEvent[] {
+      const parsed = parseEvent(event);
+      switch (parsed?.type) {
+        case undefined:
+          return [];
+        case 'message_start':
+          state.id = parsed.message.id;
+          state.counts = tokenCountsOf(parsed.message.usage);
+          return [chunk({ role: 'assistant', content: '' })];
+        case 'content_block_start':
+          return onBlockStart(parsed.index, parsed.content_block);
+        case 'content_block_delta':
+          return onBlockDelta(parsed.index, parsed.delta);
+        case 'message_delta':
+          if (parsed.delta.stop_reason) state.stopReason = parsed.delta.stop_reason;
+          state.counts = latestCounts(state.counts, parsed.usage);
+          return [];
+        case 'message_stop':
+          return onMessageStop();
+        case 'error':
+          throw streamError(parsed.error);
+        default:
+          return [];
+      }
+    },
+    onEnd(): OutEvent[] {
+      if (!state.isStopped) throw new GatewayError('GW_UPSTREAM_ERROR', 'The upstream stream ended before it was complete');
+      return [{ data: '[DONE]' }];
+    },
+    usage: () => (state.counts ? toGatewayUsage(state.counts) : undefined),
+  };
+}
+
+/** message_delta usage holds running totals: a present field replaces the one we had. */
+function latestCounts(previous: AnthropicTokenCounts | undefined, usage: Record<string, unknown> | undefined): AnthropicTokenCounts {
+  const base = previous ?? tokenCountsOf(undefined);
+  const next = tokenCountsOf(usage);
+  const has = (field: string): boolean => typeof usage?.[field] === 'number';
+  return {
+    inputTokens: has('input_tokens') ? next.inputTokens : base.inputTokens,
+    cacheCreationTokens: has('cache_creation_input_tokens') ? next.cacheCreationTokens : base.cacheCreationTokens,
+    cacheReadTokens: has('cache_read_input_tokens') ? next.cacheReadTokens : base.cacheReadTokens,
+    outputTokens: has('output_tokens') ? next.outputTokens : base.outputTokens,
+  };
+}
+
+/** An `error` event after HTTP 200 (e.g. overloaded_error) fails the stream like the matching status. */
+function streamError(error: { type?: unknown; message?: unknown } | undefined): GatewayError {
+  const type = typeof error?.type === 'string' ? error.type : 'api_error';
+  const status = Object.hasOwn(ANTHROPIC_STATUS_BY_ERROR_TYPE, type)
+    ? ANTHROPIC_STATUS_BY_ERROR_TYPE[type as keyof typeof ANTHROPIC_STATUS_BY_ERROR_TYPE]
+    : 500;
+  return upstreamStatusError(status, typeof error?.message === 'string' ? error.message : undefined);
+}
+
+const KNOWN_EVENTS = new Set<string>([
+  'message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop', 'ping', 'error',
+]);
+
+/** Returns undefined for event types this translator does not know (Anthropic may add some). */
+function parseEvent(event: SseEvent): AnthropicMessagesEvent | undefined {
+  let data: unknown;
+  try {
+    data = JSON.parse(event.data);
+  } catch {
+    throw new GatewayError('GW_UPSTREAM_BAD_RESPONSE', 'The upstream sent a stream event that is not JSON');
+  }
+  if (!data || typeof data !== 'object') throw new GatewayError('GW_UPSTREAM_BAD_RESPONSE', 'The upstream sent a stream event that is not an object');
+  const record = data as Record<string, unknown>;
+  // The JSON `type` equals the SSE event name; either is enough to route the event.
+  const type = typeof record.type === 'string' ? record.type : (event.event ?? '');
+  if (!KNOWN_EVENTS.has(type)) return undefined;
+  const isMalformed =
+    (type === 'message_start' && (!record.message || typeof record.message !== 'object')) ||
+    (type.startsWith('content_block_') && typeof record.index !== 'number') ||
+    ((type === 'content_block_delta' || type === 'message_delta') && (!record.delta || typeof record.delta !== 'object')) ||
+    (type === 'content_block_start' && (!record.content_block || typeof record.content_block !== 'object'));
+  if (isMalformed) throw new GatewayError('GW_UPSTREAM_BAD_RESPONSE', `The upstream sent a malformed ${type} event`);
+  return { ...record, type } as AnthropicMessagesEvent;
+}

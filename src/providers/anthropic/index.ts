@@ -1,0 +1,24 @@
+import type { ProviderModule } from '../types.js';
+import { anthropicSimulator } from '../../simulator/anthropic.js';
+import { ANTHROPIC_BASE_URL, anthropicAuthHeaders } from './endpoint.js';
+import { chatCompletionsToAnthropic } from './from-chat-completions.js';
+
+/** Public alpha ids → Anthropic model ids (anthropic.md: `alpha-` becomes `claude-`). */
+const ANTHROPIC_MODELS: Record<string, string> = {
+  'alpha-sonnet-4-5-20250929': 'claude-sonnet-4-5-20250929',
+  'alpha-opus-4-20250514': 'claude-opus-4-20250514',
+};
+
+export const anthropic: ProviderModule = {
+  vendor: 'anthropic',
+  defaultModels: ANTHROPIC_MODELS,
+  defaultBaseUrl: ANTHROPIC_BASE_URL,
+  simulatorBasePath: '',
+  authHeaders: anthropicAuthHeaders,
+  // /v1/messages is chat-shaped (spec §2), so one pair serves it and chat-completions channels.
+  pairs: {
+    'chat-completions': chatCompletionsToAnthropic,
+    messages: chatCompletionsToAnthropic,
+  },
+  simulator: anthropicSimulator,
+};

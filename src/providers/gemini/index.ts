@@ -1,0 +1,19 @@
+import type { ProviderModule } from '../types.js';
+import { createGeminiSimulator } from '../../simulator/gemini.js';
+import { GEMINI_BASE_URL, geminiAuthHeaders } from './endpoint.js';
+import { generateContentToGemini } from './from-generate-content.js';
+import { imagesToGemini } from './from-images.js';
+
+export const gemini: ProviderModule = {
+  vendor: 'gemini',
+  defaultModels: { 'gamma-2.5-flash-lite': 'gemini-2.5-flash-lite', 'gamma-3.1-flash-image': 'gemini-3.1-flash-image' },
+  defaultBaseUrl: GEMINI_BASE_URL,
+  // Paths carry their own /v1beta prefix (endpoint.ts), so the simulator serves at its root.
+  simulatorBasePath: '',
+  authHeaders: geminiAuthHeaders,
+  pairs: {
+    'generate-content': generateContentToGemini,
+    images: imagesToGemini,
+  },
+  simulator: createGeminiSimulator(),
+};

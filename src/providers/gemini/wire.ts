@@ -1,0 +1,86 @@
+import { GatewayError } from '../../errors.js';
+import { upstreamStatusError } from '../../gateway/upstream-errors.js';
+import type { GeminiGenerateContentResponse, GeminiPart, GeminiUsageMetadata } from '../../protocols/gemini-generate/types.js';
+import type { Usage } from '../types.js';
+
+/** The parts of a Google error body the gateway reads (gemini.md "Errors"). */
+interface GoogleErrorInfo {
+  code: number | undefined;
+  message: string | undefined;
+  status: string | undefined;
+  reasons: string[];
+}
+
+/** Reads `{error:{code,message,status,details}}`; non-SSE streams wrap it in `[ ]` (gemini.md). */
+export function readGoogleError(body: unknown): GoogleErrorInfo {
+  const record = Array.isArray(body) ? (body[0] as unknown) : body;
+  const error = record && typeof record === 'object' ? (record as { error?: unknown }).error : undefined;
+  if (!error || typeof error !== 'object') {
+    return { code: undefined, message: typeof body === 'string' && body.length < 500 ? body : undefined, status: undefined, reasons: [] };
+  }
+  const e = error as { code?: unknown; message?: unknown; status?: unknown; details?: unknown };
+  const reasons = Array.isArray(e.details)
+    ? e.details.flatMap((d) => (d && typeof d === 'object' && typeof (d as { reason?: unknown }).reason === 'string' ? [(d as { reason: string }).reason] : []))
+    : [];
+  return {
+    code: typeof e.code === 'number' ? e.code : undefined,
+    message: typeof e.message === 'string' ? e.message : undefined,
+    status: typeof e.status === 'string' ? e.status : undefined,
+    reasons,
+  };
+}
+
+/** Maps a Gemini error to ours. Gemini's own statuses and messages never reach the client raw. */
+export function geminiErrorToGateway(status: number, body: unknown): GatewayError {
+  const info = readGoogleError(body);
+  // A rejected key is 400 INVALID_ARGUMENT with reason API_KEY_INVALID (gemini.md "Errors"):
+  // the channel's credential is wrong, not the client's request.
+  if (info.reasons.includes('API_KEY_INVALID')) return upstreamStatusError(401, info.message);
+  // Billing or region preconditions are the channel's problem too.
+  if (info.status === 'FAILED_PRECONDITION') return upstreamStatusError(502, info.message);
+  return upstreamStatusError(status, info.message);
+}
+
+/** One `data:` event of an `alt=sse` stream: a whole GenerateContentResponse, or an error body. */
+export function parseGeminiChunk(data: string): GeminiGenerateContentResponse {
+  let chunk: unknown;
+  try {
+    chunk = JSON.parse(data);
+  } catch {
+    throw new GatewayError('GW_UPSTREAM_BAD_RESPONSE', 'The upstream sent a stream event that is not JSON');
+  }
+  if (!chunk || typeof chunk !== 'object' || Array.isArray(chunk)) {
+    throw new GatewayError('GW_UPSTREAM_BAD_RESPONSE', 'The upstream sent a stream event that is not an object');
+  }
+  if ('error' in chunk) throw geminiErrorToGateway(readGoogleError(chunk).code ?? 502, chunk);
+  return chunk as GeminiGenerateContentResponse;
+}
+
+export function asGeminiResponse(res: unknown): GeminiGenerateContentResponse {
+  if (!res || typeof res !== 'object' || Array.isArray(res)) {
+    throw new GatewayError('GW_UPSTREAM_BAD_RESPONSE', 'The upstream returned a body that is not a GenerateContentResponse');
+  }
+  return res as GeminiGenerateContentResponse;
+}
+
+/** Output images of a response: inline image parts that are not interim thought images. */
+export function outputImageParts(response: GeminiGenerateContentResponse): GeminiPart[] {
+  return (response.candidates ?? []).flatMap((candidate) =>
+    (candidate.content?.parts ?? []).filter((part) => part.thought !== true && part.inlineData?.mimeType.startsWith('image/') === true),
+  );
+}
+
+/** Gemini counts thoughts apart from candidates; we count them inside completion tokens, as OpenAI does. */
+export function usageFromGemini(meta: GeminiUsageMetadata | undefined, images: number): Usage {
+  const promptTokens = (meta?.promptTokenCount ?? 0) + (meta?.toolUsePromptTokenCount ?? 0);
+  const reasoningTokens = meta?.thoughtsTokenCount ?? 0;
+  const completionTokens = (meta?.candidatesTokenCount ?? 0) + reasoningTokens;
+  const usage: Usage = { promptTokens, completionTokens, reasoningTokens, totalTokens: meta?.totalTokenCount ?? promptTokens + completionTokens };
+  if (images > 0) usage.images = images;
+  return usage;
+}
+
+/** Finish and block reasons that mean a safety or policy filter stopped the output (gemini.md). */
+export const FILTER_REASONS: ReadonlySet<string> = new Set([
+  'SAFETY', 'RECITATION', 'BLOCKLIST', 'PROHIBITED_CONTENT', 'SPII', 'IMAGE_SAFETY', 'IMAGE_PROHIBITED_CONTENT', 'IMAGE_RECITATION',
+]);

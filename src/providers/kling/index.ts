@@ -1,0 +1,21 @@
+import type { ProviderModule } from '../types.js';
+import { VIDEOALT_MODELS } from '../../catalog/models.js';
+import { klingSimulator } from '../../simulator/kling.js';
+import { KLING_BASE_URL, klingAuthHeaders } from './endpoint.js';
+import { videoaltToKling } from './video.js';
+
+/** Every Kling `model_name` the /videoalt surface accepts is served under its own name. */
+const KLING_MODELS: Record<string, string> = Object.fromEntries(
+  [...new Set(Object.values(VIDEOALT_MODELS).flat())].map((model) => [model, model]),
+);
+
+export const kling: ProviderModule = {
+  vendor: 'kling',
+  defaultModels: KLING_MODELS,
+  defaultBaseUrl: KLING_BASE_URL,
+  simulatorBasePath: '',
+  authHeaders: klingAuthHeaders(),
+  pairs: {},
+  video: { videoalt: videoaltToKling },
+  simulator: klingSimulator,
+};

@@ -1,0 +1,112 @@
+import { GatewayError } from '../../errors.js';
+import { upstreamMessage, upstreamStatusError } from '../../gateway/upstream-errors.js';
+import type { OpenAIChatCompletion, OpenAIChatContentPart, OpenAIChatMessage, OpenAIChatRequest } from '../../protocols/openai-chat/types.js';
+import { usageFromOpenAI } from '../../protocols/openai-chat/types.js';
+import type {
+  OpenAIOutputItem,
+  OpenAIResponse,
+  OpenAIResponsesInputMessage,
+  OpenAIResponsesInputPart,
+  OpenAIResponsesRequest,
+  ResponsesTranslatorPair,
+} from '../../protocols/openai-responses/types.js';
+import type { TranslateContext, Usage, UpstreamCall } from '../types.js';
+import { createResponsesFromChatStreamTranslator } from './from-responses-stream.js';
+import type { OpenAICompatibleQuirks } from './quirks.js';
+import { endingFor, messageItem, reasoningItem, responseIdsFor, responseObject, toResponsesUsage } from './responses-from-chat.js';
+
+/** How a chat-only OpenAI-compatible vendor takes what the Responses API asks for. */
+export interface ResponsesViaChatQuirks {
+  /** Role sent for `developer` input messages (vendors without that role get `system`). */
+  readonly developerRoleAs: 'developer' | 'system';
+  /**
+   * How `reasoning.effort` reaches the upstream. `reasoning_effort`: OpenAI's chat field, value
+   * as is. `thinking-switch`: the vendor has an on/off switch only (Zhipu's `thinking`), so
+   * effort `none` sends `thinking: {type: "disabled"}` and other values leave the default.
+   */
+  readonly reasoningEffort: 'reasoning_effort' | 'thinking-switch';
+  /** Request fields outside the Responses mapping that the vendor's chat API understands (allowlist). */
+  readonly passThroughFields: readonly string[];
+}
+
+/**
+ * Responses served by a chat-completions upstream: the request becomes a chat request, the chat
+ * completion becomes a Response (reasoning item, then message item) and the chunk stream becomes
+ * the full Responses event sequence (from-responses-stream.ts).
+ */
+export function responsesToOpenAICompatible(chatQuirks: OpenAICompatibleQuirks, quirks: ResponsesViaChatQuirks): ResponsesTranslatorPair {
+  return {
+    toUpstream(req: OpenAIResponsesRequest, ctx: TranslateContext): UpstreamCall {
+      return { method: 'POST', path: '/chat/completions', body: toChatRequest(req, ctx, chatQuirks, quirks) };
+    },
+
+    fromUpstream(res: unknown, ctx: TranslateContext): { body: OpenAIResponse; usage: Usage } {
+      const completion = res as OpenAIChatCompletion;
+      const choice = completion && Array.isArray(completion.choices) ? completion.choices[0] : undefined;
+      if (!choice) throw new GatewayError('GW_UPSTREAM_BAD_RESPONSE', 'The upstream returned a chat completion without choices');
+      const ending = endingFor(choice.finish_reason, chatQuirks);
+      const ids = responseIdsFor(ctx);
+      const output: OpenAIOutputItem[] = [];
+      if (choice.message.reasoning_content) output.push(reasoningItem(ids.reasoning, choice.message.reasoning_content, 'completed'));
+      output.push(messageItem(ids.message, choice.message.content ?? '', ending.status));
+      const body = responseObject(ids, ctx, { ending, output, usage: toResponsesUsage(completion.usage) });
+      return { body, usage: usageFromOpenAI(completion.usage) };
+    },
+
+    createStreamTranslator: (ctx) => createResponsesFromChatStreamTranslator(ctx, chatQuirks),
+
+    fromUpstreamError(status: number, body: unknown): GatewayError {
+      return upstreamStatusError(status, upstreamMessage(body));
+    },
+  };
+}
+
+/**
+ * `instructions` → a leading system message; string input → one user message; parts → chat parts;
+ * max_output_tokens → max_tokens. Responses-only fields (store, text, truncation, tools, …) have
+ * no chat counterpart and are not sent; the pass-through allowlist names the exceptions.
+ */
+export function toChatRequest(req: OpenAIResponsesRequest, ctx: TranslateContext, chatQuirks: OpenAICompatibleQuirks, quirks: ResponsesViaChatQuirks): OpenAIChatRequest {
+  const messages: OpenAIChatMessage[] = [];
+  if (req.instructions) messages.push({ role: 'system', content: req.instructions });
+  if (typeof req.input === 'string') messages.push({ role: 'user', content: req.input });
+  else messages.push(...req.input.map((message) => toChatMessage(message, quirks)));
+  const body: OpenAIChatRequest = { model: ctx.upstreamModel, messages };
+  for (const field of quirks.passThroughFields) {
+    if (req[field] !== undefined) body[field] = req[field];
+  }
+  if (req.max_output_tokens !== undefined) body.max_tokens = req.max_output_tokens;
+  if (req.temperature !== undefined) body.temperature = req.temperature;
+  if (req.top_p !== undefined) body.top_p = req.top_p;
+  const effort = req.reasoning?.effort;
+  if (effort && quirks.reasoningEffort === 'reasoning_effort') body.reasoning_effort = effort;
+  if (effort === 'none' && quirks.reasoningEffort === 'thinking-switch' && body.thinking === undefined) body.thinking = { type: 'disabled' };
+  if (req.stream) {
+    body.stream = true;
+    // Usage arrives on the final chunk unasked for some vendors; the others must be asked.
+    if (chatQuirks.streamUsage === 'stream-options') body.stream_options = { include_usage: true };
+  }
+  return body;
+}
+
+function toChatMessage(message: OpenAIResponsesInputMessage, quirks: ResponsesViaChatQuirks): OpenAIChatMessage {
+  const role = message.role === 'developer' ? quirks.developerRoleAs : message.role;
+  return { role, content: typeof message.content === 'string' ? message.content : message.content.map(toChatPart) };
+}
+
+/**
+ * input_file has no portable chat part (OpenAI's chat `file` part takes uploads, not URLs), so it
+ * becomes a text part that names the URL: every chat model can read it, none rejects it.
+ */
+export function toChatPart(part: OpenAIResponsesInputPart): OpenAIChatContentPart {
+  switch (part.type) {
+    case 'input_text':
+      return { type: 'text', text: part.text };
+    case 'input_image':
+      return { type: 'image_url', image_url: { url: part.image_url, ...(part.detail !== undefined ? { detail: part.detail } : {}) } };
+    case 'input_video':
+      return { type: 'video_url', video_url: { url: part.video_url, ...(part.fps !== undefined ? { fps: part.fps } : {}) } };
+    case 'input_file':
+      return { type: 'text', text: `File: ${part.file_url}` };
+  }
+}

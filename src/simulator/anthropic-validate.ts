@@ -1,0 +1,73 @@
+/**
+ * The request checks of the fake Anthropic upstream, worded like the real API's
+ * invalid_request_error messages (`<field>: <problem>`). Like the real service, it rejects
+ * fields it does not know, so a translator that leaks an OpenAI-only field fails loudly.
+ */
+export interface SimProblem {
+  status: number;
+  message: string;
+}
+
+const KNOWN_FIELDS = new Set([
+  'model', 'max_tokens', 'messages', 'system', 'temperature', 'top_p', 'top_k', 'stop_sequences', 'stream', 'metadata', 'tools',
+  'tool_choice', 'thinking', 'service_tier', 'output_config', 'cache_control', 'container', 'inference_geo',
+]);
+
+/** Output-token ceilings of the documented models; other claude-* names get the larger one. */
+const MAX_OUTPUT_TOKENS: Record<string, number> = { 'claude-sonnet-4-5-20250929': 64_000, 'claude-opus-4-20250514': 32_000 };
+
+const bad = (message: string): SimProblem => ({ status: 400, message });
+const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
+const isInRange = (value: unknown, min: number, max: number): boolean => typeof value === 'number' && value >= min && value <= max;
+
+export function validateAnthropicRequest(body: unknown): SimProblem | undefined {
+  if (!isObject(body)) return bad('body: Input should be a valid dictionary');
+  for (const field of Object.keys(body)) if (!KNOWN_FIELDS.has(field)) return bad(`${field}: Extra inputs are not permitted`);
+  if (typeof body.model !== 'string') return bad('model: Field required');
+  if (!body.model.startsWith('claude-')) return { status: 404, message: `model: ${body.model}` };
+  const maxOutput = MAX_OUTPUT_TOKENS[body.model] ?? 64_000;
+  if (body.max_tokens === undefined) return bad('max_tokens: Field required');
+  if (!Number.isInteger(body.max_tokens) || (body.max_tokens as number) < 1) return bad('max_tokens: Input should be greater than or equal to 1');
+  if ((body.max_tokens as number) > maxOutput) {
+    return bad(`max_tokens: ${String(body.max_tokens)} > ${maxOutput}, which is the maximum allowed number of output tokens for ${body.model}`);
+  }
+  return checkSampling(body) ?? checkSystem(body.system) ?? checkMessages(body.messages) ?? checkThinking(body.thinking, body.max_tokens as number);
+}
+
+function checkSampling(body: Record<string, unknown>): SimProblem | undefined {
+  if (body.temperature !== undefined && !isInRange(body.temperature, 0, 1)) return bad('temperature: range: 0..1');
+  if (body.top_p !== undefined && !isInRange(body.top_p, 0, 1)) return bad('top_p: range: 0..1');
+  if (body.top_k !== undefined && !(Number.isInteger(body.top_k) && (body.top_k as number) >= 0)) return bad('top_k: Input should be greater than or equal to 0');
+  if (body.stream !== undefined && typeof body.stream !== 'boolean') return bad('stream: Input should be a valid boolean');
+  const stops = body.stop_sequences;
+  if (stops !== undefined && !(Array.isArray(stops) && stops.every((s) => typeof s === 'string'))) return bad('stop_sequences: Input should be a valid list of strings');
+  return undefined;
+}
+
+function checkSystem(system: unknown): SimProblem | undefined {
+  if (system === undefined || typeof system === 'string') return undefined;
+  const isTextBlocks = Array.isArray(system) && system.every((b) => isObject(b) && b.type === 'text' && typeof b.text === 'string');
+  return isTextBlocks ? undefined : bad('system: Input should be a valid string or a list of text blocks');
+}
+
+function checkMessages(messages: unknown): SimProblem | undefined {
+  if (messages === undefined) return bad('messages: Field required');
+  if (!Array.isArray(messages)) return bad('messages: Input should be a valid list');
+  if (messages.length === 0) return bad('messages: at least one message is required');
+  for (const [i, message] of messages.entries()) {
+    if (!isObject(message)) return bad(`messages.${i}: Input should be a valid dictionary`);
+    if (message.role !== 'user' && message.role !== 'assistant') return bad(`messages.${i}.role: Input should be 'user' or 'assistant'`);
+    const content = message.content;
+    const isBlocks = Array.isArray(content) && content.every((b) => isObject(b) && typeof b.type === 'string');
+    if (typeof content !== 'string' && !isBlocks) return bad(`messages.${i}.content: Input should be a valid string or a list of content blocks`);
+  }
+  return undefined;
+}
+
+function checkThinking(thinking: unknown, maxTokens: number): SimProblem | undefined {
+  if (thinking === undefined || !isObject(thinking) || thinking.type !== 'enabled') return undefined;
+  const budget = thinking.budget_tokens;
+  if (!Number.isInteger(budget) || (budget as number) < 1024) return bad('thinking.enabled.budget_tokens: Input should be greater than or equal to 1024');
+  if ((budget as number) >= maxTokens) return bad('`max_tokens` must be greater than `thinking.budget_tokens`');
+  return undefined;
+}

@@ -1,0 +1,180 @@
+import { formatSse } from '../gateway/sse/write.js';
+import type {
+  AnthropicContentBlock,
+  AnthropicContentBlockParam,
+  AnthropicErrorBody,
+  AnthropicErrorType,
+  AnthropicMessage,
+  AnthropicMessageParam,
+  AnthropicMessagesEvent,
+  AnthropicMessagesRequest,
+  AnthropicStopReason,
+  AnthropicTool,
+  AnthropicToolUseBlock,
+} from '../providers/anthropic/wire.js';
+import type { SimResponse, SimulatorSpec } from './server.js';
+import { countTokens, simulateText, stableId } from './text.js';
+import { validateAnthropicRequest } from './anthropic-validate.js';
+
+const ERROR_TYPE_BY_STATUS: Record<number, AnthropicErrorType> = {
+  400: 'invalid_request_error', 401: 'authentication_error', 402: 'billing_error', 403: 'permission_error', 404: 'not_found_error',
+  413: 'request_too_large', 429: 'rate_limit_error', 500: 'api_error', 504: 'timeout_error', 529: 'overloaded_error',
+};
+
+/** Anthropic's error body (anthropic.md "Errors"); unlisted 4xx read as invalid_request_error. */
+export const anthropicErrorBody = (status: number, message: string): AnthropicErrorBody => ({
+  type: 'error',
+  error: { type: ERROR_TYPE_BY_STATUS[status] ?? (status < 500 ? 'invalid_request_error' : 'api_error'), message },
+  request_id: `req_sim${stableId(String(status), message).slice(0, 16)}`,
+});
+
+/** A fake Anthropic Messages server: header checks, request validation, deterministic text, SSE. */
+export const anthropicSimulator: SimulatorSpec = {
+  vendor: 'anthropic',
+  errorBody: anthropicErrorBody,
+  async handle(req, res) {
+    if (req.method !== 'POST' || req.path !== '/v1/messages') return false;
+    if (!req.headers['x-api-key']) {
+      res.json(401, anthropicErrorBody(401, 'x-api-key header is required'));
+      return true;
+    }
+    if (!req.headers['anthropic-version']) {
+      res.json(400, anthropicErrorBody(400, 'anthropic-version: header is required'));
+      return true;
+    }
+    const problem = validateAnthropicRequest(req.body);
+    if (problem) {
+      res.json(problem.status, anthropicErrorBody(problem.status, problem.message));
+      return true;
+    }
+    await createMessage(req.body as AnthropicMessagesRequest, res);
+    return true;
+  },
+};
+
+interface Reply {
+  message: AnthropicMessage;
+  /** Text and thinking split into the pieces a stream sends. */
+  pieces: Map<number, string[]>;
+}
+
+function buildReply(body: AnthropicMessagesRequest): Reply {
+  const prompt = lastUserText(body.messages);
+  const stops = body.stop_sequences ?? [];
+  const withReasoning = (body.thinking as { type?: string } | undefined)?.type === 'enabled';
+  const text = simulateText({ model: body.model, prompt, maxTokens: body.max_tokens, stop: stops, withReasoning });
+  const toolUse = pickToolUse(body, prompt);
+  const content: AnthropicContentBlock[] = [];
+  const pieces = new Map<number, string[]>();
+  if (withReasoning) {
+    pieces.set(content.length, text.reasoningPieces);
+    content.push({ type: 'thinking', thinking: text.reasoning, signature: `sig_${stableId(text.reasoning)}` });
+  }
+  if (toolUse) content.push(toolUse);
+  else {
+    pieces.set(content.length, text.contentPieces);
+    content.push({ type: 'text', text: text.content });
+  }
+  const matchedStop = toolUse || text.finishReason === 'length' ? undefined : firstStop(body, prompt, stops);
+  const stopReason: AnthropicStopReason = toolUse ? 'tool_use' : text.finishReason === 'length' ? 'max_tokens' : matchedStop ? 'stop_sequence' : 'end_turn';
+  const inputTokens = countTokens(body.system ?? '') + body.messages.reduce((sum, m) => sum + 4 + countTokens(messageText(m)), 3);
+  const outputTokens = text.reasoningTokens + (toolUse ? countTokens(JSON.stringify(toolUse.input)) : text.contentTokens);
+  const message: AnthropicMessage = {
+    id: `msg_sim${stableId('anthropic', JSON.stringify(body)).slice(0, 20)}`,
+    type: 'message',
+    role: 'assistant',
+    model: body.model,
+    content,
+    stop_reason: stopReason,
+    stop_sequence: stopReason === 'stop_sequence' ? (matchedStop ?? null) : null,
+    usage: { input_tokens: inputTokens, output_tokens: outputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, service_tier: 'standard' },
+  };
+  return { message, pieces };
+}
+
+async function createMessage(body: AnthropicMessagesRequest, res: SimResponse): Promise<void> {
+  const { message, pieces } = buildReply(body);
+  const requestId = `req_sim${stableId(message.id).slice(0, 16)}`;
+  if (!body.stream) {
+    res.json(200, message, { 'request-id': requestId });
+    return;
+  }
+  const frame = (event: AnthropicMessagesEvent): string => formatSse({ event: event.type, data: event });
+  const frames = [
+    frame({ type: 'message_start', message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: { ...message.usage, output_tokens: 1 } } }),
+  ];
+  message.content.forEach((block, index) => {
+    frames.push(frame({ type: 'content_block_start', index, content_block: emptyOf(block) }));
+    if (index === 0) frames.push(frame({ type: 'ping' }));
+    for (const piece of pieces.get(index) ?? []) {
+      frames.push(frame({ type: 'content_block_delta', index, delta: block.type === 'thinking' ? { type: 'thinking_delta', thinking: piece } : { type: 'text_delta', text: piece } }));
+    }
+    if (block.type === 'thinking') frames.push(frame({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: block.signature } }));
+    if (block.type === 'tool_use') frames.push(frame({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } }));
+    frames.push(frame({ type: 'content_block_stop', index }));
+  });
+  frames.push(
+    frame({ type: 'message_delta', delta: { stop_reason: message.stop_reason, stop_sequence: message.stop_sequence }, usage: { output_tokens: message.usage.output_tokens } }),
+    frame({ type: 'message_stop' }),
+  );
+  await res.sse(frames);
+}
+
+/** The block as content_block_start announces it: empty text, thinking or input. */
+function emptyOf(block: AnthropicContentBlock): AnthropicContentBlock {
+  switch (block.type) {
+    case 'text':
+      return { type: 'text', text: '' };
+    case 'thinking':
+      return { type: 'thinking', thinking: '', signature: '' };
+    case 'tool_use':
+      return { ...block, input: {} };
+    default:
+      return block;
+  }
+}
+
+/** Which stop sequence cut the reply: the one occurring first in the uncut text. */
+function firstStop(body: AnthropicMessagesRequest, prompt: string, stops: readonly string[]): string | undefined {
+  const full = simulateText({ model: body.model, prompt }).content;
+  let best: { at: number; stop: string } | undefined;
+  for (const stop of stops) {
+    const at = stop ? full.indexOf(stop) : -1;
+    if (at >= 0 && (!best || at < best.at)) best = { at, stop };
+  }
+  return best?.stop;
+}
+
+/** Calls a tool when told to (`any` or a named tool), or when the prompt names one. */
+function pickToolUse(body: AnthropicMessagesRequest, prompt: string): AnthropicToolUseBlock | undefined {
+  const tools: AnthropicTool[] = body.tools ?? [];
+  const choice = body.tool_choice;
+  if (tools.length === 0 || choice?.type === 'none') return undefined;
+  const tool =
+    choice?.type === 'tool' ? tools.find((t) => t.name === choice.name) : choice?.type === 'any' ? tools[0] : tools.find((t) => prompt.includes(t.name));
+  if (!tool) return undefined;
+  return { type: 'tool_use', id: `toolu_sim${stableId(tool.name, prompt).slice(0, 16)}`, name: tool.name, input: { query: prompt.slice(0, 60) } };
+}
+
+function messageText(message: AnthropicMessageParam): string {
+  if (typeof message.content === 'string') return message.content;
+  return message.content.map(blockText).join(' ');
+}
+
+function blockText(block: AnthropicContentBlockParam): string {
+  switch (block.type) {
+    case 'text':
+      return block.text;
+    case 'tool_result':
+      return block.content;
+    case 'tool_use':
+      return JSON.stringify(block.input);
+    default:
+      return '';
+  }
+}
+
+function lastUserText(messages: readonly AnthropicMessageParam[]): string {
+  for (let i = messages.length - 1; i >= 0; i--) if (messages[i]!.role === 'user') return messageText(messages[i]!);
+  return messageText(messages[messages.length - 1]!);
+}

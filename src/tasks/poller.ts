@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import { Agent } from 'undici';
+import { GatewayError, isGatewayError } from '../errors.js';
+import type { Channel } from '../gateway/channel.js';
+import { readErrorBody } from '../gateway/upstream-client.js';
+import type { GatewayDeps } from '../plugins/request-context.js';
+import { downloadVideo } from './media-store.js';
+import { VideoTaskRepo } from './task-repo.js';
+import type { VideoAdapter, VideoAdapterSurface } from './video-adapter.js';
+import { completedChange, isTerminal, observedChange, type VideoFailureCode, type VideoSurface, type VideoTask } from './video-task.js';
+
+export interface VideoTaskPollerOptions {
+  deps: GatewayDeps;
+  surface: VideoSurface & VideoAdapterSurface;
+  log: FastifyBaseLogger;
+  /** How often the background loop looks for due tasks. */
+  tickMs?: number;
+  /** A GET refreshes a running task from upstream when it was last polled longer ago than this. */
+  staleAfterMs?: number;
+}
+
+/** Long enough for one poll plus the file download; a crashed poller's lease runs out after this. */
+const LEASE_MS = 150_000;
+const BATCH = 16;
+const MAX_POLL_FAILURES = 8;
+/** Real vendors suggest polling every ~15 s; young tasks are polled sooner. */
+const MIN_INTERVAL_MS = 1_000;
+const MAX_INTERVAL_MS = 15_000;
+
+/**
+ * Brings video tasks up to date with their upstream: on demand (a client GET of a stale running
+ * task) and in a background loop for due tasks. A row lease makes sure only one poller, in this
+ * process or another instance on the same database, handles a task at a time. Polls always go to
+ * the channel that created the task, looked up by name.
+ */
+export class VideoTaskPoller {
+  readonly repo: VideoTaskRepo;
+  private readonly owner = `poller_${randomUUID()}`;
+  private readonly stopping = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+  private current: Promise<void> | undefined;
+  /** Result files are fetched on their own pool, without any channel's credentials. */
+  private readonly downloads = new Agent({ connections: 8, keepAliveTimeout: 10_000 });
+
+  constructor(private readonly options: VideoTaskPollerOptions) {
+    this.repo = new VideoTaskRepo(options.deps.db);
+  }
+
+  start(): void {
+    if (this.stopping.signal.aborted || this.timer) return;
+    this.schedule();
+  }
+
+  /** Stops the loop, aborts polls in flight (their leases are given back) and waits for them. */
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    if (this.timer) clearTimeout(this.timer);
+    await this.current;
+    await this.downloads.close();
+  }
+
+  /** Returns the task as it is now, asking upstream first when it is running and not fresh. */
+  async refreshIfStale(task: VideoTask): Promise<VideoTask> {
+    const staleAfter = this.options.staleAfterMs ?? 1_000;
+    if (isTerminal(task.status) || this.stopping.signal.aborted) return task;
+    if (task.polledAt !== null && this.options.deps.now() - task.polledAt < staleAfter) return task;
+    return this.poll(task);
+  }
+
+  private schedule(): void {
+    this.timer = setTimeout(() => {
+      this.current = this.tick().finally(() => {
+        this.current = undefined;
+        if (!this.stopping.signal.aborted) this.schedule();
+      });
+    }, this.options.tickMs ?? 500);
+    this.timer.unref();
+  }
+
+  private async tick(): Promise<void> {
+    try {
+      const due = await this.repo.findDue(this.options.surface, this.options.deps.now(), BATCH);
+      await Promise.all(due.map((task) => this.poll(task)));
+    } catch (error) {
+      if (!this.stopping.signal.aborted) this.options.log.error({ err: error }, 'video task poll loop failed');
+    }
+  }
+
+  /** One poll under the task's lease; returns the task as stored afterwards. */
+  private async poll(task: VideoTask): Promise<VideoTask> {
+    const { deps } = this.options;
+    if (!(await this.repo.acquireLease(task.id, this.owner, deps.now(), LEASE_MS))) return (await this.repo.findById(task.id)) ?? task;
+    let stage: 'poll' | 'download' = 'poll';
+    try {
+      const { channel, adapter } = this.adapterFor(task);
+      const observed = await this.fetchState(task, channel, adapter);
+      if (observed.status === 'completed') {
+        stage = 'download';
+        const video = await downloadVideo({ dispatcher: this.downloads, url: observed.videoUrl, dataDir: deps.config.dataDir, signal: this.stopping.signal });
+        const { videoUrl: _upstreamUrl, status: _status, ...facts } = observed;
+        const now = deps.now();
+        await this.repo.savePoll(task.id, this.owner, now, now, completedChange(), { ...video, ...facts });
+      } else {
+        const now = deps.now();
+        await this.repo.savePoll(task.id, this.owner, now, now + pollInterval(task, now), observedChange(task, observed, now));
+      }
+    } catch (error) {
+      await this.recordFailure(task, error, stage);
+    }
+    return (await this.repo.findById(task.id)) ?? task;
+  }
+
+  private adapterFor(task: VideoTask): { channel: Channel; adapter: VideoAdapter<unknown> } {
+    const channel = this.options.deps.channels.find((c) => c.name === task.channel);
+    const adapter = channel?.provider.video?.[this.options.surface] as VideoAdapter<unknown> | undefined;
+    if (!channel || !adapter) throw new GatewayError('GW_NO_CHANNEL', `The channel '${task.channel}' that created this task is not configured for video tasks`);
+    return { channel, adapter };
+  }
+
+  private async fetchState(task: VideoTask, channel: Channel, adapter: VideoAdapter<unknown>) {
+    const call = adapter.toPollRequest({ upstreamId: task.upstreamId, capability: task.capability });
+    const response = await this.options.deps.upstream.send(channel, call, this.stopping.signal);
+    if (response.status >= 400) throw adapter.fromUpstreamError(response.status, await readErrorBody(response.body));
+    let body: unknown;
+    try {
+      body = await response.body.json();
+    } catch (error) {
+      throw new GatewayError('GW_UPSTREAM_BAD_RESPONSE', 'The upstream task query returned a body that is not JSON', { cause: error });
+    }
+    return adapter.fromPollResponse(body);
+  }
+
+  private async recordFailure(task: VideoTask, error: unknown, stage: 'poll' | 'download'): Promise<void> {
+    if (this.stopping.signal.aborted) {
+      await this.repo.releaseLease(task.id, this.owner).catch(() => undefined);
+      return;
+    }
+    // Raw errors (download stream, file system) may name hosts or paths: logged, not shown.
+    const failure = isGatewayError(error) ? error : new GatewayError('GW_UPSTREAM_ERROR', 'The upstream transfer failed', { cause: error });
+    const failures = task.pollFailures + 1;
+    const code: VideoFailureCode = stage === 'download' ? 'download_failed' : 'upstream_error';
+    const giveUp = failures >= MAX_POLL_FAILURES ? { code, message: `The task could not be ${stage === 'download' ? 'downloaded' : 'queried'}: ${failure.message}` } : undefined;
+    this.options.log.warn({ err: error, task: task.id, failures, stage }, 'video task poll failed');
+    const now = this.options.deps.now();
+    await this.repo.saveFailedPoll(task.id, this.owner, now, now + Math.min(60_000, MIN_INTERVAL_MS * 2 ** failures), failures, giveUp);
+  }
+}
+
+/** Young tasks are polled about every second; older ones less often, up to every 15 s. */
+function pollInterval(task: VideoTask, now: number): number {
+  return Math.min(MAX_INTERVAL_MS, Math.max(MIN_INTERVAL_MS, Math.floor((now - task.createdAt) / 10)));
+}
