@@ -20,12 +20,16 @@ export const DEFAULT_MAX_TOKENS = 8192;
  */
 const PASS_THROUGH_FIELDS = ['top_k', 'thinking'] as const;
 
+/** Anthropic's temperature range is 0..1 (anthropic.md, request body). */
+const ANTHROPIC_MAX_TEMPERATURE = 1;
+
 /**
  * Chat-shaped requests (from /v1/chat/completions and /v1/messages) to the Anthropic Messages API.
  * Mapped: system/developer messages → `system`, `stop` → `stop_sequences`, `user` →
  * `metadata.user_id`, tools and tool_choice. Dropped on purpose: `frequency_penalty` and
  * `presence_penalty`, which Anthropic has no equivalent for and rejects as unknown fields.
- * `temperature` passes unchanged: Anthropic accepts 0..1, so 1 < t ≤ 2 gets the upstream's 400.
+ * `temperature`: the spec's endpoints take OpenAI's 0..2 scale, Anthropic's ends at 1; values above
+ * 1 are sent as 1 (its most varied setting) so every request the spec accepts is served.
  */
 export const chatCompletionsToAnthropic: TranslatorPair<OpenAIChatRequest, OpenAIChatCompletion> = {
   toUpstream(req: OpenAIChatRequest, ctx: TranslateContext): UpstreamCall {
@@ -37,7 +41,7 @@ export const chatCompletionsToAnthropic: TranslatorPair<OpenAIChatRequest, OpenA
       messages,
     };
     if (system !== undefined) body.system = system;
-    if (req.temperature !== undefined) body.temperature = req.temperature;
+    if (req.temperature !== undefined) body.temperature = Math.min(req.temperature, ANTHROPIC_MAX_TEMPERATURE);
     if (req.top_p !== undefined) body.top_p = req.top_p;
     if (req.stop !== undefined) body.stop_sequences = typeof req.stop === 'string' ? [req.stop] : [...req.stop];
     if (req.stream) body.stream = true;

@@ -10,6 +10,7 @@ import {
 } from '../../protocols/openai-chat/types.js';
 import type { StreamTranslator, TranslateContext, TranslatorPair, Usage, UpstreamCall } from '../types.js';
 import type { OpenAICompatibleQuirks } from './quirks.js';
+import { parseChatChunk } from './parse-chat-chunk.js';
 
 const KNOWN_FINISH_REASONS = new Set<string>(['stop', 'length', 'tool_calls', 'content_filter', 'function_call']);
 
@@ -71,7 +72,7 @@ export function chatCompletionsToOpenAICompatible(quirks: OpenAICompatibleQuirks
             state.isDone = true;
             return [];
           }
-          const chunk = parseChunk(event.data);
+          const chunk = parseChatChunk(event.data);
           state.id = chunk.id;
           state.created = chunk.created;
           if (chunk.usage) state.rawUsage = chunk.usage;
@@ -104,17 +105,4 @@ export function chatCompletionsToOpenAICompatible(quirks: OpenAICompatibleQuirks
       return upstreamStatusError(status, upstreamMessage(body));
     },
   };
-}
-
-function parseChunk(data: string): OpenAIChatChunk {
-  let chunk: unknown;
-  try {
-    chunk = JSON.parse(data);
-  } catch {
-    throw new GatewayError('GW_UPSTREAM_BAD_RESPONSE', 'The upstream sent a stream event that is not JSON');
-  }
-  const record = chunk as Partial<OpenAIChatChunk> & { error?: unknown };
-  if (record.error) throw upstreamStatusError(502, upstreamMessage(record));
-  if (!Array.isArray(record.choices)) throw new GatewayError('GW_UPSTREAM_BAD_RESPONSE', 'The upstream sent a chunk without choices');
-  return record as OpenAIChatChunk;
 }

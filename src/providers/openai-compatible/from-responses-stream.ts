@@ -7,6 +7,7 @@ import { responseFailedEvent } from '../../protocols/openai-responses/failed-eve
 import type { OpenAIOutputItem, OpenAIResponsesEvent, ResponsesStreamTranslator } from '../../protocols/openai-responses/types.js';
 import type { TranslateContext, Usage } from '../types.js';
 import type { OpenAICompatibleQuirks } from './quirks.js';
+import { parseChatChunk } from './parse-chat-chunk.js';
 import {
   endingFor,
   messageItem,
@@ -76,7 +77,7 @@ class ResponsesFromChatStream implements ResponsesStreamTranslator {
       this.state.isDone = true;
       return this.finish();
     }
-    const chunk = parseChunk(event.data);
+    const chunk = parseChatChunk(event.data);
     if (chunk.usage) this.state.rawUsage = chunk.usage;
     const out = this.start();
     const choice = chunk.choices.find((c) => c.index === 0);
@@ -177,17 +178,4 @@ class ResponsesFromChatStream implements ResponsesStreamTranslator {
     out.push(this.emit({ type: ending.status === 'incomplete' ? 'response.incomplete' : 'response.completed', response }));
     return out;
   }
-}
-
-function parseChunk(data: string): OpenAIChatChunk {
-  let chunk: unknown;
-  try {
-    chunk = JSON.parse(data);
-  } catch {
-    throw new GatewayError('GW_UPSTREAM_BAD_RESPONSE', 'The upstream sent a stream event that is not JSON');
-  }
-  const record = chunk as Partial<OpenAIChatChunk> & { error?: unknown };
-  if (record.error) throw upstreamStatusError(502, upstreamMessage(record));
-  if (!Array.isArray(record.choices)) throw new GatewayError('GW_UPSTREAM_BAD_RESPONSE', 'The upstream sent a chunk without choices');
-  return record as OpenAIChatChunk;
 }

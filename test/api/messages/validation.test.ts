@@ -76,12 +76,12 @@ describe('POST /v1/messages validation (spec §2 ranges, chat envelope)', () => 
     expectInvalid(await call(gateway, 'POST', '/v1/messages', [1, 2]), 'body', /type object/);
   });
 
-  // Anthropic's own temperature range is 0..1 (anthropic.md); the spec allows 0..2 and the value
-  // passes unchanged, so the upstream's refusal reaches the client as a 400 in our envelope.
-  it('passes a temperature above 1 on and returns the upstream refusal as a 400', async () => {
+  // Anthropic's own temperature range is 0..1 (anthropic.md); the spec allows 0..2, so values
+  // above 1 are sent as Anthropic's maximum and the request is served.
+  it('serves a temperature above 1 by sending Anthropic its maximum of 1', async () => {
     const res = await call(gateway, 'POST', '/v1/messages', { ...base, temperature: 2 });
-    expect(res.status).toBe(400);
-    expect(res.json).toEqual({ error: { code: 'invalid_request', message: 'temperature: range: 0..1' } });
-    expect((upstream.requests[upstream.requests.length - 1]!.body as { temperature: number }).temperature).toBe(2);
+    expect(res.status).toBe(200);
+    expect(res.json.object).toBe('chat.completion');
+    expect((upstream.requests[upstream.requests.length - 1]!.body as { temperature: number }).temperature).toBe(1);
   });
 });
