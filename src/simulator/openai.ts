@@ -1,4 +1,5 @@
 import { openAICompatibleSimulator } from './openai-compatible.js';
+import { openAIResponsesSimHandler } from './openai-responses.js';
 
 const TYPE_BY_STATUS: Record<number, string> = {
   400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error', 429: 'rate_limit_error',
@@ -16,4 +17,11 @@ export const openaiSimulator = openAICompatibleSimulator({
   isReasoningModel: (model) => /^o\d/.test(model),
   hasThinkingSwitch: false,
   alwaysStreamUsage: false,
+  extraRoutes: openAIResponsesSimHandler({
+    vendor: 'openai',
+    basePath: '/v1',
+    errorBody: openaiErrorBody,
+    isReasoningModel: (model) => /^o\d/.test(model),
+    hasThinkingSwitch: false,
+  }),
 });

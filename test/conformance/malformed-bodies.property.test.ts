@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { envelopeForPath, type EnvelopeKind } from '../../src/api/envelopes.js';
+import { envelopeForPath } from '../../src/api/envelopes.js';
+import { assertEnvelope } from '../helpers/envelopes.js';
 import { startTestGateway, TEST_KEY, type TestGateway } from '../helpers/gateway.js';
 
 /**
@@ -23,24 +24,6 @@ const ENDPOINTS: Array<{ path: string; valid: Record<string, unknown> }> = [
     valid: { contents: [{ role: 'user', parts: [{ text: 'a cat' }] }], generationConfig: { responseModalities: ['TEXT', 'IMAGE'] } },
   },
 ];
-
-function assertEnvelope(kind: EnvelopeKind, body: unknown): void {
-  const record = body as Record<string, unknown> & { error?: Record<string, unknown> };
-  switch (kind) {
-    case 'general':
-      expect(record.error).toEqual({ message: expect.any(String), type: expect.any(String), code: expect.any(String) });
-      break;
-    case 'chat':
-      expect(record.error).toEqual({ code: expect.any(String), message: expect.any(String) });
-      break;
-    case 'google':
-      expect(record.error).toEqual({ code: expect.any(Number), message: expect.any(String), status: expect.any(String) });
-      break;
-    case 'kling':
-      expect(record).toEqual({ code: expect.any(Number), message: expect.any(String), request_id: expect.any(String) });
-      break;
-  }
-}
 
 /** A valid body with one field replaced, removed or added, or something that is not a body at all. */
 const mutatedBody = (valid: Record<string, unknown>) =>

@@ -1,6 +1,7 @@
 import type { ProviderModule } from '../types.js';
 import { chatCompletionsToOpenAICompatible } from '../openai-compatible/from-chat-completions.js';
 import { OPENAI_QUIRKS } from '../openai-compatible/quirks.js';
+import { responsesPassThrough } from '../openai-compatible/responses-pass-through.js';
 import { openaiSimulator } from '../../simulator/openai.js';
 import { OPENAI_BASE_URL, openaiAuthHeaders } from './endpoint.js';
 
@@ -12,6 +13,9 @@ export const openai: ProviderModule = {
   authHeaders: openaiAuthHeaders,
   pairs: {
     'chat-completions': chatCompletionsToOpenAICompatible(OPENAI_QUIRKS),
+    // /v1/messages is chat-shaped, so any chat upstream can serve it.
+    messages: chatCompletionsToOpenAICompatible(OPENAI_QUIRKS),
+    responses: responsesPassThrough,
   },
   simulator: openaiSimulator,
 };

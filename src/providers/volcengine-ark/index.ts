@@ -3,7 +3,7 @@ import { chatCompletionsToOpenAICompatible } from '../openai-compatible/from-cha
 import { volcengineArkSimulator } from '../../simulator/volcengine-ark.js';
 import { ARK_BASE_URL, arkAuthHeaders } from './endpoint.js';
 import { ARK_QUIRKS } from './quirks.js';
-import { responsesToVolcengineArk } from './from-responses.js';
+import { responsesPassThrough } from '../openai-compatible/responses-pass-through.js';
 
 /**
  * Public beta-seed ids → Ark model ids. The 1.x ids carry their dates in the public id; the 2.0
@@ -30,7 +30,9 @@ export const volcengineArk: ProviderModule = {
   authHeaders: arkAuthHeaders,
   pairs: {
     'chat-completions': chatCompletionsToOpenAICompatible(ARK_QUIRKS),
-    responses: responsesToVolcengineArk,
+    // /v1/messages is chat-shaped, so any chat upstream can serve it.
+    messages: chatCompletionsToOpenAICompatible(ARK_QUIRKS),
+    responses: responsesPassThrough,
   },
   simulator: volcengineArkSimulator,
 };

@@ -14,6 +14,8 @@ export const zhipu: ProviderModule = {
   authHeaders: zhipuAuthHeaders,
   pairs: {
     'chat-completions': chatCompletionsToOpenAICompatible(ZHIPU_QUIRKS),
+    // /v1/messages is chat-shaped, so any chat upstream can serve it.
+    messages: chatCompletionsToOpenAICompatible(ZHIPU_QUIRKS),
     // Zhipu has no Responses API; /v1/responses is served through its chat API.
     responses: responsesToOpenAICompatible(ZHIPU_QUIRKS, ZHIPU_RESPONSES_QUIRKS),
   },

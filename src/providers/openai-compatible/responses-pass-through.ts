@@ -14,12 +14,12 @@ import {
 import type { TranslateContext, Usage, UpstreamCall } from '../types.js';
 
 /**
- * Responses to Ark's own Responses API (volcengine-ark.md "Responses API"): the same protocol on
- * both sides, so the body passes through with the model renamed, and the response (and every
+ * Responses to an upstream with its own Responses API (OpenAI, and Ark per volcengine-ark.md
+ * "Responses API"): the same protocol on both sides, so the body passes through with the model renamed, and the response (and every
  * event's embedded response) comes back with the public model id. Usage, reasoning tokens
  * included, comes from the final Response / `response.completed`.
  */
-export const responsesToVolcengineArk: ResponsesTranslatorPair = {
+export const responsesPassThrough: ResponsesTranslatorPair = {
   toUpstream(req: OpenAIResponsesRequest, ctx: TranslateContext): UpstreamCall {
     return { method: 'POST', path: '/responses', body: { ...req, model: ctx.upstreamModel } };
   },
@@ -29,7 +29,7 @@ export const responsesToVolcengineArk: ResponsesTranslatorPair = {
     return { body: toClientResponse(res, ctx), usage: usageFromResponses(res.usage) };
   },
 
-  createStreamTranslator: createArkResponsesStreamTranslator,
+  createStreamTranslator: createResponsesPassThroughTranslator,
 
   fromUpstreamError(status: number, body: unknown): GatewayError {
     return upstreamStatusError(status, upstreamMessage(body));
@@ -79,7 +79,7 @@ function parseEvent(data: string): UpstreamEvent {
   return event as UpstreamEvent;
 }
 
-function createArkResponsesStreamTranslator(ctx: TranslateContext): ResponsesStreamTranslator {
+function createResponsesPassThroughTranslator(ctx: TranslateContext): ResponsesStreamTranslator {
   const state = {
     /** Highest sequence number sent; upstream numbers pass through, a missing or stale one gets the next. */
     lastSequence: -1,

@@ -1,0 +1,149 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { envelopeForPath } from '../../src/api/envelopes.js';
+import { PROVIDERS } from '../../src/providers/registry.js';
+import type { PairFamily, ProviderModule } from '../../src/providers/types.js';
+import { assertEnvelope } from '../helpers/envelopes.js';
+import { call, startTestGateway, TEST_KEY, type TestGateway } from '../helpers/gateway.js';
+
+/**
+ * One suite for every (endpoint family, vendor) pair the registry offers (STYLE.md §9, hono's
+ * shared router suite): each pair is reached through a configured simulator channel of that
+ * vendor, so the real translators run both ways over real HTTP. New pairs join automatically.
+ */
+interface FamilyCase {
+  /** Public models this family's requests use; the channel maps them to the vendor. */
+  models: string[];
+  path: string;
+  streamPath?: string;
+  body: (stream: boolean) => Record<string, unknown>;
+  checkBody: (json: any) => void;
+  checkStream?: (text: string) => void;
+}
+
+const PROMPT = 'hello conformance';
+const chatCase = (model: string, path: string): FamilyCase => ({
+  models: [model],
+  path,
+  body: (stream) => ({ model, messages: [{ role: 'user', content: PROMPT }], max_tokens: 60, stream, ...(stream ? { stream_options: { include_usage: true } } : {}) }),
+  checkBody: (json) => {
+    expect(json.object).toBe('chat.completion');
+    expect(json.model).toBe(model);
+    expect(json.choices[0].message.content).toContain(PROMPT);
+    expect(json.usage.prompt_tokens).toBeGreaterThan(0);
+  },
+  checkStream: (text) => {
+    expect(text.trim().endsWith('data: [DONE]')).toBe(true);
+    expect(text).toContain('"usage":{');
+  },
+});
+
+const FAMILIES: Record<PairFamily, FamilyCase> = {
+  'chat-completions': chatCase('delta-4.1', '/v1/chat/completions'),
+  messages: chatCase('alpha-sonnet-4-5-20250929', '/v1/messages'),
+  responses: {
+    models: ['beta-seed-2.0-mini'],
+    path: '/v1/responses',
+    body: (stream) => ({ model: 'beta-seed-2.0-mini', input: PROMPT, max_output_tokens: 200, stream }),
+    checkBody: (json) => {
+      expect(json.object).toBe('response');
+      expect(json.status).toBe('completed');
+      expect(JSON.stringify(json.output)).toContain(PROMPT);
+      expect(json.usage.input_tokens).toBeGreaterThan(0);
+    },
+    checkStream: (text) => {
+      expect(text).toContain('event: response.created');
+      expect(text.trim().split('\n\n').at(-1)).toMatch(/^event: response\.completed/);
+    },
+  },
+  'generate-content': {
+    models: ['gamma-2.5-flash-lite', 'gamma-3.1-flash-image'],
+    path: `/v1beta/models/gamma-2.5-flash-lite:generateContent?key=${TEST_KEY}`,
+    streamPath: `/v1beta/models/gamma-3.1-flash-image:streamGenerateContent?alt=sse&key=${TEST_KEY}`,
+    body: () => ({ contents: [{ role: 'user', parts: [{ text: PROMPT }] }] }),
+    checkBody: (json) => {
+      expect(json.candidates[0].content.role).toBe('model');
+      expect(JSON.stringify(json.candidates[0].content.parts)).toContain(PROMPT);
+      expect(json.usageMetadata.promptTokenCount).toBeGreaterThan(0);
+      expect(json.modelVersion).toBe('gamma-2.5-flash-lite');
+    },
+    checkStream: (text) => {
+      const last = JSON.parse(text.trim().split('\n\n').at(-1)!.slice('data: '.length));
+      expect(last.candidates).toBeUndefined();
+      expect(last.usageMetadata.totalTokenCount).toBeGreaterThan(0);
+    },
+  },
+  images: {
+    models: ['gamma-3.1-flash-image'],
+    path: '/v1/images/generations',
+    body: () => ({ model: 'gamma-3.1-flash-image', prompt: PROMPT, size: '256x256', response_format: 'b64_json' }),
+    checkBody: (json) => {
+      expect(Buffer.from(json.data[0].b64_json, 'base64').subarray(1, 4).toString()).toBe('PNG');
+    },
+  },
+};
+
+const UPSTREAM_FAULTS: Array<[upstream: number, client: number]> = [
+  [400, 400],
+  [401, 502],
+  [429, 429],
+  [500, 502],
+  [503, 503],
+];
+
+const pairs = PROVIDERS.flatMap((provider) =>
+  (Object.keys(provider.pairs) as PairFamily[]).map((family) => ({ provider, family, label: `${family} → ${provider.vendor}` })),
+);
+
+describe.each(pairs)('conformance: $label', ({ provider, family }: { provider: ProviderModule; family: PairFamily }) => {
+  const spec = FAMILIES[family];
+  const channel = `conformance-${provider.vendor}`;
+  const upstreamModel = Object.values(provider.defaultModels)[0]!;
+  let gateway: TestGateway;
+  const send = (stream: boolean) =>
+    fetch(gateway.url + (stream ? (spec.streamPath ?? spec.path) : spec.path), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify(spec.body(stream)),
+    });
+
+  beforeAll(async () => {
+    const models = Object.fromEntries(spec.models.map((m) => [m, provider.defaultModels[m] ?? upstreamModel]));
+    gateway = await startTestGateway({ file: { channels: [{ name: channel, vendor: provider.vendor, models, api_key: 'simulator-key', max_retries: 0 }] } });
+  });
+  afterAll(() => gateway.stop());
+
+  it('answers a basic request and records its usage', async () => {
+    const response = await send(false);
+    const json = await response.json();
+    expect(response.status, JSON.stringify(json)).toBe(200);
+    spec.checkBody(json);
+    const upstream = gateway.deps.simulators.get(channel)!.requests.at(-1)!;
+    expect(upstream.headers.authorization ?? upstream.headers['x-api-key'] ?? upstream.headers['x-goog-api-key']).toBeTruthy();
+    await gateway.deps.usage.flush();
+    const event = await gateway.deps.db.selectFrom('usage_events').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect(event).toMatchObject({ channel, status: 200, outcome: 'success' });
+    expect(event.prompt_tokens).toBeGreaterThan(0);
+  });
+
+  it.skipIf(!spec.checkStream)('streams to its family terminal event', async () => {
+    const response = await send(true);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    spec.checkStream!(await response.text());
+  });
+
+  it.each(UPSTREAM_FAULTS)('an upstream %i reaches the client as %i in the family envelope', async (upstream, expected) => {
+    const simulator = gateway.deps.simulators.get(channel)!;
+    simulator.setOptions({ fault_status: upstream, fault_retry_after_s: upstream === 429 ? 3 : undefined });
+    try {
+      const path = spec.path;
+      const response = await call(gateway, 'POST', path, spec.body(false));
+      expect(response.status).toBe(expected);
+      assertEnvelope(envelopeForPath(path), response.json);
+      expect(response.text).not.toContain('simulator-key');
+      if (upstream === 429) expect(response.headers.get('retry-after')).toBe('3');
+    } finally {
+      simulator.setOptions({});
+    }
+  });
+});
