@@ -84,7 +84,8 @@ function invalidField(body: Record<string, unknown>, capability: Capability): st
   const models: readonly string[] = VIDEOALT_MODELS[capability];
   if (body.model_name !== undefined && !models.includes(body.model_name as string)) return `model_name must be one of ${models.join(', ')}`;
   if (body.prompt !== undefined && (typeof body.prompt !== 'string' || body.prompt.length > 2500)) return 'prompt must be a string of at most 2500 characters';
-  if (capability === 'text2video' && typeof body.prompt !== 'string') return 'prompt is required';
+  const isCustomShots = body.multi_shot === true && body.shot_type === 'customize';
+  if (capability === 'text2video' && typeof body.prompt !== 'string' && !isCustomShots) return 'prompt is required';
   if (capability === 'image2video' && typeof body.image !== 'string' && typeof body.image_tail !== 'string') return 'image or image_tail is required';
   if (capability === 'multi-image2video' && (!Array.isArray(body.image_list) || body.image_list.length === 0 || body.image_list.length > 4)) return 'image_list must have 1 to 4 items';
   return undefined;

@@ -1,10 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyRequest } from 'fastify';
 import { GatewayError, isGatewayError } from '../errors.js';
 import type { Channel } from '../gateway/channel.js';
+import { parseRetryAfter, retryDelayMs, RETRYABLE_STATUSES } from '../gateway/retry-policy.js';
 import { routeModel } from '../gateway/route-model.js';
 import { readErrorBody, toTransportError, type UpstreamResponse } from '../gateway/upstream-client.js';
-import type { TranslateContext } from '../providers/types.js';
+import type { TranslateContext, UpstreamCall } from '../providers/types.js';
 import { VideoTaskRepo } from './task-repo.js';
 import type { VideoAdapter, VideoAdapterSurface, VideoSurfaceAdapters } from './video-adapter.js';
 import type { VideoSurface, VideoTask } from './video-task.js';
@@ -20,60 +22,96 @@ export interface CreateVideoTaskOptions<S extends VideoAdapterSurface & VideoSur
   /** The /videoalt capability (its query path depends on it); null elsewhere. */
   capability: string | null;
   body: RequestOf<S>;
-  /** What the row keeps as the client request (defaults to `body`). */
-  stored?: unknown;
   externalId?: string | null;
 }
-
-/** Statuses worth trying on the next channel: nothing was created upstream. */
-const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504, 529]);
 
 /** `asyntask_` + 24 hex characters (spec: "form asyntask_<suffix>"). */
 export const newAsyncTaskId = (): string => `asyntask_${randomBytes(12).toString('hex')}`;
 
+/** A failed submission and how to go on: the same channel again, the next channel, or stop. */
+type Outcome = { upstreamId: string } | { error: GatewayError; next: 'retry' | 'next-channel' | 'final' };
+
 /**
- * Submits the task to the first channel of the model that accepts it (falling back on transport
- * errors, 429 and 5xx) and stores it as `queued`. The client leaving does not cancel the
- * submission: an upstream task that exists must have its row, or it could never be polled.
+ * Submits the task to the model's channels with the same rules as dispatch.ts: open circuits are
+ * skipped, retryable failures (transport, 408/429/5xx) retried with backoff up to `max_retries`,
+ * 401/403 move to the next channel, other 4xx are final. A 2xx whose body names no task (or,
+ * for Kling, carries an error code) is final too: submitting again could create a second task.
+ * The client leaving does not cancel the submission: an upstream task that exists must have its
+ * row, or nobody could ever poll it.
  */
 export async function createVideoTask<S extends VideoAdapterSurface & VideoSurface>(options: CreateVideoTaskOptions<S>): Promise<VideoTask> {
-  const { request, surface, model } = options;
-  const deps = request.server.gateway;
+  const { request, model } = options;
+  const { circuits, retryPolicy } = request.server.gateway;
+  const candidates = candidatesFor(request.server.gateway.channels, options.surface, model);
+  const closed = candidates.filter(({ channel }) => !circuits.isOpen(channel.name));
+  const ordered = closed.length > 0 ? closed : candidates;
   let lastError: GatewayError | undefined;
-  for (const { channel, adapter } of candidatesFor(deps.channels, surface, model)) {
+  for (const { channel, adapter } of ordered) {
+    if (closed.length > 0 && !circuits.tryAcquire(channel.name)) continue;
     const ctx: TranslateContext = { model, upstreamModel: channel.models[model]!, requestId: request.id, now: Math.floor(request.gw.startedAt / 1000), includeUsage: false };
-    let response: UpstreamResponse;
-    try {
-      response = await deps.upstream.send(channel, adapter.toCreateRequest(options.body, ctx), AbortSignal.timeout(channel.timeouts.totalMs));
-    } catch (error) {
-      lastError = isGatewayError(error) ? error : toTransportError(error, channel);
-      continue;
+    const call = adapter.toCreateRequest(options.body, ctx);
+    for (let attempt = 1; ; attempt++) {
+      request.gw.channel = channel.name;
+      const outcome = await submit(request, channel, adapter, call);
+      if ('upstreamId' in outcome) {
+        circuits.onSuccess(channel.name);
+        return store(options, channel, outcome.upstreamId);
+      }
+      lastError = outcome.error;
+      if (outcome.next === 'final') {
+        circuits.onSuccess(channel.name);
+        throw lastError;
+      }
+      circuits.onFailure(channel.name);
+      if (outcome.next === 'next-channel' || attempt > channel.maxRetries || circuits.isOpen(channel.name)) break;
+      const delay = retryDelayMs(retryPolicy, attempt, lastError.retryAfterSeconds);
+      if (delay === undefined) break;
+      await sleep(delay);
     }
-    if (response.status >= 400) {
-      lastError = adapter.fromUpstreamError(response.status, await readErrorBody(response.body));
-      if (RETRYABLE_STATUSES.has(response.status)) continue;
-      throw lastError;
-    }
-    const { upstreamId } = adapter.fromCreateResponse(await readJson(response.body));
-    request.gw.channel = channel.name;
-    const now = deps.now();
-    return new VideoTaskRepo(deps.db).insert({
-      id: options.id,
-      keyId: request.gw.key!.id,
-      surface,
-      capability: options.capability,
-      model,
-      channel: channel.name,
-      upstreamId,
-      status: 'queued',
-      progress: 0,
-      request: options.stored ?? options.body,
-      externalId: options.externalId ?? null,
-      now,
-      nextPollAt: now + 1_000,
-    });
   }
-  throw lastError ?? new GatewayError('GW_NO_CHANNEL', `No upstream channel answered for model '${model}'`);
+  throw lastError ?? new GatewayError('GW_NO_CHANNEL', `No upstream channel is available for model '${model}'`);
+}
+
+async function submit(request: FastifyRequest, channel: Channel, adapter: VideoAdapter<unknown>, call: UpstreamCall): Promise<Outcome> {
+  let response: UpstreamResponse;
+  try {
+    response = await request.server.gateway.upstream.send(channel, call, AbortSignal.timeout(channel.timeouts.totalMs));
+  } catch (error) {
+    return { error: isGatewayError(error) ? error : toTransportError(error, channel), next: 'retry' };
+  }
+  if (response.status >= 400) {
+    const error = adapter.fromUpstreamError(response.status, await readErrorBody(response.body));
+    const retryAfter = parseRetryAfter(response.headers['retry-after']);
+    const withRetryAfter = retryAfter === undefined ? error : new GatewayError(error.code, error.message, { retryAfterSeconds: retryAfter, param: error.param });
+    const next = RETRYABLE_STATUSES.has(response.status) ? 'retry' : response.status === 401 || response.status === 403 ? 'next-channel' : 'final';
+    return { error: withRetryAfter, next };
+  }
+  // From here a task may exist upstream: whatever goes wrong is final (no second submission).
+  try {
+    return adapter.fromCreateResponse(await response.body.json());
+  } catch (error) {
+    return { error: isGatewayError(error) ? error : new GatewayError('GW_UPSTREAM_BAD_RESPONSE', 'The upstream returned a body that is not JSON', { cause: error }), next: 'final' };
+  }
+}
+
+function store<S extends VideoAdapterSurface & VideoSurface>(options: CreateVideoTaskOptions<S>, channel: Channel, upstreamId: string): Promise<VideoTask> {
+  const deps = options.request.server.gateway;
+  const now = deps.now();
+  return new VideoTaskRepo(deps.db).insert({
+    id: options.id,
+    keyId: options.request.gw.key!.id,
+    surface: options.surface,
+    capability: options.capability,
+    model: options.model,
+    channel: channel.name,
+    upstreamId,
+    status: 'queued',
+    progress: 0,
+    request: options.body,
+    externalId: options.externalId ?? null,
+    now,
+    nextPollAt: now + 1_000,
+  });
 }
 
 function candidatesFor<S extends VideoAdapterSurface>(channels: readonly Channel[], surface: S, model: string): Array<{ channel: Channel; adapter: VideoAdapter<RequestOf<S>> }> {
@@ -88,12 +126,4 @@ function candidatesFor<S extends VideoAdapterSurface>(channels: readonly Channel
       : new GatewayError('GW_MODEL_UNSUPPORTED', `Model '${model}' is not available on this endpoint with the configured upstreams`);
   }
   return usable;
-}
-
-async function readJson(body: { json(): Promise<unknown> }): Promise<unknown> {
-  try {
-    return await body.json();
-  } catch (error) {
-    throw new GatewayError('GW_UPSTREAM_BAD_RESPONSE', 'The upstream returned a body that is not JSON', { cause: error });
-  }
 }

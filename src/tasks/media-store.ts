@@ -83,5 +83,8 @@ export async function sendVideoFile(reply: FastifyReply, dataDir: string, file: 
     reply.code(206).header('content-range', `bytes ${start}-${end}/${size}`).header('content-length', String(end - start + 1));
     return reply.send(createReadStream(path, { start, end }));
   }
-  return reply.header('content-length', String(size)).send(createReadStream(path));
+  // An explicit `end` lets the stream finish with its last bytes instead of one more read for EOF;
+  // otherwise the client can have the whole body while the response is still open, and a
+  // graceful close then waits for that keep-alive connection's timeout.
+  return reply.header('content-length', String(size)).send(createReadStream(path, { start: 0, end: Math.max(0, size - 1) }));
 }

@@ -101,6 +101,7 @@ export class VideoTaskPoller {
         const { videoUrl: _upstreamUrl, status: _status, ...facts } = observed;
         const now = deps.now();
         await this.repo.savePoll(task.id, this.owner, now, now, completedChange(), { ...video, ...facts });
+        this.recordUsage(task, now, facts.durationSeconds);
       } else {
         const now = deps.now();
         await this.repo.savePoll(task.id, this.owner, now, now + pollInterval(task, now), observedChange(task, observed, now));
@@ -109,6 +110,31 @@ export class VideoTaskPoller {
       await this.recordFailure(task, error, stage);
     }
     return (await this.repo.findById(task.id)) ?? task;
+  }
+
+  /**
+   * The generated seconds are accounted once, when the task completes under our lease (the
+   * create request itself was recorded with no usage). The event's request id is the task id.
+   */
+  private recordUsage(task: VideoTask, now: number, durationSeconds: number | undefined): void {
+    this.options.deps.usage.record({
+      request_id: task.id,
+      key_id: task.keyId,
+      model: task.model,
+      channel: task.channel,
+      family: task.surface,
+      status: 200,
+      outcome: 'video_completed',
+      prompt_tokens: 0,
+      completion_tokens: 0,
+      reasoning_tokens: 0,
+      images: 0,
+      video_seconds: durationSeconds ?? 0,
+      cost_usd: 0,
+      latency_ms: now - task.createdAt,
+      ttft_ms: null,
+      created_at: now,
+    });
   }
 
   private adapterFor(task: VideoTask): { channel: Channel; adapter: VideoAdapter<unknown> } {

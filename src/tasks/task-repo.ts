@@ -156,6 +156,8 @@ function changeColumns(change: TaskChange, now: number, result?: VideoTaskResult
     ...(result ? { result: JSON.stringify(result) } : {}),
     ...(change.error ? { error_code: change.error.code, error_message: change.error.message } : {}),
     ...(isFinished ? { completed_at: now } : {}),
+    // A completed task's seconds are recorded as usage in the same step (tasks/poller.ts).
+    ...(change.status === 'completed' ? { charged: 1 } : {}),
   };
 }
 

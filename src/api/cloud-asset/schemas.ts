@@ -6,7 +6,8 @@ import { compileValidator } from '../../validation/compile.js';
 /**
  * The /cloud/asset actions, in the PascalCase style of the Ark asset library
  * (volcengine-ark.md "Asset library"; the neutral `{model, Id}` → `{Id, Deleted}` is an aggregator
- * simplification). Every body names `model: "cloud-asset"`. Unknown fields are a 400.
+ * simplification). Every body names `model: "cloud-asset"`. Unknown fields are accepted and
+ * ignored, as on every endpoint (docs/decisions.md).
  */
 const enumOf = <T extends string>(values: readonly T[]) => Type.Unsafe<T>({ type: 'string', enum: [...values] });
 
@@ -20,7 +21,7 @@ export const MAX_ASSET_BYTES = 20 * 1024 * 1024;
 const Model = Type.Unsafe<typeof ASSET_MODEL>({ type: 'string', enum: [ASSET_MODEL] });
 const AssetId = Type.String({ pattern: ASSET_ID_PATTERN });
 
-export const DeleteAssetRequest = Type.Object({ model: Model, Id: AssetId }, { additionalProperties: false });
+export const DeleteAssetRequest = Type.Object({ model: Model, Id: AssetId });
 export const GetAssetRequest = DeleteAssetRequest;
 export const ListAssetsRequest = Type.Object(
   {
@@ -28,7 +29,6 @@ export const ListAssetsRequest = Type.Object(
     PageNumber: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
     PageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
   },
-  { additionalProperties: false },
 );
 export const CreateAssetRequest = Type.Object(
   {
@@ -41,7 +41,6 @@ export const CreateAssetRequest = Type.Object(
     Data: Type.Optional(Type.String({ minLength: 1, pattern: '^[A-Za-z0-9+/]+={0,2}$' })),
     MimeType: Type.Optional(Type.String({ pattern: '^(image|video|audio)/[A-Za-z0-9.+-]+$' })),
   },
-  { additionalProperties: false },
 );
 
 export type CreateAssetBody = Static<typeof CreateAssetRequest>;

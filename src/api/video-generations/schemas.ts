@@ -10,8 +10,10 @@ import { compileValidator } from '../../validation/compile.js';
  * - The five tuning fields may sit at the top level or inside `parameters` (DashScope-native
  *   placement) with the same rules. Set in both places, they must be equal; different values are
  *   a 400 naming both, since picking one silently would hide a client bug.
- * - Unknown fields are a 400, at both levels: this body is translated, not forwarded, so an
- *   unknown field would otherwise be dropped without a word (OpenAI's API rejects them too).
+ * - Unknown top-level fields are accepted, as on every endpoint (docs/decisions.md), but since
+ *   this body is translated rather than forwarded they go nowhere. Inside `parameters` only the
+ *   five tuning fields are allowed: that object is defined as holding the same parameters, so
+ *   anything else there (e.g. `prompt`) is a client mistake and a 400.
  * - Images are http(s) URLs or `data:image/…;base64,` URLs (both accepted by DashScope); the
  *   gateway passes them on and never fetches them.
  */
@@ -42,7 +44,6 @@ export const VideoGenerationCreateRequest = Type.Object(
     ...tuning,
     parameters: Type.Optional(Type.Object(tuning, { additionalProperties: false, description: 'The same tuning fields, DashScope-native placement' })),
   },
-  { additionalProperties: false },
 );
 export type VideoGenerationCreateBody = Static<typeof VideoGenerationCreateRequest>;
 
@@ -50,15 +51,16 @@ const validateShape = compileValidator(VideoGenerationCreateRequest);
 
 /** Validates, then merges `parameters` into the top level (see the rules above). */
 export function validateVideoGenerationRequest(body: unknown): VideoGenerationRequest {
-  const valid = validateShape(body);
-  const { parameters, ...request } = valid;
+  const { model, prompt, images, resolution, ratio, duration, watermark, seed, parameters } = validateShape(body);
+  const request: Record<string, unknown> = { model, prompt, images, resolution, ratio, duration, watermark, seed };
   for (const field of TUNING_FIELDS) {
     const nested = parameters?.[field];
     if (nested === undefined) continue;
     if (request[field] !== undefined && request[field] !== nested) {
       throw new GatewayError('GW_REQ_INVALID_PARAM', `'parameters.${field}' (${String(nested)}) conflicts with '${field}' (${String(request[field])}); set it in one place`, { param: `parameters.${field}` });
     }
-    (request as Record<string, unknown>)[field] = nested;
+    request[field] = nested;
   }
-  return request;
+  // Unset fields are left out, not stored as undefined.
+  return Object.fromEntries(Object.entries(request).filter(([, value]) => value !== undefined)) as unknown as VideoGenerationRequest;
 }

@@ -90,6 +90,12 @@ describe('POST /v1/video/generations → GET task life (DashScope simulator)', (
 
     const noKey = await call(gateway, 'GET', `/v1/video/generations/${created.json.id}/content`, undefined, {});
     expect(noKey.status).toBe(401);
+
+    // The generated seconds are accounted once, under the task id.
+    await gateway.deps.usage.flush();
+    const events = await gateway.deps.db.selectFrom('usage_events').selectAll().where('request_id', '=', created.json.id).execute();
+    expect(events).toHaveLength(1);
+    expect(events[0]).toMatchObject({ family: 'video-generations', model: 'zeta-1.0-r2v', outcome: 'video_completed', video_seconds: 2 });
   });
 
   it('moves queued → in_progress with rising progress → completed', async () => {
