@@ -37,15 +37,17 @@ export class UpstreamClient {
   async send(channel: Channel, call: UpstreamCall, signal: AbortSignal): Promise<UpstreamResponse> {
     const url = new URL(channel.baseUrl + call.path);
     for (const [name, value] of Object.entries(call.query ?? {})) url.searchParams.set(name, value);
-    const headers: Record<string, string> = {
-      ...channel.headers,
-      ...call.headers,
-      ...channel.provider.authHeaders(channel.credentials, Math.floor(Date.now() / 1000)),
-    };
+    const headers: Record<string, string> = { ...channel.headers, ...call.headers };
     let body: string | undefined;
     if (call.body !== undefined) {
       body = typeof call.body === 'string' ? call.body : JSON.stringify(call.body);
       headers['content-type'] ??= 'application/json';
+    }
+    const provider = channel.provider;
+    if (call.auth === 'request-signature' && provider.signRequest) {
+      Object.assign(headers, provider.signRequest(channel.credentials, { method: call.method, url, body: body ?? '' }, Date.now()));
+    } else {
+      Object.assign(headers, provider.authHeaders(channel.credentials, Math.floor(Date.now() / 1000)));
     }
     if (call.stream) headers.accept ??= 'text/event-stream';
     // The total timeout covers the whole exchange, body included: undici ties the body to this signal.

@@ -17,6 +17,19 @@ export interface UpstreamCall {
   body?: unknown;
   /** The response is an SSE stream. */
   stream?: boolean;
+  /**
+   * `request-signature`: credentials go into a signature over the whole request (the provider's
+   * `signRequest`), not into static headers. Used by AK/SK-signed control-plane APIs.
+   */
+  auth?: 'headers' | 'request-signature';
+}
+
+/** The parts of an outgoing request a signature covers. */
+export interface SignableRequest {
+  method: string;
+  url: URL;
+  /** The exact body bytes that will be sent (JSON text). */
+  body: string;
 }
 
 /** Token and media usage of one request, as the gateway accounts it. */
@@ -98,6 +111,8 @@ export interface ProviderModule {
   readonly simulatorBasePath: string;
   /** Credential headers for one request (endpoint.ts is the only place that sees secrets). */
   authHeaders(credentials: ChannelCredentials, nowSeconds: number): Record<string, string>;
+  /** Headers for calls with `auth: 'request-signature'` (AK/SK signing over method, URL and body). */
+  signRequest?(credentials: ChannelCredentials, request: SignableRequest, nowMs: number): Record<string, string>;
   readonly pairs: Partial<FamilyPairs>;
   /** The built-in fake upstream speaking this vendor's protocol. */
   readonly simulator: SimulatorSpec;

@@ -21,6 +21,14 @@ export interface SimRequest extends RecordedRequest {
 /** The vendor-specific part of a simulator: returns false when no route matched. */
 export type SimHandler = (req: SimRequest, res: SimResponse) => Promise<boolean>;
 
+/** Tries handlers in order until one serves the request. */
+export const firstMatching =
+  (...handlers: SimHandler[]): SimHandler =>
+  async (req, res) => {
+    for (const handler of handlers) if (await handler(req, res)) return true;
+    return false;
+  };
+
 /** How a vendor renders an error body for a given status (its documented envelope). */
 export type SimErrorBody = (status: number, message: string) => unknown;
 

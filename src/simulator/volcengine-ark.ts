@@ -1,5 +1,7 @@
 import { openAICompatibleSimulator } from './openai-compatible.js';
 import { openAIResponsesSimHandler } from './openai-responses.js';
+import { firstMatching } from './server.js';
+import { volcengineOpenApiSimHandler } from './volcengine-openapi.js';
 
 const ARK_ERRORS: Record<number, [type: string, code: string]> = {
   400: ['BadRequest', 'InvalidParameter'],
@@ -24,12 +26,15 @@ export const volcengineArkSimulator = openAICompatibleSimulator({
   isReasoningModel: isArkReasoningModel,
   hasThinkingSwitch: true,
   alwaysStreamUsage: false,
-  // Ark's Responses API (volcengine-ark.md "Responses API").
-  extraRoutes: openAIResponsesSimHandler({
-    vendor: 'volcengine-ark',
-    basePath: '/api/v3',
-    errorBody: arkErrorBody,
-    isReasoningModel: isArkReasoningModel,
-    hasThinkingSwitch: true,
-  }),
+  // Ark's Responses API (volcengine-ark.md "Responses API") and the signed asset-library OpenAPI.
+  extraRoutes: firstMatching(
+    openAIResponsesSimHandler({
+      vendor: 'volcengine-ark',
+      basePath: '/api/v3',
+      errorBody: arkErrorBody,
+      isReasoningModel: isArkReasoningModel,
+      hasThinkingSwitch: true,
+    }),
+    volcengineOpenApiSimHandler(),
+  ),
 });

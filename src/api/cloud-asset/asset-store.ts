@@ -24,8 +24,8 @@ export class AssetStore {
     private readonly dataDir: string,
   ) {}
 
-  async create(keyId: string, body: CreateAssetBody, now: number): Promise<Selectable<AssetTable>> {
-    const id = newAssetId(now);
+  /** Records an asset for a key; `id` is given when an upstream library created it. */
+  async create(keyId: string, body: CreateAssetBody, now: number, id: string = newAssetId(now)): Promise<Selectable<AssetTable>> {
     let fileName: string | null = null;
     let size: number | null = null;
     if (body.Data !== undefined) {

@@ -5,6 +5,7 @@ import { assertModelAllowed } from '../../plugins/auth.js';
 import type { Validator } from '../../validation/compile.js';
 import { toFastifyValidator } from '../../validation/compile.js';
 import { AssetStore, toAssetObject } from './asset-store.js';
+import { assetChannelOf, callAssetUpstream, createdAssetId } from './asset-upstream.js';
 import {
   CreateAssetRequest, DeleteAssetRequest, GetAssetRequest, ListAssetsRequest,
   validateAssetId, validateCreateAsset, validateListAssets, type AssetIdBody, type CreateAssetBody, type ListAssetsBody,
@@ -17,12 +18,16 @@ const route = (summary: string, body: object, validate: Validator<unknown>) => (
 });
 
 /**
- * POST /cloud/asset/{CreateAsset,GetAsset,ListAssets,DeleteAsset} (spec §7 and siblings), backed
- * by the local asset library. DeleteAsset is idempotent: an unknown, already deleted or another
- * key's asset answers 200 `Deleted: false` (nothing is revealed about other keys' assets).
+ * POST /cloud/asset/{CreateAsset,GetAsset,ListAssets,DeleteAsset} (spec §7 and siblings). The
+ * local asset library is the default; with a channel serving `cloud-asset` whose vendor has an
+ * asset library (Ark's signed OpenAPI), Create/Get/Delete also go upstream. Which key owns which
+ * asset is always kept here, since one upstream account serves every key: DeleteAsset on an
+ * unknown, already deleted or another key's asset answers 200 `Deleted: false` and reveals nothing.
  */
 export async function cloudAssetRoutes(app: FastifyInstance): Promise<void> {
   const store = new AssetStore(app.gateway.db, app.gateway.config.dataDir);
+  const { upstream } = app.gateway;
+  const channel = assetChannelOf(app.gateway.channels);
   app.addHook('preHandler', async (request) => {
     assertModelAllowed(request.gw.key, ASSET_MODEL);
     request.gw.model = ASSET_MODEL;
@@ -30,18 +35,35 @@ export async function cloudAssetRoutes(app: FastifyInstance): Promise<void> {
 
   app.post('/cloud/asset/DeleteAsset', route('Delete an asset', DeleteAssetRequest, validateAssetId), async (request) => {
     const { Id } = request.body as AssetIdBody;
-    return { Id, Deleted: await store.delete(request.gw.key!.id, Id, app.gateway.now()) };
+    const keyId = request.gw.key!.id;
+    if (channel && (await store.find(keyId, Id))) {
+      request.gw.channel = channel.name;
+      const outcome = await callAssetUpstream(upstream, channel, 'DeleteAsset', { Id });
+      const deleted = await store.delete(keyId, Id, app.gateway.now());
+      return { Id, Deleted: deleted && outcome.kind === 'ok' };
+    }
+    return { Id, Deleted: await store.delete(keyId, Id, app.gateway.now()) };
   });
 
   app.post('/cloud/asset/CreateAsset', route('Upload or register an asset', CreateAssetRequest, validateCreateAsset), async (request) => {
-    const row = await store.create(request.gw.key!.id, request.body as CreateAssetBody, app.gateway.now());
-    return toAssetObject(row);
+    const body = request.body as CreateAssetBody;
+    if (!channel) return toAssetObject(await store.create(request.gw.key!.id, body, app.gateway.now()));
+    if (body.Data !== undefined) {
+      throw new GatewayError('GW_REQ_INVALID_PARAM', "'Data' uploads need the local asset library; with an upstream library pass 'URL'", { param: 'Data' });
+    }
+    request.gw.channel = channel.name;
+    const id = createdAssetId(await callAssetUpstream(upstream, channel, 'CreateAsset', body));
+    return toAssetObject(await store.create(request.gw.key!.id, body, app.gateway.now(), id));
   });
 
   app.post('/cloud/asset/GetAsset', route('Get an asset', GetAssetRequest, validateAssetId), async (request) => {
     const { Id } = request.body as AssetIdBody;
     const row = await store.find(request.gw.key!.id, Id);
     if (!row) throw new GatewayError('GW_RESOURCE_NOT_FOUND', `No asset '${Id}'`);
+    if (channel && (await callAssetUpstream(upstream, channel, 'GetAsset', { Id })).kind === 'not-found') {
+      await store.delete(request.gw.key!.id, Id, app.gateway.now());
+      throw new GatewayError('GW_RESOURCE_NOT_FOUND', `No asset '${Id}'`);
+    }
     return toAssetObject(row);
   });
 

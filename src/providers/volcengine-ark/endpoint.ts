@@ -4,9 +4,34 @@
  *   POST /api/v3/responses          Responses API
  * Auth: `Authorization: Bearer <ARK_API_KEY>`. Errors: https://volcengine.com/docs/82379/1299023
  */
-import type { ChannelCredentials } from '../types.js';
+import type { ChannelCredentials, SignableRequest } from '../types.js';
+import { signVolcengineRequest } from './openapi-signature.js';
 
 export const ARK_BASE_URL = 'https://ark.cn-beijing.volces.com/api/v3';
 
 export const arkAuthHeaders = (credentials: ChannelCredentials): Record<string, string> =>
   credentials.apiKey ? { authorization: `Bearer ${credentials.apiKey}` } : {};
+
+/**
+ * The signed control-plane OpenAPI (asset library): `POST /?Action=<Action>&Version=2024-01-01`,
+ * service `ark`, region `cn-beijing`, AK/SK-signed (volcengine-ark.md "Asset library").
+ */
+export const ARK_OPENAPI_VERSION = '2024-01-01';
+const ARK_OPENAPI_SERVICE = 'ark';
+const ARK_OPENAPI_REGION = 'cn-beijing';
+
+export function arkSignRequest(credentials: ChannelCredentials, request: SignableRequest, nowMs: number): Record<string, string> {
+  if (!credentials.accessKey || !credentials.secretKey) return {};
+  return signVolcengineRequest({
+    method: request.method,
+    host: request.url.host,
+    path: request.url.pathname,
+    query: Object.fromEntries(request.url.searchParams),
+    body: request.body,
+    accessKey: credentials.accessKey,
+    secretKey: credentials.secretKey,
+    region: ARK_OPENAPI_REGION,
+    service: ARK_OPENAPI_SERVICE,
+    now: nowMs,
+  });
+}

@@ -1,7 +1,8 @@
 import type { ProviderModule } from '../types.js';
 import { chatCompletionsToOpenAICompatible } from '../openai-compatible/from-chat-completions.js';
 import { volcengineArkSimulator } from '../../simulator/volcengine-ark.js';
-import { ARK_BASE_URL, arkAuthHeaders } from './endpoint.js';
+import { ARK_BASE_URL, arkAuthHeaders, arkSignRequest } from './endpoint.js';
+import { arkAssets } from './asset.js';
 import { ARK_QUIRKS } from './quirks.js';
 import { responsesPassThrough } from '../openai-compatible/responses-pass-through.js';
 
@@ -28,6 +29,8 @@ export const volcengineArk: ProviderModule = {
   defaultBaseUrl: ARK_BASE_URL,
   simulatorBasePath: '/api/v3',
   authHeaders: arkAuthHeaders,
+  signRequest: arkSignRequest,
+  asset: arkAssets,
   pairs: {
     'chat-completions': chatCompletionsToOpenAICompatible(ARK_QUIRKS),
     // /v1/messages is chat-shaped, so any chat upstream can serve it.
