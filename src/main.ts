@@ -7,6 +7,7 @@ import { buildChannels } from './gateway/build-channels.js';
 import { UpstreamClient } from './gateway/upstream-client.js';
 import { buildApp } from './app.js';
 import type { GatewayDeps } from './plugins/request-context.js';
+import { Redis } from 'ioredis';
 import { UsageRecorder } from './usage/usage-recorder.js';
 import { CircuitBreakers, DEFAULT_CIRCUIT } from './gateway/circuit-breaker.js';
 import { DEFAULT_RETRY_POLICY } from './gateway/retry-policy.js';
@@ -33,6 +34,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   await ensureAdminToken(db, config.adminToken, announce);
 
   const { channels, simulators } = await buildChannels(config.file.channels ?? [], config.file.simulator);
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
   const upstream = new UpstreamClient();
   const routing = config.file.routing ?? {};
   const usage = new UsageRecorder(db);
@@ -41,6 +43,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     config,
     db,
     keys,
+    redis,
     usage,
     channels,
     upstream,
@@ -74,6 +77,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       await upstream.close();
       await Promise.all([...simulators.values()].map((s) => s.close()));
       await db.destroy();
+      await redis?.quit();
     },
   };
 }

@@ -94,5 +94,9 @@ export interface GatewayConfig {
   adminToken: string | undefined;
   bodyLimitBytes: number;
   logLevel: string;
+  /** `postgres://…` switches the store from the embedded SQLite to PostgreSQL. */
+  databaseUrl: string | undefined;
+  /** `redis://…` shares rate-limit counters and key-cache invalidation between instances. */
+  redisUrl: string | undefined;
   file: FileConfig;
 }

@@ -54,6 +54,8 @@ export class KeyStore {
   constructor(
     private readonly db: Db,
     private readonly now: () => number = Date.now,
+    /** Called after a key is created, changed or revoked (other instances drop their caches). */
+    private readonly onChange: (keyId: string) => void = () => undefined,
   ) {}
 
   async create(input: CreateKeyInput): Promise<{ key: ApiKey; secret: string }> {
@@ -75,6 +77,7 @@ export class KeyStore {
     };
     await this.db.insertInto('api_keys').values(row).execute();
     this.cache.delete(row.secret_hash);
+    this.onChange(row.id);
     return { key: toApiKey(row), secret };
   }
 
@@ -110,7 +113,9 @@ export class KeyStore {
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
     this.cache.clear();
-    return Number(result.numUpdatedRows) > 0;
+    const revoked = Number(result.numUpdatedRows) > 0;
+    if (revoked) this.onChange(idOrPrefix);
+    return revoked;
   }
 
   /** Authenticates a presented secret. Unknown secrets are cached too, so floods of bad keys stay cheap. */

@@ -9,6 +9,7 @@ import type { Db } from '../db/connect.js';
 import type { GatewayConfig } from '../config/schema.js';
 import type { RunningSimulator } from '../simulator/server.js';
 import type { UsageRecorder } from '../usage/usage-recorder.js';
+import type { Redis } from 'ioredis';
 import type { CircuitBreakers } from '../gateway/circuit-breaker.js';
 import type { RetryPolicy } from '../gateway/retry-policy.js';
 
@@ -30,6 +31,8 @@ export interface GatewayDeps {
   config: GatewayConfig;
   db: Db;
   keys: KeyStore;
+  /** Shared Redis (REDIS_URL), when the gateway runs as several instances. */
+  redis: Redis | undefined;
   usage: UsageRecorder;
   channels: readonly Channel[];
   upstream: UpstreamClient;

@@ -25,6 +25,8 @@ export async function startTestGateway(options: { dataDir?: string; file?: FileC
     adminToken: TEST_ADMIN_TOKEN,
     bodyLimitBytes: 32 * 1024 * 1024,
     logLevel: 'silent',
+    databaseUrl: undefined,
+    redisUrl: undefined,
     file: options.file ?? {},
     ...options.env,
   };
