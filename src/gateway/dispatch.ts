@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError, isGatewayError } from '../errors.js';
 import type { FamilyPairs, PairFamily, StreamErrorRenderer, TranslateContext, TranslatorPair, Usage } from '../providers/types.js';
 import type { Channel } from './channel.js';
-import { routeModel } from './route-model.js';
+import { routeModelOffering } from './route-model.js';
 import { parseRetryAfter, retryDelayMs, RETRYABLE_STATUSES } from './retry-policy.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readErrorBody, toTransportError, type UpstreamResponse } from './upstream-client.js';
@@ -27,21 +27,6 @@ export interface DispatchResult<Res> {
   body: Res;
   usage: Usage;
   channel: Channel;
-}
-
-/** Finds the channels for the model that offer this family, or explains why there are none. */
-function candidatesFor<F extends PairFamily>(request: FastifyRequest, family: F, model: string): Array<{ channel: Channel; pair: PairOf<F> }> {
-  const routed = routeModel(request.server.gateway.channels, model);
-  const usable = routed.flatMap((channel) => {
-    const pair = channel.provider.pairs[family] as PairOf<F> | undefined;
-    return pair ? [{ channel, pair }] : [];
-  });
-  if (usable.length === 0) {
-    throw routed.length === 0
-      ? new GatewayError('GW_NO_CHANNEL', `No upstream channel is configured for model '${model}'`)
-      : new GatewayError('GW_MODEL_UNSUPPORTED', `Model '${model}' is not available on this endpoint with the configured upstreams`);
-  }
-  return usable;
 }
 
 function contextFor(request: FastifyRequest, channel: Channel, model: string, includeUsage: boolean): TranslateContext {
@@ -123,12 +108,12 @@ function verdictFor(error: GatewayError, status: number | undefined): Verdict {
 async function sendWithFallback<F extends PairFamily>(options: DispatchOptions<F>, signal: AbortSignal, stream: boolean): Promise<Attempt<F>> {
   const { request, family, model } = options;
   const { upstream, circuits, retryPolicy } = request.server.gateway;
-  const candidates = candidatesFor(request, family, model);
+  const candidates = routeModelOffering(request.server.gateway.channels, model, (channel) => channel.provider.pairs[family] as PairOf<F> | undefined);
   const closed = candidates.filter(({ channel }) => !circuits.isOpen(channel.name));
   // With every circuit open, trying anyway beats refusing outright.
   const ordered = closed.length > 0 ? closed : candidates;
   let lastError: GatewayError | undefined;
-  for (const { channel, pair } of ordered) {
+  for (const { channel, offer: pair } of ordered) {
     if (closed.length > 0 && !circuits.tryAcquire(channel.name)) continue;
     const ctx = contextFor(request, channel, model, options.includeUsage ?? false);
     const typedPair = pair as unknown as TranslatorPair<RequestOf<F>, unknown>;

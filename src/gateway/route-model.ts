@@ -1,3 +1,4 @@
+import { GatewayError } from '../errors.js';
 import type { Channel } from './channel.js';
 
 /**
@@ -32,4 +33,26 @@ function weightedOrder(group: Channel[], random: () => number): Channel[] {
     ordered.push(remaining.splice(index, 1)[0]!);
   }
   return ordered;
+}
+
+/**
+ * The model's channels, in route order, whose vendor offers what the caller needs (a translator
+ * pair, a video adapter…), or an error that says why there are none.
+ */
+export function routeModelOffering<T>(
+  channels: readonly Channel[],
+  model: string,
+  offer: (channel: Channel) => T | undefined,
+): Array<{ channel: Channel; offer: T }> {
+  const routed = routeModel(channels, model);
+  const usable = routed.flatMap((channel) => {
+    const offered = offer(channel);
+    return offered === undefined ? [] : [{ channel, offer: offered }];
+  });
+  if (usable.length === 0) {
+    throw routed.length === 0
+      ? new GatewayError('GW_NO_CHANNEL', `No upstream channel is configured for model '${model}'`)
+      : new GatewayError('GW_MODEL_UNSUPPORTED', `Model '${model}' is not available on this endpoint with the configured upstreams`);
+  }
+  return usable;
 }

@@ -4,7 +4,7 @@ import type { FastifyRequest } from 'fastify';
 import { GatewayError, isGatewayError } from '../errors.js';
 import type { Channel } from '../gateway/channel.js';
 import { parseRetryAfter, retryDelayMs, RETRYABLE_STATUSES } from '../gateway/retry-policy.js';
-import { routeModel } from '../gateway/route-model.js';
+import { routeModelOffering } from '../gateway/route-model.js';
 import { readErrorBody, toTransportError, type UpstreamResponse } from '../gateway/upstream-client.js';
 import type { TranslateContext, UpstreamCall } from '../providers/types.js';
 import { VideoTaskRepo } from './task-repo.js';
@@ -42,11 +42,11 @@ type Outcome = { upstreamId: string } | { error: GatewayError; next: 'retry' | '
 export async function createVideoTask<S extends VideoAdapterSurface & VideoSurface>(options: CreateVideoTaskOptions<S>): Promise<VideoTask> {
   const { request, model } = options;
   const { circuits, retryPolicy } = request.server.gateway;
-  const candidates = candidatesFor(request.server.gateway.channels, options.surface, model);
+  const candidates = routeModelOffering(request.server.gateway.channels, model, (channel) => channel.provider.video?.[options.surface] as VideoAdapter<RequestOf<S>> | undefined);
   const closed = candidates.filter(({ channel }) => !circuits.isOpen(channel.name));
   const ordered = closed.length > 0 ? closed : candidates;
   let lastError: GatewayError | undefined;
-  for (const { channel, adapter } of ordered) {
+  for (const { channel, offer: adapter } of ordered) {
     if (closed.length > 0 && !circuits.tryAcquire(channel.name)) continue;
     const ctx: TranslateContext = { model, upstreamModel: channel.models[model]!, requestId: request.id, now: Math.floor(request.gw.startedAt / 1000), includeUsage: false };
     const call = adapter.toCreateRequest(options.body, ctx);
@@ -114,16 +114,3 @@ function store<S extends VideoAdapterSurface & VideoSurface>(options: CreateVide
   });
 }
 
-function candidatesFor<S extends VideoAdapterSurface>(channels: readonly Channel[], surface: S, model: string): Array<{ channel: Channel; adapter: VideoAdapter<RequestOf<S>> }> {
-  const routed = routeModel(channels, model);
-  const usable = routed.flatMap((channel) => {
-    const adapter = channel.provider.video?.[surface] as VideoAdapter<RequestOf<S>> | undefined;
-    return adapter ? [{ channel, adapter }] : [];
-  });
-  if (usable.length === 0) {
-    throw routed.length === 0
-      ? new GatewayError('GW_NO_CHANNEL', `No upstream channel is configured for model '${model}'`)
-      : new GatewayError('GW_MODEL_UNSUPPORTED', `Model '${model}' is not available on this endpoint with the configured upstreams`);
-  }
-  return usable;
-}

@@ -1,11 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { OpenAIChatCompletion, OpenAIChatRequest } from '../../protocols/openai-chat/types.js';
 import type { TranslatorPair } from '../../providers/types.js';
-import { dispatchJson, dispatchStream } from '../../gateway/dispatch.js';
-import { assertModelAllowed } from '../../plugins/auth.js';
 import { toFastifyValidator } from '../../validation/compile.js';
-import { ChatCompletionsRequestDoc, validateChatCompletionsRequest, type ChatCompletionsRequest } from './schemas.js';
-import { renderChatStreamError } from './stream-error.js';
+import { chatShapedHandler } from './chat-shaped-handler.js';
+import { ChatCompletionsRequestDoc, validateChatCompletionsRequest } from './schemas.js';
 
 declare module '../../providers/types.js' {
   interface FamilyPairs {
@@ -28,16 +26,6 @@ export async function chatCompletionsRoutes(app: FastifyInstance): Promise<void>
       },
       validatorCompiler: () => toFastifyValidator(validateChatCompletionsRequest),
     },
-    async (request, reply) => {
-      const body = request.body as ChatCompletionsRequest;
-      assertModelAllowed(request.gw.key, body.model);
-      request.gw.model = body.model;
-      const options = { family: 'chat-completions' as const, model: body.model, body, request, reply, includeUsage: body.stream_options?.include_usage === true };
-      if (body.stream) {
-        await dispatchStream({ ...options, renderError: renderChatStreamError });
-        return reply;
-      }
-      return (await dispatchJson(options)).body;
-    },
+    chatShapedHandler('chat-completions'),
   );
 }

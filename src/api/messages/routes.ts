@@ -1,10 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { OpenAIChatCompletion, OpenAIChatRequest } from '../../protocols/openai-chat/types.js';
 import type { TranslatorPair } from '../../providers/types.js';
-import { dispatchJson, dispatchStream } from '../../gateway/dispatch.js';
-import { assertModelAllowed } from '../../plugins/auth.js';
 import { toFastifyValidator } from '../../validation/compile.js';
-import { renderChatStreamError } from '../chat-completions/stream-error.js';
+import { chatShapedHandler } from '../chat-completions/chat-shaped-handler.js';
 import { MessagesRequest, validateMessagesRequest } from './schemas.js';
 
 declare module '../../providers/types.js' {
@@ -30,16 +28,6 @@ export async function messagesRoutes(app: FastifyInstance): Promise<void> {
       },
       validatorCompiler: () => toFastifyValidator(validateMessagesRequest),
     },
-    async (request, reply) => {
-      const body = request.body as OpenAIChatRequest;
-      assertModelAllowed(request.gw.key, body.model);
-      request.gw.model = body.model;
-      const options = { family: 'messages' as const, model: body.model, body, request, reply, includeUsage: body.stream_options?.include_usage === true };
-      if (body.stream) {
-        await dispatchStream({ ...options, renderError: renderChatStreamError });
-        return reply;
-      }
-      return (await dispatchJson(options)).body;
-    },
+    chatShapedHandler('messages'),
   );
 }

@@ -1,0 +1,23 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { OpenAIChatRequest } from '../../protocols/openai-chat/types.js';
+import { dispatchJson, dispatchStream } from '../../gateway/dispatch.js';
+import { assertModelAllowed } from '../../plugins/auth.js';
+import { renderChatStreamError } from './stream-error.js';
+
+/**
+ * The handler of both chat-shaped families (/v1/chat/completions and /v1/messages): the body is
+ * a validated chat request; it is dispatched as JSON or as a chat.completion.chunk stream.
+ */
+export function chatShapedHandler(family: 'chat-completions' | 'messages') {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
+    const body = request.body as OpenAIChatRequest;
+    assertModelAllowed(request.gw.key, body.model);
+    request.gw.model = body.model;
+    const options = { family, model: body.model, body, request, reply, includeUsage: body.stream_options?.include_usage === true };
+    if (body.stream) {
+      await dispatchStream({ ...options, renderError: renderChatStreamError });
+      return reply;
+    }
+    return (await dispatchJson(options)).body;
+  };
+}
