@@ -3,6 +3,8 @@ import {
   GEMINI_IMAGE_ASPECT_RATIOS,
   GEMINI_IMAGE_SIZES,
   type GeminiContent,
+  type GeminiFunctionCall,
+  type GeminiFunctionDeclaration,
   type GeminiGenerateContentRequest,
   type GeminiGenerateContentResponse,
   type GeminiGenerationConfig,
@@ -109,11 +111,63 @@ function requestProblem(body: GeminiGenerateContentRequest | undefined): string 
   if (body.contents.some((c) => !c || !Array.isArray(c.parts) || c.parts.length === 0)) {
     return '* GenerateContentRequest.contents: contents.parts must not be empty.';
   }
+  if (body.contents.some((c) => c.role !== undefined && c.role !== 'user' && c.role !== 'model')) {
+    return 'Please use a valid role: user, model.';
+  }
+  return functionTurnProblem(body.contents);
+}
+
+const countParts = (content: GeminiContent | undefined, kind: 'functionCall' | 'functionResponse'): number =>
+  content?.parts.filter((p) => p[kind] !== undefined || p[kind === 'functionCall' ? 'function_call' : 'function_response'] !== undefined).length ?? 0;
+
+/** The API's turn rules for function calling, with its own messages (seen in issue threads). */
+function functionTurnProblem(contents: readonly GeminiContent[]): string | undefined {
+  for (let i = 0; i < contents.length; i++) {
+    const responses = countParts(contents[i], 'functionResponse');
+    if (responses > 0 && (contents[i - 1]?.role !== 'model' || countParts(contents[i - 1], 'functionCall') !== responses)) {
+      return 'Please ensure that function response turn comes immediately after a function call turn. And the number of function response parts should be equal to number of function call parts of the function call turn.';
+    }
+    if (countParts(contents[i], 'functionCall') > 0 && i > 0 && contents[i - 1]!.role === 'model') {
+      return 'Please ensure that function call turn comes immediately after a user turn or after a function response turn.';
+    }
+  }
   return undefined;
+}
+
+/** Gemini 2.5 and later refuse any penalty that is not 0 (vercel/ai#8943, google-gemini/cookbook#1290). */
+function penaltyProblem(model: string, config: GeminiGenerationConfig | undefined): string | undefined {
+  const penalties = ['presencePenalty', 'presence_penalty', 'frequencyPenalty', 'frequency_penalty'].map((key) => config?.[key]);
+  const hasPenalty = penalties.some((value) => typeof value === 'number' && value !== 0);
+  return hasPenalty && !model.startsWith('gemini-2.0') ? `Penalty is not enabled for models/${model}` : undefined;
 }
 
 const partsText = (parts: readonly GeminiPart[] | undefined): string =>
   (parts ?? []).map((p) => (typeof p.text === 'string' ? p.text : '')).filter(Boolean).join(' ');
+
+/** What the model reads of a turn: its text, plus the results of function calls as JSON. */
+const turnText = (parts: readonly GeminiPart[]): string =>
+  [partsText(parts), ...parts.flatMap((p) => (p.functionResponse ? [JSON.stringify(p.functionResponse.response)] : []))].filter(Boolean).join(' ');
+
+/**
+ * Calls a declared function when told to (mode ANY, limited to allowedFunctionNames), or in AUTO
+ * mode when the user's text names it; never in mode NONE, nor right after a function response in AUTO.
+ */
+function pickFunctionCall(body: GeminiGenerateContentRequest, lastUser: GeminiContent): GeminiFunctionCall | undefined {
+  const tools = (body.tools ?? []) as Array<{ functionDeclarations?: GeminiFunctionDeclaration[]; function_declarations?: GeminiFunctionDeclaration[] }>;
+  const declarations = tools.flatMap((t) => t.functionDeclarations ?? t.function_declarations ?? []);
+  const toolConfig = (body.toolConfig ?? body.tool_config) as Record<string, unknown> | undefined;
+  const calling = configValue<{ mode?: string; allowedFunctionNames?: string[]; allowed_function_names?: string[] }>(toolConfig, 'functionCallingConfig', 'function_calling_config');
+  const mode = calling?.mode ?? 'AUTO';
+  const prompt = partsText(lastUser.parts);
+  let declaration: GeminiFunctionDeclaration | undefined;
+  if (mode === 'ANY') {
+    const allowed = calling?.allowedFunctionNames ?? calling?.allowed_function_names;
+    declaration = allowed ? declarations.find((d) => allowed.includes(d.name)) : declarations[0];
+  } else if (mode !== 'NONE' && countParts(lastUser, 'functionResponse') === 0) {
+    declaration = declarations.find((d) => prompt.includes(d.name));
+  }
+  return declaration ? { name: declaration.name, args: { query: prompt.slice(0, 60) } } : undefined;
+}
 
 const countInputImages = (contents: readonly GeminiContent[]): number =>
   contents.reduce((sum, c) => sum + c.parts.filter((p) => p.inlineData !== undefined || p.inline_data !== undefined).length, 0);
@@ -128,46 +182,75 @@ type Chunk = GeminiGenerateContentResponse;
 /** What the model produces after its thoughts: chunks, their token count and modality. */
 type Output = { chunks: Chunk[]; tokens: number; modality: 'TEXT' | 'IMAGE' };
 
-const candidate = (parts: GeminiPart[], finishReason?: string): Chunk['candidates'] => [
-  { content: { role: 'model', parts }, ...(finishReason ? { finishReason } : {}), index: 0 },
-];
+type Candidate = NonNullable<Chunk['candidates']>[number];
+const candidate = (parts: GeminiPart[], finishReason?: string): Candidate => ({ content: { role: 'model', parts }, ...(finishReason ? { finishReason } : {}), index: 0 });
+/** Gemini 2.x text models take 1..8 candidates (generationConfig.candidateCount). */
+const MAX_CANDIDATES = 8;
 
 /** The response as stream chunks (usage on the last one, as Gemini sends it), or a 400 message. */
 function generate(model: string, body: GeminiGenerateContentRequest, png: PngSource): Chunk[] | string {
   const config = (body.generationConfig ?? body.generation_config) as GeminiGenerationConfig | undefined;
   const isImageModel = model.includes('-image');
+  const count = configValue<number>(config, 'candidateCount', 'candidate_count') ?? 1;
+  if (!Number.isInteger(count) || count < 1 || count > (isImageModel ? 1 : MAX_CANDIDATES)) {
+    return count > 1 ? `Multiple candidates is not enabled for models/${model}` : '* GenerationConfig.candidate_count: must be at least 1';
+  }
+  const penalty = penaltyProblem(model, config);
+  if (penalty) return penalty;
   const lastUser = [...body.contents].reverse().find((c) => c.role !== 'model') ?? body.contents[body.contents.length - 1]!;
   const system = body.systemInstruction ?? (body.system_instruction as GeminiGenerateContentRequest['systemInstruction']);
-  const allText = [partsText(system?.parts), ...body.contents.map((c) => partsText(c.parts))].join('\n');
+  const allText = [partsText(system?.parts), ...body.contents.map((c) => turnText(c.parts))].join('\n');
   const promptTokenCount = countTokens(allText) + INPUT_IMAGE_TOKENS * countInputImages(body.contents);
   const thinking = configValue<{ includeThoughts?: boolean; include_thoughts?: boolean }>(config, 'thinkingConfig', 'thinking_config');
-  const text = simulateText({
-    model,
-    prompt: partsText(lastUser.parts),
-    maxTokens: configValue<number>(config, 'maxOutputTokens', 'max_output_tokens'),
-    stop: configValue<string[]>(config, 'stopSequences', 'stop_sequences'),
-    withReasoning: isImageModel || thinking?.includeThoughts === true || thinking?.include_thoughts === true,
-  });
-  const output = isImageModel ? imageOutput(config, png) : textOutput(text);
-  if (typeof output === 'string') return output;
-  const chunks = [...groupPieces(text.reasoningPieces, 3).map((group) => ({ candidates: candidate([{ text: group, thought: true }]) })), ...output.chunks];
+  const call = isImageModel ? undefined : pickFunctionCall(body, lastUser);
+  const perCandidate: Array<{ chunks: Chunk[]; output: Output; reasoningTokens: number }> = [];
+  for (let variant = 0; variant < count; variant++) {
+    const text = simulateText({
+      model,
+      prompt: turnText(lastUser.parts),
+      maxTokens: configValue<number>(config, 'maxOutputTokens', 'max_output_tokens'),
+      stop: configValue<string[]>(config, 'stopSequences', 'stop_sequences'),
+      variant,
+      withReasoning: isImageModel || thinking?.includeThoughts === true || thinking?.include_thoughts === true,
+    });
+    const output = isImageModel ? imageOutput(config, png) : call ? callOutput(call) : textOutput(text);
+    if (typeof output === 'string') return output;
+    const thoughts = groupPieces(text.reasoningPieces, 3).map((group) => ({ candidates: [candidate([{ text: group, thought: true }])] }));
+    perCandidate.push({ chunks: [...thoughts, ...output.chunks], output, reasoningTokens: text.reasoningTokens });
+  }
+  const outputTokens = perCandidate.reduce((sum, c) => sum + c.output.tokens, 0);
+  const reasoningTokens = perCandidate.reduce((sum, c) => sum + c.reasoningTokens, 0);
   const usage: GeminiUsageMetadata = {
     promptTokenCount,
-    candidatesTokenCount: output.tokens,
-    totalTokenCount: promptTokenCount + output.tokens + text.reasoningTokens,
-    ...(text.reasoningTokens > 0 ? { thoughtsTokenCount: text.reasoningTokens } : {}),
+    candidatesTokenCount: outputTokens,
+    totalTokenCount: promptTokenCount + outputTokens + reasoningTokens,
+    ...(reasoningTokens > 0 ? { thoughtsTokenCount: reasoningTokens } : {}),
     promptTokensDetails: [{ modality: 'TEXT', tokenCount: promptTokenCount }],
-    candidatesTokensDetails: [{ modality: output.modality, tokenCount: output.tokens }],
+    candidatesTokensDetails: [{ modality: perCandidate[0]!.output.modality, tokenCount: outputTokens }],
   };
   const responseId = stableId('gemini', model, JSON.stringify(body)).slice(0, 22);
+  const chunks = zipCandidates(perCandidate.map((c) => c.chunks));
   return chunks.map((chunk, i) => ({ ...chunk, ...(i === chunks.length - 1 ? { usageMetadata: usage } : {}), modelVersion: model, responseId }));
+}
+
+/** Stream chunk k holds the k-th chunk of every candidate that has one, each with its own index. */
+function zipCandidates(lists: readonly Chunk[][]): Chunk[] {
+  const length = Math.max(...lists.map((list) => list.length));
+  return Array.from({ length }, (_, k) => ({
+    candidates: lists.flatMap((list, index) => (list[k]?.candidates ?? []).map((c) => ({ ...c, index }))),
+  }));
+}
+
+/** A function call comes whole in one part; Gemini finishes such a turn with STOP. */
+function callOutput(call: GeminiFunctionCall): Output {
+  return { chunks: [{ candidates: [candidate([{ functionCall: call }], 'STOP')] }], tokens: countTokens(JSON.stringify(call)), modality: 'TEXT' };
 }
 
 function textOutput(text: SimulatedText): Output {
   const pieces = groupPieces(text.contentPieces, 4);
   const finishReason = text.finishReason === 'length' ? 'MAX_TOKENS' : 'STOP';
-  const chunks = pieces.map((piece, i) => ({ candidates: candidate([{ text: piece }], i === pieces.length - 1 ? finishReason : undefined) }));
-  if (chunks.length === 0) chunks.push({ candidates: candidate([{ text: '' }], finishReason) });
+  const chunks = pieces.map((piece, i) => ({ candidates: [candidate([{ text: piece }], i === pieces.length - 1 ? finishReason : undefined)] }));
+  if (chunks.length === 0) chunks.push({ candidates: [candidate([{ text: '' }], finishReason)] });
   return { chunks, tokens: text.contentTokens, modality: 'TEXT' };
 }
 
@@ -179,7 +262,7 @@ function imageOutput(config: GeminiGenerationConfig | undefined, png: PngSource)
   if (!(GEMINI_IMAGE_SIZES as readonly string[]).includes(size)) return `Unsupported image size: ${size}`;
   const { width, height } = sizeForRatio(ratio, LONG_SIDE[size as GeminiImageSize])!;
   const image: GeminiPart = { inlineData: { mimeType: 'image/png', data: png(width, height) } };
-  return { chunks: [{ candidates: candidate([image], 'STOP') }], tokens: IMAGE_TOKENS[size as GeminiImageSize], modality: 'IMAGE' };
+  return { chunks: [{ candidates: [candidate([image], 'STOP')] }], tokens: IMAGE_TOKENS[size as GeminiImageSize], modality: 'IMAGE' };
 }
 
 /** Joins token pieces into at most `groups` chunks of text (Gemini streams sentence-sized chunks). */
@@ -191,21 +274,24 @@ function groupPieces(pieces: readonly string[], groups: number): string[] {
   return out;
 }
 
-/** The non-streamed answer: the chunks' parts concatenated per kind, the last chunk's finish and usage. */
+/** The non-streamed answer: per candidate, the chunks' parts concatenated per kind, the last finish; the last usage. */
 function mergeChunks(chunks: readonly GeminiGenerateContentResponse[]): GeminiGenerateContentResponse {
-  const parts = chunks.flatMap((c) => c.candidates?.[0]?.content?.parts ?? []);
-  const thought = parts.filter((p) => p.thought).map((p) => p.text).join('');
-  const text = parts.filter((p) => !p.thought && typeof p.text === 'string').map((p) => p.text).join('');
-  const merged: GeminiPart[] = [
-    ...(thought ? [{ text: thought, thought: true }] : []),
-    ...(text || !parts.some((p) => p.inlineData) ? [{ text }] : []),
-    ...parts.filter((p) => p.inlineData),
-  ];
+  const byIndex = new Map<number, Candidate[]>();
+  for (const c of chunks.flatMap((chunk) => chunk.candidates ?? [])) byIndex.set(c.index ?? 0, [...(byIndex.get(c.index ?? 0) ?? []), c]);
   const last = chunks[chunks.length - 1]!;
   return {
-    candidates: [{ content: { role: 'model', parts: merged }, finishReason: last.candidates?.[0]?.finishReason ?? 'STOP', index: 0 }],
+    candidates: [...byIndex.entries()].map(([index, pieces]) => mergeCandidate(index, pieces)),
     usageMetadata: last.usageMetadata,
     modelVersion: last.modelVersion,
     responseId: last.responseId,
   };
+}
+
+function mergeCandidate(index: number, pieces: readonly Candidate[]): Candidate {
+  const parts = pieces.flatMap((c) => c.content?.parts ?? []);
+  const thought = parts.filter((p) => p.thought).map((p) => p.text).join('');
+  const text = parts.filter((p) => !p.thought && typeof p.text === 'string').map((p) => p.text).join('');
+  const others = parts.filter((p) => p.inlineData || p.functionCall);
+  const merged: GeminiPart[] = [...(thought ? [{ text: thought, thought: true }] : []), ...(text || others.length === 0 ? [{ text }] : []), ...others];
+  return { content: { role: 'model', parts: merged }, finishReason: pieces[pieces.length - 1]!.finishReason ?? 'STOP', index };
 }

@@ -19,6 +19,45 @@ export interface GeminiPart {
   inlineData?: GeminiInlineData;
   /** The snake_case spelling, accepted on requests only (gemini.md "Casing"). */
   inline_data?: { mime_type: string; data: string };
+  /** A file the API fetches itself (Files API URI or a public URL). */
+  fileData?: { mimeType?: string; fileUri: string };
+  /** Sampling of a video part (js-genai types.ts `VideoMetadata`). */
+  videoMetadata?: { fps?: number; startOffset?: string; endOffset?: string };
+  functionCall?: GeminiFunctionCall;
+  functionResponse?: GeminiFunctionResponse;
+  [extra: string]: unknown;
+}
+
+/** A call the model asks for; `id` is filled by some models only (js-genai types.ts `FunctionCall`). */
+export interface GeminiFunctionCall {
+  id?: string;
+  name: string;
+  args?: Record<string, unknown>;
+}
+
+/** The result of a call, sent back in a user turn (js-genai types.ts `FunctionResponse`). */
+export interface GeminiFunctionResponse {
+  name: string;
+  response: Record<string, unknown>;
+}
+
+export interface GeminiFunctionDeclaration {
+  name: string;
+  description?: string;
+  /** Full JSON Schema; mutually exclusive with the OpenAPI-subset `parameters` (js-genai types.ts). */
+  parametersJsonSchema?: Record<string, unknown>;
+  parameters?: Record<string, unknown>;
+}
+
+export interface GeminiTool {
+  functionDeclarations?: GeminiFunctionDeclaration[];
+  [extra: string]: unknown;
+}
+
+export type GeminiFunctionCallingMode = 'AUTO' | 'ANY' | 'NONE' | 'VALIDATED';
+
+export interface GeminiToolConfig {
+  functionCallingConfig?: { mode?: GeminiFunctionCallingMode; allowedFunctionNames?: string[] };
   [extra: string]: unknown;
 }
 
@@ -37,7 +76,14 @@ export interface GeminiImageConfig {
 export interface GeminiGenerationConfig {
   temperature?: number;
   topP?: number;
+  candidateCount?: number;
   maxOutputTokens?: number;
+  stopSequences?: string[];
+  seed?: number;
+  presencePenalty?: number;
+  frequencyPenalty?: number;
+  responseMimeType?: string;
+  responseJsonSchema?: unknown;
   responseModalities?: string[];
   imageConfig?: GeminiImageConfig;
   thinkingConfig?: { includeThoughts?: boolean; thinkingBudget?: number; thinkingLevel?: string; [extra: string]: unknown };
@@ -48,6 +94,8 @@ export interface GeminiGenerateContentRequest {
   contents: GeminiContent[];
   systemInstruction?: { role?: string; parts: GeminiPart[]; [extra: string]: unknown };
   generationConfig?: GeminiGenerationConfig;
+  tools?: GeminiTool[];
+  toolConfig?: GeminiToolConfig;
   [extra: string]: unknown;
 }
 
@@ -61,6 +109,8 @@ export interface GeminiCandidate {
 export interface GeminiUsageMetadata {
   promptTokenCount?: number;
   candidatesTokenCount?: number;
+  /** Part of promptTokenCount that came from cached content. */
+  cachedContentTokenCount?: number;
   thoughtsTokenCount?: number;
   totalTokenCount?: number;
   toolUsePromptTokenCount?: number;
@@ -79,6 +129,12 @@ export interface GeminiGenerateContentResponse {
 }
 
 export type GeminiMethod = 'generateContent' | 'streamGenerateContent';
+
+/** Candidate.finishReason values of the SDK enum (gemini.md "finishReason values"). */
+export type GeminiFinishReason =
+  | 'FINISH_REASON_UNSPECIFIED' | 'STOP' | 'MAX_TOKENS' | 'SAFETY' | 'RECITATION' | 'LANGUAGE' | 'OTHER' | 'BLOCKLIST'
+  | 'PROHIBITED_CONTENT' | 'SPII' | 'MALFORMED_FUNCTION_CALL' | 'IMAGE_SAFETY' | 'UNEXPECTED_TOOL_CALL' | 'TOO_MANY_TOOL_CALLS'
+  | 'IMAGE_PROHIBITED_CONTENT' | 'NO_IMAGE' | 'IMAGE_RECITATION' | 'IMAGE_OTHER';
 
 /** Google's error body (gemini.md "Errors"). */
 export interface GeminiErrorBody {

@@ -1,6 +1,7 @@
 import type { ProviderModule } from '../types.js';
 import { createGeminiSimulator } from '../../simulator/gemini.js';
 import { GEMINI_BASE_URL, geminiAuthHeaders } from './endpoint.js';
+import { chatCompletionsToGemini } from './from-chat-completions.js';
 import { generateContentToGemini } from './from-generate-content.js';
 import { imagesToGemini } from './from-images.js';
 
@@ -11,7 +12,10 @@ export const gemini: ProviderModule = {
   // Paths carry their own /v1beta prefix (endpoint.ts), so the simulator serves at its root.
   simulatorBasePath: '',
   authHeaders: geminiAuthHeaders,
+  // /v1/messages is chat-shaped (spec §2), so one pair serves it and chat-completions channels.
   pairs: {
+    'chat-completions': chatCompletionsToGemini,
+    messages: chatCompletionsToGemini,
     'generate-content': generateContentToGemini,
     images: imagesToGemini,
   },
