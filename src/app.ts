@@ -8,6 +8,9 @@ import { envelopeForPath, renderError } from './api/envelopes.js';
 import { compileValidator, toFastifyValidator } from './validation/compile.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerUsageRecording } from './plugins/usage-recorder.js';
+import { registerRateLimit } from './plugins/rate-limit.js';
+import { adminRoutes } from './api/admin/routes.js';
+import { registerMetrics } from './plugins/metrics.js';
 import type { GatewayDeps } from './plugins/request-context.js';
 import { systemRoutes } from './api/system/routes.js';
 import { modelsRoutes } from './api/models/routes.js';
@@ -21,7 +24,7 @@ import { videoaltRoutes } from './api/videoalt/routes.js';
 import { cloudAssetRoutes } from './api/cloud-asset/routes.js';
 
 /** Endpoint families, each a Fastify plugin in its own folder under src/api/. */
-const FAMILY_PLUGINS = [systemRoutes, modelsRoutes, chatCompletionsRoutes, messagesRoutes, responsesRoutes, generateContentRoutes, imagesRoutes, videoGenerationsRoutes, videoaltRoutes, cloudAssetRoutes];
+const FAMILY_PLUGINS = [systemRoutes, modelsRoutes, chatCompletionsRoutes, messagesRoutes, responsesRoutes, generateContentRoutes, imagesRoutes, videoGenerationsRoutes, videoaltRoutes, cloudAssetRoutes, adminRoutes];
 
 /** Secrets never reach the logs: auth headers are dropped and `?key=` is masked. */
 const redactUrl = (url: string): string => url.replace(/([?&]key=)[^&]*/g, '$1[REDACTED]');
@@ -84,6 +87,8 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
   registerAuth(app);
   registerUsageRecording(app);
+  registerRateLimit(app);
+  registerMetrics(app);
   for (const plugin of FAMILY_PLUGINS) await app.register(plugin);
   return app;
 }

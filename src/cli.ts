@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 import { loadConfig } from './config/load.js';
-import { connectSqlite } from './db/connect.js';
+import { Redis } from 'ioredis';
+import { connectDatabase } from './db/connect.js';
+import { KEY_CACHE_CHANNEL } from './keys/key-cache-bus.js';
 import { KeyStore } from './keys/key-store.js';
 import { startGateway } from './main.js';
 
@@ -25,12 +27,15 @@ async function main(argv: string[]): Promise<number> {
     return -1;
   }
   if (command === 'keys') {
-    const db = await connectSqlite(config.dataDir);
-    const keys = new KeyStore(db);
+    const db = await connectDatabase(config);
+    // Running instances drop their cached copy of a key changed here (key-cache-bus.ts).
+    const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
+    const keys = new KeyStore(db, Date.now, (keyId) => void redis?.publish(KEY_CACHE_CHANNEL, keyId).catch(() => undefined));
     try {
       return await keysCommand(keys, sub, rest);
     } finally {
       await db.destroy();
+      await redis?.quit().catch(() => undefined);
     }
   }
   process.stderr.write(USAGE + '\n');
@@ -51,7 +56,7 @@ async function keysCommand(keys: KeyStore, sub: string | undefined, args: string
     }
     case 'list':
       for (const key of await keys.list()) {
-        const state = key.revokedAt ? 'revoked' : 'active';
+        const state = key.revokedAt ? 'revoked' : key.disabledAt ? 'disabled' : 'active';
         process.stdout.write(`${key.id}\t${key.prefix}…\t${key.name}\t${state}\n`);
       }
       return 0;

@@ -30,6 +30,7 @@ export const ERRORS = Object.freeze({
   GW_AUTH_INVALID_KEY: kind(401, 'invalid_api_key', 'authentication_error', 'UNAUTHENTICATED'),
   GW_AUTH_KEY_REVOKED: kind(401, 'invalid_api_key', 'authentication_error', 'UNAUTHENTICATED'),
   GW_AUTH_KEY_EXPIRED: kind(401, 'invalid_api_key', 'authentication_error', 'UNAUTHENTICATED'),
+  GW_AUTH_KEY_DISABLED: kind(401, 'invalid_api_key', 'authentication_error', 'UNAUTHENTICATED'),
   GW_ADMIN_UNAUTHORIZED: kind(401, 'invalid_admin_token', 'authentication_error', 'UNAUTHENTICATED'),
   GW_PERMISSION_DENIED: kind(403, 'permission_denied', 'permission_error', 'PERMISSION_DENIED'),
   GW_REQ_INVALID_JSON: kind(400, 'invalid_json', 'invalid_request_error', 'INVALID_ARGUMENT'),

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { GatewayConfig } from './config/schema.js';
-import { connectSqlite, type Db } from './db/connect.js';
+import { connectDatabase, withStartupLock, type Db } from './db/connect.js';
 import { KeyStore } from './keys/key-store.js';
+import { KeyCacheBus } from './keys/key-cache-bus.js';
 import { ensureAdminToken, ensureBootstrapKey } from './keys/bootstrap.js';
 import { buildChannels } from './gateway/build-channels.js';
 import { UpstreamClient } from './gateway/upstream-client.js';
@@ -28,13 +29,16 @@ export interface StartOptions {
 /** Builds every dependency once, then the app, then listens. */
 export async function startGateway(config: GatewayConfig, options: StartOptions = {}): Promise<RunningGateway> {
   const announce = options.announce ?? ((line: string) => process.stdout.write(line + '\n'));
-  const db: Db = await connectSqlite(config.dataDir);
-  const keys = new KeyStore(db);
-  await ensureBootstrapKey(keys, config.bootstrapKey, announce);
-  await ensureAdminToken(db, config.adminToken, announce);
+  const db: Db = await connectDatabase(config);
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
+  let keyCacheBus: KeyCacheBus | undefined;
+  const keys = new KeyStore(db, Date.now, (keyId) => keyCacheBus?.publish(keyId));
+  await withStartupLock(db, async () => {
+    await ensureBootstrapKey(keys, config.bootstrapKey, announce);
+    await ensureAdminToken(db, config.adminToken, announce);
+  });
 
   const { channels, simulators } = await buildChannels(config.file.channels ?? [], config.file.simulator);
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
   const upstream = new UpstreamClient();
   const routing = config.file.routing ?? {};
   const usage = new UsageRecorder(db);
@@ -61,6 +65,11 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     now: Date.now,
   };
   const app = await buildApp(deps);
+  if (redis) {
+    // Subscribed before listening, so no revocation made elsewhere after this start is missed.
+    keyCacheBus = new KeyCacheBus({ redis, invalidate: () => keys.invalidate(), onError: (err) => app.log.warn({ err }, 'key-cache bus') });
+    await keyCacheBus.start();
+  }
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
@@ -77,6 +86,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       await upstream.close();
       await Promise.all([...simulators.values()].map((s) => s.close()));
       await db.destroy();
+      await keyCacheBus?.close();
       await redis?.quit();
     },
   };

@@ -69,12 +69,52 @@ export const RoutingSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** Per-minute limits of one model in a tier; an absent field is no limit. */
+export const ModelLimitsSchema = Type.Object(
+  {
+    rpm: Type.Optional(Type.Integer({ minimum: 1 })),
+    tpm: Type.Optional(Type.Integer({ minimum: 1 })),
+  },
+  { additionalProperties: false },
+);
+
+/** A tier: public model id (or `default`, for models not listed) → limits. */
+export const TierSchema = Type.Record(Type.String({ minLength: 1 }), ModelLimitsSchema);
+
+/** USD prices of one public model; absent fields cost nothing. */
+export const PriceSchema = Type.Object(
+  {
+    prompt_per_1m: Type.Optional(Type.Number({ minimum: 0 })),
+    /** Reasoning tokens are completion tokens (they are counted inside them). */
+    completion_per_1m: Type.Optional(Type.Number({ minimum: 0 })),
+    per_image: Type.Optional(Type.Number({ minimum: 0 })),
+    per_video_second: Type.Optional(Type.Number({ minimum: 0 })),
+  },
+  { additionalProperties: false },
+);
+
+/** Background polling of video tasks (tasks/poller.ts); the defaults suit production. */
+export const VideoTasksSchema = Type.Object(
+  {
+    /** How long a claim on a task lasts unless renewed; a dead instance's tasks move on after this. */
+    lease_ms: Type.Optional(Type.Integer({ minimum: 100 })),
+    /** How often each instance looks for due tasks. */
+    poll_tick_ms: Type.Optional(Type.Integer({ minimum: 10 })),
+  },
+  { additionalProperties: false },
+);
+
 export const FileConfigSchema = Type.Object(
   {
     channels: Type.Optional(Type.Array(ChannelSchema)),
     routing: Type.Optional(RoutingSchema),
+    /** Rate-limit tiers by name; a key without a tier uses the tier named `default`, if any. */
+    tiers: Type.Optional(Type.Record(Type.String({ minLength: 1 }), TierSchema)),
+    /** Prices by public model id; models not listed cost 0. */
+    prices: Type.Optional(Type.Record(Type.String({ minLength: 1 }), PriceSchema)),
     /** Options for the default simulator channels (those not overridden by `channels`). */
     simulator: Type.Optional(SimulatorOptionsSchema),
+    video_tasks: Type.Optional(VideoTasksSchema),
   },
   { additionalProperties: false },
 );
@@ -82,6 +122,9 @@ export const FileConfigSchema = Type.Object(
 export type FileConfig = Static<typeof FileConfigSchema>;
 export type ChannelConfig = Static<typeof ChannelSchema>;
 export type SimulatorOptionsConfig = Static<typeof SimulatorOptionsSchema>;
+export type ModelLimitsConfig = Static<typeof ModelLimitsSchema>;
+export type TierConfig = Static<typeof TierSchema>;
+export type PriceConfig = Static<typeof PriceSchema>;
 
 /** The whole configuration, after env and file are read. */
 export interface GatewayConfig {

@@ -1,17 +1,25 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, SqliteDialect, type Migration, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider } from 'kysely';
+import pg from 'pg';
 import type { Database } from './schema.js';
+import { dialectOf } from './dialect.js';
 import { initial } from './migrations/0001-initial.js';
 import { videoTaskPolls } from './migrations/0002-video-task-polls.js';
+import { keyControls } from './migrations/0003-key-controls.js';
 
 /** Migrations in order; the names are what the migration table records. */
-const MIGRATIONS: Record<string, Migration> = { '0001-initial': initial, '0002-video-task-polls': videoTaskPolls };
+const MIGRATIONS: Record<string, Migration> = { '0001-initial': initial, '0002-video-task-polls': videoTaskPolls, '0003-key-controls': keyControls };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 
 export type Db = Kysely<Database>;
+
+/** PostgreSQL when `DATABASE_URL` is set, otherwise the embedded SQLite file in the data directory. */
+export function connectDatabase(config: { databaseUrl: string | undefined; dataDir: string }): Promise<Db> {
+  return config.databaseUrl ? connectPostgres(config.databaseUrl) : connectSqlite(config.dataDir);
+}
 
 /** Opens the embedded SQLite store in the data directory and brings its schema up to date. */
 export async function connectSqlite(dataDir: string): Promise<Db> {
@@ -25,10 +33,69 @@ export async function connectSqlite(dataDir: string): Promise<Db> {
   return db;
 }
 
+const { builtins, getTypeParser } = pg.types;
+
+/**
+ * pg returns int8 (our bigint timestamps, ids, counts) and numeric (sum() over bigint) as strings,
+ * because they can exceed 2^53. Ours never do (millisecond times, token counts), and SQLite gives
+ * numbers, so both come back as numbers here: the same Kysely code reads the same types on both.
+ * Set on this pool only, not on pg's global parsers.
+ */
+const pgTypes: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === builtins.INT8 || oid === builtins.NUMERIC ? (value: string) => Number(value) : getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
+};
+
+/**
+ * Connects to PostgreSQL and brings the schema up to date. Several instances may start at once:
+ * Kysely's Migrator runs the migrations in one transaction under a PostgreSQL advisory lock, so
+ * one instance migrates and the others wait, then find nothing left to do.
+ */
+export async function connectPostgres(url: string, poolSize = 10): Promise<Db> {
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: postgresPool(url, poolSize) }) });
+  try {
+    await migrate(db);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return db;
+}
+
+/** A pool that reads int8/numeric as numbers; `DATABASE_URL` may carry `?sslmode=…` and the like. */
+export function postgresPool(url: string, max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max, types: pgTypes, connectionTimeoutMillis: 10_000 });
+  // An idle client losing its connection (database restart) must not crash the process.
+  pool.on('error', () => undefined);
+  return pool;
+}
+
 export async function migrate(db: Db): Promise<void> {
   const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`database migration ${failed} failed: ${String(error)}`);
   }
+}
+
+/** Any fixed 64-bit number; pg_advisory_lock keys are per database. */
+const STARTUP_LOCK = 0x6777_7374_6172_74n; // "gwstart"
+
+/**
+ * Runs `fn` (first-start bootstrap: the bootstrap key, the admin token) while no other instance
+ * on the same PostgreSQL database is in it, so instances starting together neither create two
+ * first-start keys nor trip over each other's inserts. The lock is a session advisory lock on one
+ * pooled connection; it is released at the end, or by PostgreSQL when the process dies. SQLite
+ * serves one process, so there `fn` just runs.
+ */
+export async function withStartupLock<T>(db: Db, fn: () => Promise<T>): Promise<T> {
+  if (dialectOf(db) !== 'postgres') return fn();
+  return db.connection().execute(async (connection) => {
+    await sql`select pg_advisory_lock(${sql.lit(STARTUP_LOCK)})`.execute(connection);
+    try {
+      return await fn();
+    } finally {
+      await sql`select pg_advisory_unlock(${sql.lit(STARTUP_LOCK)})`.execute(connection);
+    }
+  });
 }

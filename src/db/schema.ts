@@ -19,6 +19,8 @@ export interface ApiKeyTable {
   expires_at: number | null;
   revoked_at: number | null;
   created_at: number;
+  /** When an operator disabled the key (0003); null while it is enabled. */
+  disabled_at: number | null;
 }
 
 export interface SettingTable {

@@ -16,6 +16,8 @@ export interface UpstreamResponse {
  */
 export class UpstreamClient {
   private readonly agents = new Map<number, Agent>();
+  /** Told of every attempt: seconds to the response headers, and '2xx'…'5xx' or 'error' (metrics). */
+  observer: ((channel: string, seconds: number, outcome: string) => void) | undefined;
 
   constructor(private readonly options: { connections?: number } = {}) {}
 
@@ -52,6 +54,7 @@ export class UpstreamClient {
     if (call.stream) headers.accept ??= 'text/event-stream';
     // The total timeout covers the whole exchange, body included: undici ties the body to this signal.
     const total = AbortSignal.timeout(channel.timeouts.totalMs);
+    const sentAt = performance.now();
     try {
       const response = await this.dispatcherFor(channel).request({
         origin: url.origin,
@@ -63,8 +66,10 @@ export class UpstreamClient {
         headersTimeout: channel.timeouts.firstByteMs,
         bodyTimeout: channel.timeouts.idleMs,
       });
+      this.observer?.(channel.name, (performance.now() - sentAt) / 1000, `${Math.floor(response.statusCode / 100)}xx`);
       return { status: response.statusCode, headers: response.headers, body: response.body };
     } catch (error) {
+      this.observer?.(channel.name, (performance.now() - sentAt) / 1000, 'error');
       throw toTransportError(total.aborted ? Object.assign(new Error('total timeout'), { code: 'UND_ERR_HEADERS_TIMEOUT' }) : error, channel);
     }
   }

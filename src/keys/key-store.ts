@@ -16,7 +16,22 @@ export interface ApiKey {
   budgetUsd: number | null;
   expiresAt: number | null;
   revokedAt: number | null;
+  /** When an operator disabled the key; null while enabled. */
+  disabledAt: number | null;
   createdAt: number;
+}
+
+/** A change to a key's settings; `null` clears a limit or list, absent fields stay as they are. */
+export interface KeyPatch {
+  name?: string;
+  models?: readonly string[] | null;
+  endpoints?: readonly EndpointFamily[] | null;
+  tier?: string | null;
+  rpm?: number | null;
+  tpm?: number | null;
+  budgetUsd?: number | null;
+  expiresAt?: number | null;
+  disabled?: boolean;
 }
 
 export interface CreateKeyInput {
@@ -32,7 +47,7 @@ export interface CreateKeyInput {
   expiresAt?: number | null;
 }
 
-export type KeyLookup = { status: 'ok'; key: ApiKey } | { status: 'invalid' | 'revoked' | 'expired' };
+export type KeyLookup = { status: 'ok'; key: ApiKey } | { status: 'invalid' | 'revoked' | 'expired' | 'disabled' };
 
 interface CacheEntry {
   /** The stored digest of the key found (or the presented one when none was). */
@@ -41,7 +56,7 @@ interface CacheEntry {
   until: number;
 }
 
-const CACHE_TTL_MS = 5_000;
+const CACHE_TTL_MS = 1_000;
 const CACHE_MAX = 10_000;
 
 /**
@@ -74,6 +89,7 @@ export class KeyStore {
       expires_at: input.expiresAt ?? null,
       revoked_at: null,
       created_at: this.now(),
+      disabled_at: null,
     };
     await this.db.insertInto('api_keys').values(row).execute();
     this.cache.delete(row.secret_hash);
@@ -106,16 +122,50 @@ export class KeyStore {
 
   /** Revokes by id or by the displayed prefix; returns whether a live key was revoked. */
   async revoke(idOrPrefix: string): Promise<boolean> {
-    const result = await this.db
-      .updateTable('api_keys')
-      .set({ revoked_at: this.now() })
+    const targets = await this.db
+      .selectFrom('api_keys')
+      .select('id')
       .where((eb) => eb.or([eb('id', '=', idOrPrefix), eb('prefix', '=', idOrPrefix)]))
       .where('revoked_at', 'is', null)
-      .executeTakeFirst();
-    this.cache.clear();
-    const revoked = Number(result.numUpdatedRows) > 0;
-    if (revoked) this.onChange(idOrPrefix);
-    return revoked;
+      .execute();
+    if (targets.length === 0) return false;
+    const ids = targets.map((t) => t.id);
+    const result = await this.db.updateTable('api_keys').set({ revoked_at: this.now() }).where('id', 'in', ids).where('revoked_at', 'is', null).executeTakeFirst();
+    for (const id of ids) this.changed(id);
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Applies a patch; returns the key as stored afterwards, or undefined when there is no such key. */
+  async update(id: string, patch: KeyPatch): Promise<ApiKey | undefined> {
+    const set: Partial<ApiKeyTable> = {};
+    if (patch.name !== undefined) set.name = patch.name;
+    if (patch.models !== undefined) set.models = patch.models === null ? null : JSON.stringify(patch.models);
+    if (patch.endpoints !== undefined) set.endpoints = patch.endpoints === null ? null : JSON.stringify(patch.endpoints);
+    if (patch.tier !== undefined) set.tier = patch.tier;
+    if (patch.rpm !== undefined) set.rpm = patch.rpm;
+    if (patch.tpm !== undefined) set.tpm = patch.tpm;
+    if (patch.budgetUsd !== undefined) set.budget_usd = patch.budgetUsd;
+    if (patch.expiresAt !== undefined) set.expires_at = patch.expiresAt;
+    if (patch.disabled !== undefined) set.disabled_at = patch.disabled ? this.now() : null;
+    if (Object.keys(set).length > 0) {
+      const result = await this.db.updateTable('api_keys').set(set).where('id', '=', id).executeTakeFirst();
+      if (Number(result.numUpdatedRows) === 0) return undefined;
+      this.changed(id);
+    }
+    return this.get(id);
+  }
+
+  /** This instance drops the key at once; `onChange` tells the others. */
+  private changed(id: string): void {
+    this.forget(id);
+    this.onChange(id);
+  }
+
+  /** Drops cached lookups of one key (called here on change, and by the invalidation bus). */
+  forget(keyId: string): void {
+    for (const [hash, entry] of this.cache) {
+      if (entry.key?.id === keyId) this.cache.delete(hash);
+    }
   }
 
   /** Authenticates a presented secret. Unknown secrets are cached too, so floods of bad keys stay cheap. */
@@ -132,6 +182,7 @@ export class KeyStore {
     const key = entry.key;
     if (!key || !digestsEqual(entry.storedHash, hash)) return { status: 'invalid' };
     if (key.revokedAt !== null) return { status: 'revoked' };
+    if (key.disabledAt !== null) return { status: 'disabled' };
     if (key.expiresAt !== null && key.expiresAt <= now) return { status: 'expired' };
     return { status: 'ok', key };
   }
@@ -149,11 +200,13 @@ function toApiKey(row: ApiKeyTable): ApiKey {
     models: row.models ? (JSON.parse(row.models) as string[]) : null,
     endpoints: row.endpoints ? (JSON.parse(row.endpoints) as EndpointFamily[]) : null,
     tier: row.tier,
-    rpm: row.rpm,
-    tpm: row.tpm,
-    budgetUsd: row.budget_usd,
+    // PostgreSQL's drivers may hand 64-bit integers over as strings.
+    rpm: row.rpm === null ? null : Number(row.rpm),
+    tpm: row.tpm === null ? null : Number(row.tpm),
+    budgetUsd: row.budget_usd === null ? null : Number(row.budget_usd),
     expiresAt: row.expires_at === null ? null : Number(row.expires_at),
     revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
+    disabledAt: row.disabled_at === null || row.disabled_at === undefined ? null : Number(row.disabled_at),
     createdAt: Number(row.created_at),
   };
 }

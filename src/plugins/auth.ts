@@ -24,6 +24,8 @@ export function registerAuth(app: FastifyInstance): void {
         throw new GatewayError('GW_AUTH_KEY_REVOKED', 'This API key has been revoked.');
       case 'expired':
         throw new GatewayError('GW_AUTH_KEY_EXPIRED', 'This API key has expired.');
+      case 'disabled':
+        throw new GatewayError('GW_AUTH_KEY_DISABLED', 'This API key has been disabled.');
     }
     request.gw.key = lookup.key;
     if (options.family) {

@@ -24,6 +24,18 @@ export interface RequestContext {
   firstTokenAt: number | undefined;
   /** Set when a stream ended with an error event after its first byte. */
   streamError: GatewayError | undefined;
+  /** Settles when the route handler has returned (plugins/request-end.ts); unset before it runs. */
+  handling?: Promise<void> | undefined;
+  /** Tokens counted against the key's tpm at admission, settled to the real usage at the end. */
+  reservation?: TokenReservation | undefined;
+}
+
+export interface TokenReservation {
+  /** The counter's id (key × model). */
+  counter: string;
+  tokens: number;
+  /** The end of the window the tokens were counted in (epoch ms). */
+  windowEndsAt: number;
 }
 
 /** What the gateway's routes share, built once in main.ts (`app.gateway`). */

@@ -1,43 +1,53 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { UsageEvent } from '../usage/usage-recorder.js';
+import { costOf } from '../usage/prices.js';
+import { onRequestEnd, type ResponseEnd } from './request-end.js';
 
 /**
  * One usage event per request on a model endpoint, whatever its end: recorded when the
- * connection closes, so hijacked streams, client disconnects and errors are all counted.
+ * connection closes and the handler has returned, so hijacked streams, client disconnects and
+ * errors are all counted with the usage known at the end. The cost comes from the price table.
  */
 export function registerUsageRecording(app: FastifyInstance): void {
   app.addHook('onRequest', async (request, reply) => {
     if (!request.routeOptions.config.family) return;
-    reply.raw.once('close', () => app.gateway.usage.record(usageEventFor(request, reply)));
+    onRequestEnd(request, reply, (end) => app.gateway.usage.record(usageEventFor(request, reply, end)));
   });
 }
 
-function usageEventFor(request: FastifyRequest, reply: FastifyReply): UsageEvent {
+function usageEventFor(request: FastifyRequest, reply: FastifyReply, end: ResponseEnd): UsageEvent {
   const gw = request.gw;
   const now = Date.now();
   const usage = gw.usage;
+  const billable = {
+    promptTokens: usage?.promptTokens ?? 0,
+    completionTokens: usage?.completionTokens ?? 0,
+    images: usage?.images ?? 0,
+    videoSeconds: usage?.videoSeconds ?? 0,
+  };
+  const model = gw.model ?? '';
   return {
     request_id: request.id,
     key_id: gw.key?.id ?? null,
-    model: gw.model ?? '',
+    model,
     channel: gw.channel ?? null,
     family: gw.family ?? 'unknown',
     status: reply.raw.statusCode,
-    outcome: outcomeOf(request, reply),
-    prompt_tokens: usage?.promptTokens ?? 0,
-    completion_tokens: usage?.completionTokens ?? 0,
+    outcome: outcomeOf(request, reply, end),
+    prompt_tokens: billable.promptTokens,
+    completion_tokens: billable.completionTokens,
     reasoning_tokens: usage?.reasoningTokens ?? 0,
-    images: usage?.images ?? 0,
-    video_seconds: usage?.videoSeconds ?? 0,
-    cost_usd: 0,
+    images: billable.images,
+    video_seconds: billable.videoSeconds,
+    cost_usd: costOf(request.server.gateway.config.file.prices, model, billable),
     latency_ms: now - gw.startedAt,
     ttft_ms: gw.firstTokenAt === undefined ? null : gw.firstTokenAt - gw.startedAt,
     created_at: now,
   };
 }
 
-function outcomeOf(request: FastifyRequest, reply: FastifyReply): string {
-  if (!reply.raw.writableFinished) return 'client_disconnect';
+function outcomeOf(request: FastifyRequest, reply: FastifyReply, end: ResponseEnd): string {
+  if (!end.finished) return 'client_disconnect';
   if (request.gw.streamError) return 'stream_error';
   return reply.raw.statusCode < 400 ? 'success' : 'error';
 }

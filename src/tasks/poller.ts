@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import { Agent } from 'undici';
 import { GatewayError, isGatewayError } from '../errors.js';
 import type { Channel } from '../gateway/channel.js';
 import { readErrorBody } from '../gateway/upstream-client.js';
 import type { GatewayDeps } from '../plugins/request-context.js';
-import { downloadVideo } from './media-store.js';
+import { costOf } from '../usage/prices.js';
+import { downloadVideo, videoDir } from './media-store.js';
 import { VideoTaskRepo } from './task-repo.js';
 import type { VideoAdapter, VideoAdapterSurface } from './video-adapter.js';
 import { completedChange, isTerminal, observedChange, type VideoFailureCode, type VideoSurface, type VideoTask } from './video-task.js';
@@ -14,14 +18,19 @@ export interface VideoTaskPollerOptions {
   deps: GatewayDeps;
   surface: VideoSurface & VideoAdapterSurface;
   log: FastifyBaseLogger;
-  /** How often the background loop looks for due tasks. */
+  /** How often the background loop looks for due tasks (default: `video_tasks.poll_tick_ms`, else 500). */
   tickMs?: number;
+  /** How long a claim on a task lasts unless renewed (default: `video_tasks.lease_ms`, else 30 s). */
+  leaseMs?: number;
   /** A GET refreshes a running task from upstream when it was last polled longer ago than this. */
   staleAfterMs?: number;
 }
 
-/** Long enough for one poll plus the file download; a crashed poller's lease runs out after this. */
-const LEASE_MS = 150_000;
+/**
+ * A poll renews its lease every third of this while it runs (a download can take minutes), so
+ * this is only how long a task waits after the instance polling it died: then another takes it.
+ */
+const LEASE_MS = 30_000;
 const BATCH = 16;
 const MAX_POLL_FAILURES = 8;
 /** Real vendors suggest polling every ~15 s; young tasks are polled sooner. */
@@ -36,8 +45,10 @@ const MAX_INTERVAL_MS = 15_000;
  */
 export class VideoTaskPoller {
   readonly repo: VideoTaskRepo;
-  private readonly owner = `poller_${randomUUID()}`;
+  /** Unique per poller; host and pid tell an operator which instance holds a task. */
+  private readonly owner = `${hostname()}:${process.pid}:${randomUUID()}`;
   private readonly stopping = new AbortController();
+  private readonly leaseMs: number;
   private timer: NodeJS.Timeout | undefined;
   private current: Promise<void> | undefined;
   /** Result files are fetched on their own pool, without any channel's credentials. */
@@ -45,6 +56,7 @@ export class VideoTaskPoller {
 
   constructor(private readonly options: VideoTaskPollerOptions) {
     this.repo = new VideoTaskRepo(options.deps.db);
+    this.leaseMs = options.leaseMs ?? options.deps.config.file.video_tasks?.lease_ms ?? LEASE_MS;
   }
 
   start(): void {
@@ -74,7 +86,7 @@ export class VideoTaskPoller {
         this.current = undefined;
         if (!this.stopping.signal.aborted) this.schedule();
       });
-    }, this.options.tickMs ?? 500);
+    }, this.options.tickMs ?? this.options.deps.config.file.video_tasks?.poll_tick_ms ?? 500);
     this.timer.unref();
   }
 
@@ -88,36 +100,67 @@ export class VideoTaskPoller {
   }
 
   /** One poll under the task's lease; returns the task as stored afterwards. */
-  private async poll(task: VideoTask): Promise<VideoTask> {
+  private async poll(seen: VideoTask): Promise<VideoTask> {
     const { deps } = this.options;
-    if (!(await this.repo.acquireLease(task.id, this.owner, deps.now(), LEASE_MS))) return (await this.repo.findById(task.id)) ?? task;
+    if (!(await this.repo.acquireLease(seen.id, this.owner, deps.now(), this.leaseMs))) return (await this.repo.findById(seen.id)) ?? seen;
+    // Read again under the lease: another instance may have polled the task since `seen` was read.
+    const task = (await this.repo.findById(seen.id)) ?? seen;
+    const lease = this.holdLease(task.id);
     let stage: 'poll' | 'download' = 'poll';
     try {
       const { channel, adapter } = this.adapterFor(task);
-      const observed = await this.fetchState(task, channel, adapter);
+      const observed = await this.fetchState(task, channel, adapter, lease.signal);
       if (observed.status === 'completed') {
         stage = 'download';
-        const video = await downloadVideo({ dispatcher: this.downloads, url: observed.videoUrl, dataDir: deps.config.dataDir, signal: this.stopping.signal });
+        const video = await downloadVideo({ dispatcher: this.downloads, url: observed.videoUrl, dataDir: deps.config.dataDir, signal: lease.signal });
         const { videoUrl: _upstreamUrl, status: _status, ...facts } = observed;
         const now = deps.now();
-        await this.repo.savePoll(task.id, this.owner, now, now, completedChange(), { ...video, ...facts });
-        this.recordUsage(task, now, facts.durationSeconds);
+        // Not saved means another instance took the task over: its own copy of the file wins.
+        if (!(await this.repo.savePoll(task.id, this.owner, now, now, completedChange(), { ...video, ...facts }))) {
+          await rm(join(videoDir(deps.config.dataDir), video.file), { force: true });
+          return (await this.repo.findById(task.id)) ?? task;
+        }
+        await this.charge(task, now, facts.durationSeconds);
       } else {
         const now = deps.now();
         await this.repo.savePoll(task.id, this.owner, now, now + pollInterval(task, now), observedChange(task, observed, now));
       }
     } catch (error) {
       await this.recordFailure(task, error, stage);
+    } finally {
+      lease.release();
     }
     return (await this.repo.findById(task.id)) ?? task;
   }
 
   /**
-   * The generated seconds are accounted once, when the task completes under our lease (the
-   * create request itself was recorded with no usage). The event's request id is the task id.
+   * Renews the task's lease while a poll runs. The signal aborts when the poller stops or the
+   * lease was lost (this instance stalled past the lease and another took the task over).
    */
-  private recordUsage(task: VideoTask, now: number, durationSeconds: number | undefined): void {
-    this.options.deps.usage.record({
+  private holdLease(id: string): { signal: AbortSignal; release: () => void } {
+    const lost = new AbortController();
+    const renew = (): void => {
+      this.repo.renewLease(id, this.owner, this.options.deps.now(), this.leaseMs).then(
+        (held) => (held ? undefined : lost.abort()),
+        // A failed renewal (database hiccup) is tried again next time; the lease is still ours.
+        () => undefined,
+      );
+    };
+    const timer = setInterval(renew, Math.max(10, Math.floor(this.leaseMs / 3)));
+    timer.unref();
+    return { signal: AbortSignal.any([this.stopping.signal, lost.signal]), release: () => clearInterval(timer) };
+  }
+
+  /**
+   * The generated seconds are charged once, when the task completes (the create request itself
+   * was recorded with no usage): `markCharged` lets one caller through even when several polls
+   * or instances see the completion. Failed tasks never get here. The event's request id is the task id.
+   */
+  private async charge(task: VideoTask, now: number, durationSeconds: number | undefined): Promise<void> {
+    const { deps } = this.options;
+    if (!(await this.repo.markCharged(task.id))) return;
+    const videoSeconds = durationSeconds ?? 0;
+    deps.usage.record({
       request_id: task.id,
       key_id: task.keyId,
       model: task.model,
@@ -129,8 +172,8 @@ export class VideoTaskPoller {
       completion_tokens: 0,
       reasoning_tokens: 0,
       images: 0,
-      video_seconds: durationSeconds ?? 0,
-      cost_usd: 0,
+      video_seconds: videoSeconds,
+      cost_usd: costOf(deps.config.file.prices, task.model, { promptTokens: 0, completionTokens: 0, images: 0, videoSeconds }),
       latency_ms: now - task.createdAt,
       ttft_ms: null,
       created_at: now,
@@ -144,9 +187,9 @@ export class VideoTaskPoller {
     return { channel, adapter };
   }
 
-  private async fetchState(task: VideoTask, channel: Channel, adapter: VideoAdapter<unknown>) {
+  private async fetchState(task: VideoTask, channel: Channel, adapter: VideoAdapter<unknown>, signal: AbortSignal) {
     const call = adapter.toPollRequest({ upstreamId: task.upstreamId, capability: task.capability });
-    const response = await this.options.deps.upstream.send(channel, call, this.stopping.signal);
+    const response = await this.options.deps.upstream.send(channel, call, signal);
     if (response.status >= 400) throw adapter.fromUpstreamError(response.status, await readErrorBody(response.body));
     let body: unknown;
     try {

@@ -108,9 +108,15 @@ export class VideoTaskRepo {
     return Number(result.numUpdatedRows) === 1;
   }
 
-  /** Records a successful poll (with its change, if any) and gives the lease back. */
-  async savePoll(id: string, owner: string, now: number, nextPollAt: number, change?: TaskChange, result?: VideoTaskResult): Promise<void> {
-    await this.db
+  /** Extends a lease this owner still holds; false when it is no longer ours. */
+  async renewLease(id: string, owner: string, now: number, leaseMs: number): Promise<boolean> {
+    const result = await this.db.updateTable('video_tasks').set({ lease_until: now + leaseMs }).where('id', '=', id).where('lease_owner', '=', owner).executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
+  /** Records a successful poll (with its change, if any) and gives the lease back; false when the lease was no longer ours. */
+  async savePoll(id: string, owner: string, now: number, nextPollAt: number, change?: TaskChange, result?: VideoTaskResult): Promise<boolean> {
+    const saved = await this.db
       .updateTable('video_tasks')
       .set({
         polled_at: now,
@@ -122,7 +128,8 @@ export class VideoTaskRepo {
       })
       .where('id', '=', id)
       .where('lease_owner', '=', owner)
-      .execute();
+      .executeTakeFirst();
+    return Number(saved.numUpdatedRows) === 1;
   }
 
   /** Records a failed poll; `giveUp` ends the task as failed. Gives the lease back. */
@@ -142,6 +149,15 @@ export class VideoTaskRepo {
       .execute();
   }
 
+  /**
+   * Claims the task's charge: true for exactly one caller, whichever instance or poll gets there
+   * first (the conditional UPDATE is atomic on both stores). Only completed tasks are charged.
+   */
+  async markCharged(id: string): Promise<boolean> {
+    const result = await this.db.updateTable('video_tasks').set({ charged: 1 }).where('id', '=', id).where('status', '=', 'completed').where('charged', '=', 0).executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
+
   async releaseLease(id: string, owner: string): Promise<void> {
     await this.db.updateTable('video_tasks').set({ lease_owner: null, lease_until: null }).where('id', '=', id).where('lease_owner', '=', owner).execute();
   }
@@ -156,8 +172,6 @@ function changeColumns(change: TaskChange, now: number, result?: VideoTaskResult
     ...(result ? { result: JSON.stringify(result) } : {}),
     ...(change.error ? { error_code: change.error.code, error_message: change.error.message } : {}),
     ...(isFinished ? { completed_at: now } : {}),
-    // A completed task's seconds are recorded as usage in the same step (tasks/poller.ts).
-    ...(change.status === 'completed' ? { charged: 1 } : {}),
   };
 }
 

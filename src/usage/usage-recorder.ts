@@ -18,6 +18,7 @@ export interface UsageRecorderOptions {
  */
 export class UsageRecorder {
   private queue: UsageEvent[] = [];
+  private readonly listeners = new Set<(event: UsageEvent) => void>();
   private flushing: Promise<void> | undefined;
   private readonly timer: NodeJS.Timeout;
   private readonly batchSize: number;
@@ -33,7 +34,14 @@ export class UsageRecorder {
 
   record(event: UsageEvent): void {
     this.queue.push(event);
+    for (const listener of this.listeners) listener(event);
     if (this.queue.length >= this.batchSize) void this.flush();
+  }
+
+  /** Sees every event as it is recorded (budgets count spend before the batch is written). */
+  subscribe(listener: (event: UsageEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /** Writes everything queued so far; concurrent calls share one write. */

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FileConfig, GatewayConfig } from '../../src/config/schema.js';
 import { startGateway, type RunningGateway } from '../../src/main.js';
+import { createTestDatabase, type TestDatabase } from './services.js';
 
 export const TEST_KEY = 'sk-gw-test-key-0123456789abcdef';
 export const TEST_ADMIN_TOKEN = 'gwadm-test-admin-token';
@@ -13,9 +14,25 @@ export interface TestGateway extends RunningGateway {
   stop(options?: { keepData?: boolean }): Promise<void>;
 }
 
+/**
+ * `GATEWAY_TEST_DATABASE=postgres npx vitest run …` runs any gateway test on PostgreSQL: each data
+ * directory gets a fresh database (kept across a `keepData` restart), dropped when it is removed.
+ */
+const postgresByDataDir = new Map<string, TestDatabase>();
+
+async function postgresFor(dataDir: string): Promise<string> {
+  let database = postgresByDataDir.get(dataDir);
+  if (!database) {
+    database = await createTestDatabase();
+    postgresByDataDir.set(dataDir, database);
+  }
+  return database.url;
+}
+
 /** A real gateway on 127.0.0.1, port 0, with its own SQLite directory and simulator upstreams. */
 export async function startTestGateway(options: { dataDir?: string; file?: FileConfig; env?: Partial<GatewayConfig> } = {}): Promise<TestGateway> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'gateway-test-'));
+  const onPostgres = process.env.GATEWAY_TEST_DATABASE === 'postgres' && options.env?.databaseUrl === undefined;
   const config: GatewayConfig = {
     port: 0,
     host: '127.0.0.1',
@@ -29,6 +46,7 @@ export async function startTestGateway(options: { dataDir?: string; file?: FileC
     redisUrl: undefined,
     file: options.file ?? {},
     ...options.env,
+    ...(onPostgres ? { databaseUrl: await postgresFor(dataDir) } : {}),
   };
   const gateway = await startGateway(config, { announce: () => undefined });
   return {
@@ -36,7 +54,10 @@ export async function startTestGateway(options: { dataDir?: string; file?: FileC
     dataDir,
     async stop({ keepData = false } = {}) {
       await gateway.close();
-      if (!keepData) rmSync(dataDir, { recursive: true, force: true });
+      if (keepData) return;
+      rmSync(dataDir, { recursive: true, force: true });
+      await postgresByDataDir.get(dataDir)?.drop();
+      postgresByDataDir.delete(dataDir);
     },
   };
 }

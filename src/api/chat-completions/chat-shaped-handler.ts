@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OpenAIChatRequest } from '../../protocols/openai-chat/types.js';
 import { dispatchJson, dispatchStream } from '../../gateway/dispatch.js';
-import { assertModelAllowed } from '../../plugins/auth.js';
+import { admit } from '../../plugins/rate-limit.js';
 import { renderChatStreamError } from './stream-error.js';
 
 /**
@@ -11,8 +11,7 @@ import { renderChatStreamError } from './stream-error.js';
 export function chatShapedHandler(family: 'chat-completions' | 'messages') {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
     const body = request.body as OpenAIChatRequest;
-    assertModelAllowed(request.gw.key, body.model);
-    request.gw.model = body.model;
+    await admit(request, reply, body.model, { body });
     const options = { family, model: body.model, body, request, reply, includeUsage: body.stream_options?.include_usage === true };
     if (body.stream) {
       await dispatchStream({ ...options, renderError: renderChatStreamError });

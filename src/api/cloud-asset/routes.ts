@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { ASSET_MODEL } from '../../catalog/models.js';
 import { GatewayError } from '../../errors.js';
-import { assertModelAllowed } from '../../plugins/auth.js';
+import { admit } from '../../plugins/rate-limit.js';
 import type { Validator } from '../../validation/compile.js';
 import { toFastifyValidator } from '../../validation/compile.js';
 import { AssetStore, toAssetObject } from './asset-store.js';
@@ -28,10 +28,7 @@ export async function cloudAssetRoutes(app: FastifyInstance): Promise<void> {
   const store = new AssetStore(app.gateway.db, app.gateway.config.dataDir);
   const { upstream } = app.gateway;
   const channel = assetChannelOf(app.gateway.channels);
-  app.addHook('preHandler', async (request) => {
-    assertModelAllowed(request.gw.key, ASSET_MODEL);
-    request.gw.model = ASSET_MODEL;
-  });
+  app.addHook('preHandler', async (request, reply) => admit(request, reply, ASSET_MODEL));
 
   app.post('/cloud/asset/DeleteAsset', route('Delete an asset', DeleteAssetRequest, validateAssetId), async (request) => {
     const { Id } = request.body as AssetIdBody;

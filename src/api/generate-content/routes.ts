@@ -3,7 +3,7 @@ import { GENERATE_CONTENT_ENDPOINTS, IMAGE_MODELS } from '../../catalog/models.j
 import type { GeminiGenerateContentResponse, GeminiMethod, GenerateContentCall } from '../../protocols/gemini-generate/types.js';
 import type { TranslatorPair } from '../../providers/types.js';
 import { dispatchJson, dispatchStream } from '../../gateway/dispatch.js';
-import { assertModelAllowed } from '../../plugins/auth.js';
+import { admit } from '../../plugins/rate-limit.js';
 import { toFastifyValidator } from '../../validation/compile.js';
 import { GenerateContentQuerySchema, GenerateContentRequestSchema, validateGenerateContentQuery, validateGenerateContentRequest } from './schemas.js';
 import { renderGoogleStreamError } from './stream-error.js';
@@ -48,8 +48,7 @@ export async function generateContentRoutes(app: FastifyInstance): Promise<void>
 }
 
 async function handle(request: FastifyRequest, reply: FastifyReply, model: string, method: GeminiMethod): Promise<unknown> {
-  assertModelAllowed(request.gw.key, model);
-  request.gw.model = model;
+  await admit(request, reply, model, { body: request.body });
   const body = { method, body: request.body } as GenerateContentCall;
   const options = { family: 'generate-content' as const, model, body, request, reply };
   if (method === 'streamGenerateContent') {

@@ -3,7 +3,7 @@ import { GatewayError } from '../../errors.js';
 import type { OpenAIImageData, OpenAIImagesRequest, OpenAIImagesResponse, OpenAIImagesUsage } from '../../protocols/openai-images/types.js';
 import type { TranslatorPair, Usage } from '../../providers/types.js';
 import { dispatchJson } from '../../gateway/dispatch.js';
-import { assertModelAllowed } from '../../plugins/auth.js';
+import { admit } from '../../plugins/rate-limit.js';
 import { toFastifyValidator } from '../../validation/compile.js';
 import { ImagesRequestSchema, validateImagesRequest } from './schemas.js';
 import { readImage, sniffImageExtension, storeImage } from './media-files.js';
@@ -46,8 +46,7 @@ export async function imagesRoutes(app: FastifyInstance): Promise<void> {
 
 async function generateImages(request: FastifyRequest, reply: FastifyReply): Promise<OpenAIImagesResponse> {
   const body = request.body as OpenAIImagesRequest;
-  assertModelAllowed(request.gw.key, body.model);
-  request.gw.model = body.model;
+  await admit(request, reply, body.model, { body });
   const n = body.n ?? 1;
   // Each upstream call watches the client connection; n of them exceed Node's default of 10 listeners.
   reply.raw.setMaxListeners(reply.raw.getMaxListeners() + n);

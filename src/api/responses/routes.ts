@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { OpenAIResponsesRequest, ResponsesTranslatorPair } from '../../protocols/openai-responses/types.js';
 import { dispatchJson, dispatchStream } from '../../gateway/dispatch.js';
-import { assertModelAllowed } from '../../plugins/auth.js';
+import { admit } from '../../plugins/rate-limit.js';
 import { toFastifyValidator } from '../../validation/compile.js';
 import { ResponsesRequest, validateResponsesRequest } from './schemas.js';
 import { renderResponsesStreamError } from './stream-error.js';
@@ -30,8 +30,7 @@ export async function responsesRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const body = request.body as OpenAIResponsesRequest;
-      assertModelAllowed(request.gw.key, body.model);
-      request.gw.model = body.model;
+      await admit(request, reply, body.model, { body });
       const options = { family: 'responses' as const, model: body.model, body, request, reply };
       if (body.stream) {
         await dispatchStream({ ...options, renderError: renderResponsesStreamError });

@@ -1,7 +1,7 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { GatewayError } from '../../errors.js';
-import { assertModelAllowed } from '../../plugins/auth.js';
+import { admit } from '../../plugins/rate-limit.js';
 import type { VideoGenerationRequest } from '../../protocols/video-generations/types.js';
 import { createVideoTask, newAsyncTaskId } from '../../tasks/create-task.js';
 import { sendVideoFile } from '../../tasks/media-store.js';
@@ -30,9 +30,11 @@ export async function videoGenerationsRoutes(app: FastifyInstance): Promise<void
   app.addHook('onReady', async () => poller.start());
   app.addHook('onClose', async () => poller.stop());
 
-  const findTask = async (request: FastifyRequest, id: string): Promise<VideoTask> => {
+  /** A query counts against the key's limits for the task's model; its budget paid for the task already. */
+  const findTask = async (request: FastifyRequest, reply: FastifyReply, id: string): Promise<VideoTask> => {
     const task = await poller.repo.findForKey(id, request.gw.key!.id, 'video-generations');
     if (!task) throw new GatewayError('GW_RESOURCE_NOT_FOUND', `No video generation task '${id}'`);
+    await admit(request, reply, task.model, { checkBudget: false });
     return poller.refreshIfStale(task);
   };
 
@@ -49,10 +51,9 @@ export async function videoGenerationsRoutes(app: FastifyInstance): Promise<void
       },
       validatorCompiler: () => toFastifyValidator(validateVideoGenerationRequest),
     },
-    async (request) => {
+    async (request, reply) => {
       const body = request.body as VideoGenerationRequest;
-      assertModelAllowed(request.gw.key, body.model);
-      request.gw.model = body.model;
+      await admit(request, reply, body.model);
       const task = await createVideoTask({ request, surface: 'video-generations', id: newAsyncTaskId(), model: body.model, capability: null, body });
       return toCreatedVideo(task);
     },
@@ -61,9 +62,8 @@ export async function videoGenerationsRoutes(app: FastifyInstance): Promise<void
   app.get(
     '/v1/video/generations/:id',
     { config: { family: 'video-generations' }, schema: { summary: 'Get a video generation task', tags: ['video'], security: [{ bearer: [] }], params: IdParams } },
-    async (request) => {
-      const task = await findTask(request, (request.params as { id: string }).id);
-      request.gw.model = task.model;
+    async (request, reply) => {
+      const task = await findTask(request, reply, (request.params as { id: string }).id);
       return toVideoObject(task, app.gateway.publicUrl());
     },
   );
@@ -72,7 +72,7 @@ export async function videoGenerationsRoutes(app: FastifyInstance): Promise<void
     '/v1/video/generations/:id/content',
     { config: { family: 'video-generations' }, schema: { summary: 'Download the generated MP4', tags: ['video'], security: [{ bearer: [] }], params: IdParams } },
     async (request, reply) => {
-      const task = await findTask(request, (request.params as { id: string }).id);
+      const task = await findTask(request, reply, (request.params as { id: string }).id);
       if (task.status !== 'completed' || !task.result) {
         throw new GatewayError('GW_REQ_INVALID_PARAM', `Video generation task '${task.id}' has no content yet (status ${task.status})`);
       }

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { GatewayError } from '../../errors.js';
-import { assertModelAllowed } from '../../plugins/auth.js';
+import { admit } from '../../plugins/rate-limit.js';
 import { KLING_CAPABILITIES, type KlingCapability, type KlingVideoRequest } from '../../protocols/kling-video/types.js';
 import { createVideoTask } from '../../tasks/create-task.js';
 import { VideoTaskPoller } from '../../tasks/poller.js';
@@ -40,11 +40,10 @@ export async function videoaltRoutes(app: FastifyInstance): Promise<void> {
         schema: { summary: `Create a ${capability} task (Kling-native)`, tags: ['videoalt'], security: [{ bearer: [] }], body: VIDEOALT_SCHEMAS[capability] },
         validatorCompiler: () => toFastifyValidator((body) => validateVideoaltRequest(capability, body)),
       },
-      async (request) => {
+      async (request, reply) => {
         const body = request.body as KlingVideoRequest['body'];
         const model = effectiveModel(capability, body);
-        assertModelAllowed(request.gw.key, model);
-        request.gw.model = model;
+        await admit(request, reply, model);
         const externalId = body.external_task_id ?? null;
         if (externalId && (await poller.repo.findByExternalId(externalId, request.gw.key!.id, 'videoalt'))) {
           throw new GatewayError('GW_REQ_INVALID_PARAM', `'external_task_id' '${externalId}' is already used by another task`, { param: 'external_task_id' });
@@ -55,18 +54,20 @@ export async function videoaltRoutes(app: FastifyInstance): Promise<void> {
     );
   }
 
-  const findTask = async (request: FastifyRequest, id: string, capability?: string): Promise<VideoTask> => {
+  /** A query counts against the key's limits for the task's model; its budget paid for the task already. */
+  const findTask = async (request: FastifyRequest, reply: FastifyReply, id: string, capability?: string): Promise<VideoTask> => {
     const keyId = request.gw.key!.id;
     const task = (await poller.repo.findForKey(id, keyId, 'videoalt')) ?? (await poller.repo.findByExternalId(id, keyId, 'videoalt'));
     if (!task || (capability !== undefined && task.capability !== capability)) throw new GatewayError('GW_RESOURCE_NOT_FOUND', `No task '${id}'`);
+    await admit(request, reply, task.model, { checkBudget: false });
     return poller.refreshIfStale(task);
   };
 
   app.get(
     '/videoalt/v1/videos/:id',
     { config: { family: 'videoalt' }, schema: { summary: 'Query a task by id or external_task_id', tags: ['videoalt'], security: [{ bearer: [] }], params: Type.Object({ id: Type.String() }) } },
-    async (request) => {
-      const task = await findTask(request, (request.params as { id: string }).id);
+    async (request, reply) => {
+      const task = await findTask(request, reply, (request.params as { id: string }).id);
       return klingEnvelope(request.id, toKlingTask(task, app.gateway.publicUrl()));
     },
   );
@@ -77,10 +78,10 @@ export async function videoaltRoutes(app: FastifyInstance): Promise<void> {
       config: { family: 'videoalt' },
       schema: { summary: 'Query a task (native per-capability form)', tags: ['videoalt'], security: [{ bearer: [] }], params: Type.Object({ capability: Type.String(), id: Type.String() }) },
     },
-    async (request) => {
+    async (request, reply) => {
       const { capability, id } = request.params as { capability: string; id: string };
       if (!isCapability(capability)) throw new GatewayError('GW_ROUTE_NOT_FOUND', `No endpoint GET /videoalt/v1/videos/${capability}/{task_id}`);
-      const task = await findTask(request, id, capability);
+      const task = await findTask(request, reply, id, capability);
       return klingEnvelope(request.id, toKlingTask(task, app.gateway.publicUrl()));
     },
   );

@@ -1,0 +1,157 @@
+// The benchmark scenarios: each names the same request three ways — straight to the upstream
+// simulator (the ceiling), through our gateway, and through Portkey pointed at the same upstream.
+
+const SHORT_PROMPT = 'Say hello in one short sentence.';
+const LONG_PROMPT =
+  'Write a short paragraph about gateways, routing, streaming, latency, throughput and the careful measurement of all of them under load.';
+
+/**
+ * The simulator streams one chunk per token: a role chunk, `max_tokens` content chunks, a
+ * finish chunk, the usage chunk (include_usage) and [DONE]. So max_tokens 46 gives 50 events,
+ * max_tokens 16 gives 20.
+ */
+const streamBody = (model, contentChunks, prompt = LONG_PROMPT) =>
+  JSON.stringify({
+    model,
+    stream: true,
+    stream_options: { include_usage: true },
+    max_tokens: contentChunks,
+    messages: [{ role: 'user', content: prompt }],
+  });
+
+const chatBody = (model, extra = {}) => JSON.stringify({ model, messages: [{ role: 'user', content: SHORT_PROMPT }], ...extra });
+
+/**
+ * About 100 KB of tool definitions, an agent's catalogue: the gateway parses, validates and
+ * re-serialises all of it, while the simulator does not tokenise tools, so the upstream stays
+ * cheap and the body's cost shows up in the gateway (a 100 KB prompt would be tokenised by the
+ * simulator and make the upstream the bottleneck).
+ */
+function toolCatalogue(targetBytes) {
+  const tools = [];
+  const description = 'Looks up one record of the inventory by its identifier and returns the fields asked for. ';
+  for (let i = 0; JSON.stringify(tools).length < targetBytes; i++) {
+    tools.push({
+      type: 'function',
+      function: {
+        name: `lookup_record_${i}`,
+        description: description.repeat(4),
+        parameters: {
+          type: 'object',
+          properties: {
+            id: { type: 'string', description: 'The record identifier, as printed on the label.' },
+            fields: { type: 'array', items: { type: 'string' }, description: 'Which fields to return.' },
+            limit: { type: 'integer', minimum: 1, maximum: 100 },
+          },
+          required: ['id'],
+        },
+      },
+    });
+  }
+  return tools;
+}
+
+const TOOLS = toolCatalogue(100 * 1024);
+
+/**
+ * @param {{upstream: {openai: string, gemini: string, slow?: string}, gateway: string,
+ *          portkey?: string, keys: {bootstrap: string, limited: string}}} ctx
+ */
+export function buildScenarios(ctx) {
+  const json = { 'content-type': 'application/json' };
+  const openaiDirect = (body, base = ctx.upstream.openai) => ({
+    url: `${base}/v1/chat/completions`,
+    headers: { ...json, authorization: 'Bearer simulator-key' },
+    body,
+  });
+  const ours = (body, key = ctx.keys.bootstrap) => ({
+    url: `${ctx.gateway}/v1/chat/completions`,
+    headers: { ...json, authorization: `Bearer ${key}` },
+    body,
+  });
+  const portkey = (body, base = ctx.upstream.openai) =>
+    ctx.portkey
+      ? {
+          url: `${ctx.portkey}/v1/chat/completions`,
+          headers: { ...json, authorization: 'Bearer simulator-key', 'x-portkey-provider': 'openai', 'x-portkey-custom-host': `${base}/v1` },
+          body,
+        }
+      : null;
+  const chat = (upstreamModel, ourModel, extra) => ({ direct: chatBody(upstreamModel, extra), ours: chatBody(ourModel, extra) });
+  const stream = (chunks) => ({ direct: streamBody('gpt-4.1', chunks), ours: streamBody('delta-4.1', chunks) });
+
+  const small = chat('gpt-4.1', 'delta-4.1');
+  const big = chat('gpt-4.1', 'delta-4.1', { tools: TOOLS });
+  const s50 = stream(46);
+  const s20 = stream(16);
+  const geminiBody = JSON.stringify({ contents: [{ role: 'user', parts: [{ text: SHORT_PROMPT }] }] });
+
+  const list = [
+    {
+      name: 'chat',
+      description: 'Non-stream chat, small body (bootstrap key)',
+      targets: { direct: openaiDirect(small.direct), ours: ours(small.ours), portkey: portkey(small.direct) },
+    },
+    {
+      name: 'stream',
+      description: 'Stream chat, 50 events (bootstrap key)',
+      stream: true,
+      targets: { direct: openaiDirect(s50.direct), ours: ours(s50.ours), portkey: portkey(s50.direct) },
+    },
+    {
+      name: 'body-100k',
+      description: `Non-stream chat with a ${Math.round(big.ours.length / 1024)} KB body (tool catalogue)`,
+      targets: { direct: openaiDirect(big.direct), ours: ours(big.ours), portkey: portkey(big.direct) },
+    },
+    {
+      name: 'gemini',
+      description: 'Gemini-native generateContent pass-through (no Portkey equivalent)',
+      targets: {
+        direct: {
+          url: `${ctx.upstream.gemini}/v1beta/models/gemini-2.5-flash-lite:generateContent`,
+          headers: { ...json, 'x-goog-api-key': 'simulator-key' },
+          body: geminiBody,
+        },
+        ours: {
+          url: `${ctx.gateway}/v1beta/models/gamma-2.5-flash-lite:generateContent`,
+          headers: { ...json, 'x-goog-api-key': ctx.keys.bootstrap },
+          body: geminiBody,
+        },
+        portkey: null,
+      },
+    },
+    {
+      name: 'auth-limited',
+      description: 'Non-stream chat on a restricted key with rpm/tpm limits (auth, validation, limit check, routing, usage)',
+      targets: { direct: openaiDirect(small.direct), ours: ours(small.ours, ctx.keys.limited), portkey: portkey(small.direct) },
+    },
+    {
+      name: 'auth-stream-20',
+      description: 'Stream chat, 20 events, on the restricted key with limits',
+      stream: true,
+      concurrency: [64],
+      targets: { direct: openaiDirect(s20.direct), ours: ours(s20.ours, ctx.keys.limited), portkey: portkey(s20.direct) },
+    },
+  ];
+  if (ctx.upstream.slow) {
+    list.push({
+      name: 'slow-streams',
+      description: '1,000 concurrent slow streams (20 events, one every 100 ms)',
+      stream: true,
+      concurrency: [1000],
+      durationS: 6,
+      targets: {
+        direct: openaiDirect(s20.direct, ctx.upstream.slow),
+        ours: ours(s20.ours.replace('"delta-4.1"', '"epsilon-4.7"')),
+        portkey: portkey(s20.direct, ctx.upstream.slow),
+      },
+    });
+  }
+  return list;
+}
+
+/** Whether a probe answer looks right for the scenario (a stream must end in [DONE]). */
+export function probeLooksRight(scenario, { status, text }) {
+  if (status !== 200) return false;
+  return scenario.stream ? text.includes('[DONE]') : text.startsWith('{');
+}

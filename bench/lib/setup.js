@@ -1,0 +1,84 @@
+// Starting the three servers of a run: the standalone simulator (the upstream), our gateway
+// (node dist/cli.js start, configured to use that upstream) and Portkey's gateway.
+import { mkdtempSync, writeFileSync, rmSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, startProcess } from './procs.js';
+
+export const BOOTSTRAP_KEY = 'sk-bench-bootstrap-0123456789abcdef0123';
+export const LIMITED_KEY = 'sk-bench-limited-0123456789abcdef012345';
+/** Far above anything a run sends: the limit is checked on every request but never hit. */
+const LIMITS = { rpm: 1_000_000_000, tpm: 1_000_000_000_000 };
+
+export async function startUpstream(root, { slow = true } = {}) {
+  const args = [join(root, 'dist/simulator/standalone.js'), '--openai-port', '0', '--gemini-port', '0'];
+  if (slow) args.push('--slow-port', '0', '--slow-tokens-per-second', '10');
+  return startProcess('upstream', process.execPath, args, {
+    ready: (line) => (line.startsWith('{') ? JSON.parse(line) : undefined),
+  });
+}
+
+/** A data directory with the bootstrap key and a restricted, rate-limited key already in it. */
+export async function prepareDataDir(root) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gateway-bench-'));
+  const { connectSqlite } = await import(join(root, 'dist/db/connect.js'));
+  const { KeyStore } = await import(join(root, 'dist/keys/key-store.js'));
+  const db = await connectSqlite(dataDir);
+  const keys = new KeyStore(db);
+  await keys.create({ name: 'bench-bootstrap', secret: BOOTSTRAP_KEY });
+  await keys.create({ name: 'bench-limited', secret: LIMITED_KEY, models: ['delta-4.1', 'epsilon-4.7'], endpoints: ['chat-completions'], ...LIMITS });
+  await db.destroy();
+  return dataDir;
+}
+
+function gatewayConfig(upstream) {
+  const channel = (name, vendor, baseUrl, models) =>
+    `  - name: ${name}\n    vendor: ${vendor}\n    base_url: ${baseUrl}\n    api_key: simulator-key\n    max_retries: 0\n    models:\n` +
+    Object.entries(models).map(([k, v]) => `      ${k}: ${v}\n`).join('');
+  let yaml = 'channels:\n';
+  yaml += channel('bench-openai', 'openai', `${upstream.openai}/v1`, { 'delta-4.1': 'gpt-4.1' });
+  yaml += channel('bench-gemini', 'gemini', upstream.gemini, { 'gamma-2.5-flash-lite': 'gemini-2.5-flash-lite', 'gamma-3.1-flash-image': 'gemini-3.1-flash-image' });
+  if (upstream.slow) yaml += channel('bench-slow', 'openai', `${upstream.slow}/v1`, { 'epsilon-4.7': 'gpt-4.1' });
+  return yaml;
+}
+
+/**
+ * Starts `node dist/cli.js start` against the upstream. `nodeArgs` adds flags such as
+ * --cpu-prof; `workers` sets GATEWAY_WORKERS (node:cluster) for the multi-process mode.
+ */
+export async function startOurs(root, upstream, dataDir, { nodeArgs = [], workers } = {}) {
+  const port = await freePort();
+  const configPath = join(dataDir, 'bench-gateway.yaml');
+  writeFileSync(configPath, gatewayConfig(upstream));
+  const env = {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    GATEWAY_DATA_DIR: dataDir,
+    GATEWAY_CONFIG: configPath,
+    GATEWAY_BOOTSTRAP_KEY: BOOTSTRAP_KEY,
+    GATEWAY_ADMIN_TOKEN: 'gwadm-bench-admin-token',
+    LOG_LEVEL: 'warn',
+    ...(workers ? { GATEWAY_WORKERS: String(workers) } : {}),
+  };
+  const child = await startProcess('gateway', process.execPath, [...nodeArgs, join(root, 'dist/cli.js'), 'start'], {
+    env,
+    readyUrl: `http://127.0.0.1:${port}/healthz`,
+  });
+  return { ...child, url: `http://127.0.0.1:${port}` };
+}
+
+export async function startPortkey(root) {
+  const entry = join(root, 'node_modules/@portkey-ai/gateway/build/start-server.js');
+  if (!existsSync(entry)) return undefined;
+  const port = await freePort();
+  // --headless: no log-viewer UI; NODE_ENV=production keeps its console quiet.
+  const child = await startProcess('portkey', process.execPath, [entry, `--port=${port}`, '--headless'], {
+    env: { NODE_ENV: 'production' },
+    readyUrl: `http://127.0.0.1:${port}/`,
+  });
+  return { ...child, url: `http://127.0.0.1:${port}` };
+}
+
+export function removeDataDir(dataDir) {
+  rmSync(dataDir, { recursive: true, force: true });
+}

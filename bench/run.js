@@ -1,0 +1,178 @@
+#!/usr/bin/env node
+// npm run bench [-- --quick | --profile | --scenarios chat,stream --concurrency 1,64 --duration 5
+//                   --warmup 1 --no-portkey --workers N --out DIR --no-build]
+// Starts the upstream simulator, our gateway and Portkey as child processes, then measures each
+// scenario direct / ours / Portkey in turn at each concurrency. See README "Benchmarks".
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { buildScenarios, probeLooksRight } from './lib/scenarios.js';
+import { BOOTSTRAP_KEY, LIMITED_KEY, prepareDataDir, removeDataDir, startOurs, startPortkey, startUpstream } from './lib/setup.js';
+import { cpuSeconds, machineBusySeconds, peakRss, resetPeakRss } from './lib/procs.js';
+import { probe, runLoad } from './lib/load.js';
+import { checkTargets, markdown } from './lib/report.js';
+import { chartSvg } from './lib/chart.js';
+import { runProfiles } from './lib/profile-run.js';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    profile: { type: 'boolean', default: false },
+    scenarios: { type: 'string' },
+    concurrency: { type: 'string' },
+    duration: { type: 'string' },
+    warmup: { type: 'string' },
+    'no-portkey': { type: 'boolean', default: false },
+    workers: { type: 'string' },
+    out: { type: 'string' },
+    'no-build': { type: 'boolean', default: false },
+  },
+});
+
+const DEFAULT_CONCURRENCY = [1, 64, 256];
+const options = {
+  durationS: Number(args.duration ?? (args.quick ? 2 : args.profile ? 8 : 5)),
+  warmupS: Number(args.warmup ?? (args.quick ? 0.5 : 1)),
+  scenarios: args.scenarios?.split(',') ?? (args.quick ? ['chat'] : args.profile ? ['chat', 'stream'] : undefined),
+  concurrency: args.concurrency?.split(',').map(Number) ?? (args.quick ? [8] : args.profile ? [64] : undefined),
+  portkey: !args['no-portkey'] && !args.profile,
+  workers: args.workers ? Number(args.workers) : undefined,
+};
+const date = new Date().toISOString().slice(0, 10);
+const outDir = args.out ?? join(root, 'bench/results', args.quick ? 'quick' : args.profile ? `profiles/${date}` : '');
+const log = (line) => process.stderr.write(line + '\n');
+
+function build() {
+  if (args['no-build']) return;
+  try {
+    execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'pipe' });
+  } catch (error) {
+    // tsc emits despite type errors elsewhere in the tree; only a missing entry point is fatal.
+    if (!existsSync(join(root, 'dist/cli.js')) || !existsSync(join(root, 'dist/simulator/standalone.js'))) throw error;
+    log('warning: tsc reported errors; benchmarking the emitted dist/ anyway');
+  }
+}
+
+/** Measures one target at one concurrency: load, the server's CPU and its peak RSS. */
+async function measure(target, request, servers, server, connections, durationS) {
+  resetPeakRss(server.pid);
+  const ourCpu = () => Object.values(servers).reduce((sum, s) => sum + (s ? cpuSeconds(s.pid) : 0), 0);
+  const upstream = servers.upstream;
+  const before = { server: cpuSeconds(server.pid), upstream: cpuSeconds(upstream.pid), self: process.cpuUsage(), all: ourCpu(), machine: machineBusySeconds() };
+  const result = await runLoad({ ...request, connections, durationS });
+  const serverCpu = cpuSeconds(server.pid) - before.server;
+  const upstreamCpu = cpuSeconds(upstream.pid) - before.upstream;
+  const self = process.cpuUsage(before.self);
+  // Machine busy time not spent by the servers or this load generator: other work on the box.
+  const otherCpu = machineBusySeconds() - before.machine - (ourCpu() - before.all) - (self.user + self.system) / 1e6;
+  const n = Math.max(1, result.responses);
+  return {
+    target,
+    ...result,
+    otherCpuSeconds: round(Math.max(0, otherCpu), 2),
+    cpuSeconds: round(serverCpu, 2),
+    cpuSecondsPer1k: round((serverCpu / n) * 1000, 4),
+    cpuUsPerRequest: round((serverCpu / n) * 1e6, 1),
+    upstreamCpuUsPerRequest: round((upstreamCpu / n) * 1e6, 1),
+    loadGeneratorCpuUsPerRequest: round((self.user + self.system) / n, 1),
+    peakRssBytes: peakRss(server.pid),
+  };
+}
+
+const round = (n, digits) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+async function runScenario(scenario, servers) {
+  const record = { name: scenario.name, description: scenario.description, results: [], skipped: [] };
+  const targets = [];
+  for (const name of ['direct', 'ours', 'portkey']) {
+    const request = scenario.targets[name];
+    if (!request) {
+      if (name !== 'portkey' || options.portkey) record.skipped.push({ target: name, reason: 'no equivalent request' });
+      continue;
+    }
+    const answer = await probe(request).catch((error) => ({ status: 0, text: String(error) }));
+    if (!probeLooksRight(scenario, answer)) {
+      record.skipped.push({ target: name, reason: `probe answered ${answer.status}: ${answer.text.slice(0, 160)}` });
+      log(`  ${scenario.name}/${name}: probe failed (${answer.status}), skipped`);
+      continue;
+    }
+    targets.push({ name, request, server: name === 'direct' ? servers.upstream : servers[name] });
+  }
+  const conns = scenario.concurrency ?? options.concurrency ?? DEFAULT_CONCURRENCY;
+  const durationS = scenario.durationS ?? options.durationS;
+  for (const t of targets) {
+    await runLoad({ ...t.request, connections: Math.min(64, Math.max(...conns)), durationS: options.warmupS });
+  }
+  for (const c of conns) {
+    for (const t of targets) {
+      const result = await measure(t.name, t.request, servers, t.server, c, durationS);
+      record.results.push(result);
+      log(`  ${scenario.name} c${c} ${t.name.padEnd(7)} ${String(Math.round(result.rps)).padStart(6)} req/s  p50 ${result.latencyMs.p50} ms  ` +
+        `p99 ${result.latencyMs.p99} ms  errors ${result.errors}  cpu ${result.cpuUsPerRequest} µs/req  rss ${(result.peakRssBytes / 1048576).toFixed(1)} MB` +
+        (result.otherCpuSeconds > 0.5 ? `  (other load: ${result.otherCpuSeconds} CPU s)` : ''));
+    }
+  }
+  return record;
+}
+
+async function main() {
+  const startedAt = Date.now();
+  // Anything else running (a test suite, a build) shares the two cores and skews every figure.
+  const loadAverageAtStart = round(loadavg()[0], 2);
+  if (loadAverageAtStart > 0.5) log(`warning: load average ${loadAverageAtStart} before the run; results will be noisy`);
+  build();
+  if (args.profile) return runProfiles(root, options, outDir, log);
+  const upstream = await startUpstream(root);
+  const dataDir = await prepareDataDir(root);
+  const servers = { upstream };
+  try {
+    servers.ours = await startOurs(root, upstream.value, dataDir, { workers: options.workers });
+    if (options.portkey) servers.portkey = await startPortkey(root);
+    if (options.portkey && !servers.portkey) log('Portkey is not installed (npm install): measuring without it');
+    const ctx = {
+      upstream: upstream.value,
+      gateway: servers.ours.url,
+      portkey: servers.portkey?.url,
+      keys: { bootstrap: BOOTSTRAP_KEY, limited: LIMITED_KEY },
+    };
+    const all = buildScenarios(ctx);
+    const chosen = options.scenarios ? all.filter((s) => options.scenarios.includes(s.name)) : all;
+    if (chosen.length === 0) throw new Error(`no scenario named ${options.scenarios}; known: ${all.map((s) => s.name).join(', ')}`);
+    const scenarios = [];
+    for (const scenario of chosen) {
+      log(`${scenario.name}: ${scenario.description}`);
+      scenarios.push(await runScenario(scenario, servers));
+    }
+    const run = {
+      date,
+      command: `npm run bench${process.argv.length > 2 ? ' -- ' + process.argv.slice(2).join(' ') : ''}`,
+      machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', node: process.version, loadAverageAtStart },
+      options: { ...options, scenarios: chosen.map((s) => s.name) },
+      wallSeconds: Math.round((Date.now() - startedAt) / 1000),
+      scenarios,
+    };
+    run.targets = checkTargets(scenarios);
+    mkdirSync(outDir, { recursive: true });
+    const base = join(outDir, date);
+    writeFileSync(`${base}.json`, JSON.stringify(run, null, 2) + '\n');
+    writeFileSync(`${base}.md`, markdown(run));
+    writeFileSync(join(outDir, 'chart.svg'), chartSvg(run));
+    process.stdout.write(markdown(run));
+    log(`\nwrote ${relative(root, base)}.json, .md and ${relative(root, join(outDir, 'chart.svg'))} in ${run.wallSeconds} s`);
+  } finally {
+    await Promise.all([servers.ours?.stop(), servers.portkey?.stop(), upstream.stop()]);
+    removeDataDir(dataDir);
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error) => {
+    log(`bench: ${error.stack ?? error}`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,74 @@
+import { GatewayError } from '../../errors.js';
+import type { TierConfig } from '../../config/schema.js';
+import type { ApiKey, KeyPatch } from '../../keys/key-store.js';
+import type { CreateKeyBody, KeyView, PatchKeyBody } from './schemas.js';
+
+/**
+ * Reads an admin timestamp: Unix seconds (a number, or a string of digits in a query) or an
+ * ISO-8601 date-time; a date-time without a zone is read as UTC. Returns epoch milliseconds.
+ */
+export function parseTimestamp(value: string | number, field: string): number {
+  if (typeof value === 'number') return value * 1000;
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  const isIso = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/i.test(value);
+  const hasZone = /(Z|[+-]\d{2}:?\d{2})$/i.test(value) && value.includes('T');
+  const ms = isIso ? Date.parse(hasZone || !value.includes('T') ? value : `${value}Z`) : NaN;
+  if (Number.isNaN(ms)) {
+    throw new GatewayError('GW_REQ_INVALID_PARAM', `'${field}' must be an ISO-8601 date-time (e.g. 2026-12-31T23:59:59Z) or Unix seconds`, { param: field });
+  }
+  return ms;
+}
+
+/** A key's tier must be one the configuration defines; otherwise its limits would silently be none. */
+function checkTier(tier: string | null | undefined, tiers: Readonly<Record<string, TierConfig>> | undefined): void {
+  if (tier === undefined || tier === null || tiers?.[tier]) return;
+  const known = Object.keys(tiers ?? {});
+  const hint = known.length > 0 ? `one of: ${known.join(', ')}` : 'defined under `tiers` in the configuration (none are)';
+  throw new GatewayError('GW_REQ_INVALID_PARAM', `'tier' must be ${hint}`, { param: 'tier' });
+}
+
+/** The admin body as a KeyStore patch (create bodies are patches with a name). */
+export function toKeyPatch(body: CreateKeyBody | PatchKeyBody, tiers: Readonly<Record<string, TierConfig>> | undefined): KeyPatch {
+  checkTier(body.tier, tiers);
+  const patch: KeyPatch = {};
+  if (body.name !== undefined) patch.name = body.name;
+  if (body.models !== undefined) patch.models = body.models;
+  if (body.endpoints !== undefined) patch.endpoints = body.endpoints;
+  if (body.tier !== undefined) patch.tier = body.tier;
+  if (body.rpm !== undefined) patch.rpm = body.rpm;
+  if (body.tpm !== undefined) patch.tpm = body.tpm;
+  if (body.budget_usd !== undefined) patch.budgetUsd = body.budget_usd;
+  if (body.expires_at !== undefined) patch.expiresAt = body.expires_at === null ? null : parseTimestamp(body.expires_at, 'expires_at');
+  if ('disabled' in body && body.disabled !== undefined) patch.disabled = body.disabled;
+  return patch;
+}
+
+const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+
+export function statusOf(key: ApiKey, now: number): KeyView['status'] {
+  if (key.revokedAt !== null) return 'revoked';
+  if (key.disabledAt !== null) return 'disabled';
+  if (key.expiresAt !== null && key.expiresAt <= now) return 'expired';
+  return 'active';
+}
+
+/** What the admin API shows of a key: never the secret or its hash. */
+export function toKeyView(key: ApiKey, now: number): KeyView {
+  return {
+    id: key.id,
+    object: 'api_key',
+    name: key.name,
+    prefix: key.prefix,
+    status: statusOf(key, now),
+    models: key.models ? [...key.models] : null,
+    endpoints: key.endpoints ? [...key.endpoints] : null,
+    tier: key.tier,
+    rpm: key.rpm,
+    tpm: key.tpm,
+    budget_usd: key.budgetUsd,
+    expires_at: iso(key.expiresAt),
+    disabled: key.disabledAt !== null,
+    created_at: new Date(key.createdAt).toISOString(),
+    revoked_at: iso(key.revokedAt),
+  };
+}

@@ -1,0 +1,145 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { CATALOG, type EndpointFamily } from '../../catalog/models.js';
+import { compileValidator } from '../../validation/compile.js';
+import { PriceSchema, TierSchema } from '../../config/schema.js';
+
+/**
+ * The admin API's bodies and answers (/admin/api). Unlike the model endpoints, unknown fields
+ * are refused: an operator's typo (`rmp`) must not silently leave a key unlimited. Model ids
+ * are the catalog's, exactly; endpoint families are the catalog's families.
+ */
+const enumOf = <T extends string>(values: readonly T[]) => Type.Unsafe<T>({ type: 'string', enum: [...values] });
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const MODEL_IDS = CATALOG.map((m) => m.id);
+export const ENDPOINT_FAMILIES = [...new Set(CATALOG.flatMap((m) => m.families))] as EndpointFamily[];
+
+/** ISO-8601 date-time (with a time zone, or read as UTC) or Unix seconds. */
+export const Timestamp = Type.Union([Type.String({ minLength: 1, maxLength: 40 }), Type.Integer({ minimum: 0 })], {
+  description: 'ISO-8601 date-time such as 2026-12-31T23:59:59Z, or Unix seconds',
+});
+
+const keyFields = {
+  name: Type.String({ minLength: 1, maxLength: 200 }),
+  /** null: every model. */
+  models: Nullable(Type.Array(enumOf(MODEL_IDS), { uniqueItems: true })),
+  /** null: every endpoint family. */
+  endpoints: Nullable(Type.Array(enumOf(ENDPOINT_FAMILIES), { uniqueItems: true })),
+  tier: Nullable(Type.String({ minLength: 1, maxLength: 64 })),
+  rpm: Nullable(Type.Integer({ minimum: 1 })),
+  tpm: Nullable(Type.Integer({ minimum: 1 })),
+  budget_usd: Nullable(Type.Number({ minimum: 0 })),
+  expires_at: Nullable(Timestamp),
+};
+
+export const CreateKeyBody = Type.Object(
+  {
+    name: keyFields.name,
+    models: Type.Optional(keyFields.models),
+    endpoints: Type.Optional(keyFields.endpoints),
+    tier: Type.Optional(keyFields.tier),
+    rpm: Type.Optional(keyFields.rpm),
+    tpm: Type.Optional(keyFields.tpm),
+    budget_usd: Type.Optional(keyFields.budget_usd),
+    expires_at: Type.Optional(keyFields.expires_at),
+  },
+  { additionalProperties: false },
+);
+export type CreateKeyBody = Static<typeof CreateKeyBody>;
+
+export const PatchKeyBody = Type.Object(
+  {
+    name: Type.Optional(keyFields.name),
+    models: Type.Optional(keyFields.models),
+    endpoints: Type.Optional(keyFields.endpoints),
+    tier: Type.Optional(keyFields.tier),
+    rpm: Type.Optional(keyFields.rpm),
+    tpm: Type.Optional(keyFields.tpm),
+    budget_usd: Type.Optional(keyFields.budget_usd),
+    expires_at: Type.Optional(keyFields.expires_at),
+    /** true: the key answers 401 until set back to false. */
+    disabled: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type PatchKeyBody = Static<typeof PatchKeyBody>;
+
+export const validateCreateKey = compileValidator(CreateKeyBody);
+export const validatePatchKey = compileValidator(PatchKeyBody);
+
+const IsoOrNull = Nullable(Type.String({ description: 'ISO-8601 date-time' }));
+
+/** A key as the admin API shows it: never the secret or its hash, only the display prefix. */
+export const KeyView = Type.Object({
+  id: Type.String(),
+  object: Type.Literal('api_key'),
+  name: Type.String(),
+  prefix: Type.String({ description: 'The first characters of the secret, to recognise it' }),
+  status: enumOf(['active', 'disabled', 'revoked', 'expired'] as const),
+  models: Nullable(Type.Array(Type.String())),
+  endpoints: Nullable(Type.Array(Type.String())),
+  tier: Nullable(Type.String()),
+  rpm: Nullable(Type.Integer()),
+  tpm: Nullable(Type.Integer()),
+  budget_usd: Nullable(Type.Number()),
+  expires_at: IsoOrNull,
+  disabled: Type.Boolean(),
+  created_at: Type.String({ description: 'ISO-8601 date-time' }),
+  revoked_at: IsoOrNull,
+  spent_usd: Type.Optional(Type.Number({ description: 'Cost recorded so far (single-key GET only)' })),
+});
+export type KeyView = Static<typeof KeyView>;
+
+export const CreatedKeyView = Type.Intersect([KeyView, Type.Object({ key: Type.String({ description: 'The secret, shown this once' }) })]);
+export const KeyList = Type.Object({ object: Type.Literal('list'), data: Type.Array(KeyView) });
+export const KeyIdParams = Type.Object({ id: Type.String() });
+
+export const GROUP_BY = ['day', 'model', 'key'] as const;
+export type GroupBy = (typeof GROUP_BY)[number];
+
+export const UsageQuery = Type.Object(
+  {
+    key: Type.Optional(Type.String({ minLength: 1, description: 'Key id' })),
+    model: Type.Optional(Type.String({ minLength: 1 })),
+    from: Type.Optional(Type.String({ minLength: 1, description: 'Inclusive; ISO-8601 or Unix seconds' })),
+    to: Type.Optional(Type.String({ minLength: 1, description: 'Exclusive; ISO-8601 or Unix seconds' })),
+    group_by: Type.Optional(enumOf(GROUP_BY)),
+  },
+  { additionalProperties: false },
+);
+export type UsageQuery = Static<typeof UsageQuery>;
+export const validateUsageQuery = compileValidator(UsageQuery);
+
+export const UsageTotals = Type.Object({
+  requests: Type.Integer({ description: 'Requests (video completion charges are not requests)' }),
+  prompt_tokens: Type.Integer(),
+  completion_tokens: Type.Integer(),
+  reasoning_tokens: Type.Integer(),
+  total_tokens: Type.Integer(),
+  images: Type.Integer(),
+  video_seconds: Type.Number(),
+  cost_usd: Type.Number(),
+  by_outcome: Type.Record(Type.String(), Type.Integer(), { description: 'Events per outcome: success, error, client_disconnect, stream_error, video_completed' }),
+});
+export type UsageTotals = Static<typeof UsageTotals>;
+
+export const UsageReport = Type.Object({
+  object: Type.Literal('usage_report'),
+  group_by: Nullable(enumOf(GROUP_BY)),
+  totals: UsageTotals,
+  groups: Type.Array(Type.Intersect([Type.Object({ group: Type.String({ description: 'The day (YYYY-MM-DD, UTC), model id or key id' }) }), UsageTotals])),
+});
+export type UsageReport = Static<typeof UsageReport>;
+
+export const TiersView = Type.Object({
+  object: Type.Literal('tiers'),
+  /** 'default' when a tier of that name exists: keys without a tier are in it. */
+  default_tier: Nullable(Type.String()),
+  data: Type.Record(Type.String(), TierSchema),
+});
+
+export const PricesView = Type.Object({
+  object: Type.Literal('prices'),
+  currency: Type.Literal('USD'),
+  data: Type.Record(Type.String(), PriceSchema),
+});

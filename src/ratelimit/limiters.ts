@@ -1,0 +1,76 @@
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract, type RateLimiterRes } from 'rate-limiter-flexible';
+
+export type LimitKind = 'requests' | 'tokens';
+
+/** A counter's state after a step, in the terms of the `x-ratelimit-*` headers. */
+export interface LimitState {
+  limit: number;
+  remaining: number;
+  /** Milliseconds until the window ends and the counter starts again. */
+  resetMs: number;
+}
+
+export interface Taken {
+  admitted: boolean;
+  state: LimitState;
+  /** When the window this step counted in ends (epoch ms); a refund after it would grant extra room. */
+  windowEndsAt: number;
+}
+
+/** One window per counter; the issue's limits are per minute. */
+export const WINDOW_SECONDS = 60;
+
+/**
+ * Per-minute counters (rate-limiter-flexible): in memory on the embedded default, in Redis (an
+ * atomic INCRBY + TTL script) when the gateway shares one, so N instances together admit the
+ * limit once, not N times. One limiter per kind with an unbounded point budget; the limit is
+ * compared here, per call, so a key's counter survives a change of its limit (an operator
+ * lowering rpm mid-minute takes effect on the requests already counted). A refused step is
+ * given back at once: refusals do not use up the next request's room.
+ */
+export class RateLimiters {
+  private readonly limiters: Record<LimitKind, RateLimiterAbstract>;
+
+  constructor(redis: Redis | undefined, private readonly now: () => number = Date.now) {
+    const make = (kind: LimitKind): RateLimiterAbstract => {
+      const options = { keyPrefix: `gw:rl:${kind}`, points: Number.MAX_SAFE_INTEGER, duration: WINDOW_SECONDS };
+      if (!redis) return new RateLimiterMemory(options);
+      // If Redis is unreachable the instance limits on its own rather than failing requests.
+      return new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: new RateLimiterMemory(options) });
+    };
+    this.limiters = { requests: make('requests'), tokens: make('tokens') };
+  }
+
+  /** Counts `points` against the limit; refused (and given back) when that would exceed it. */
+  async take(kind: LimitKind, id: string, limit: number, points: number): Promise<Taken> {
+    const limiter = this.limiters[kind];
+    const res = await limiter.consume(id, points);
+    const windowEndsAt = this.now() + res.msBeforeNext;
+    if (res.consumedPoints <= limit) return { admitted: true, state: stateOf(res, limit, res.consumedPoints), windowEndsAt };
+    await limiter.reward(id, points);
+    return { admitted: false, state: stateOf(res, limit, res.consumedPoints - points), windowEndsAt };
+  }
+
+  /** Gives points back, unless their window has already ended. */
+  async give(kind: LimitKind, id: string, points: number, windowEndsAt: number): Promise<void> {
+    if (points > 0 && this.now() < windowEndsAt) await this.limiters[kind].reward(id, points);
+  }
+
+  /** The counter as it stands, without counting anything (tests, and operators' tools). */
+  async state(kind: LimitKind, id: string, limit: number): Promise<LimitState> {
+    const res = await this.limiters[kind].get(id);
+    return res ? stateOf(res, limit, res.consumedPoints) : { limit, remaining: limit, resetMs: 0 };
+  }
+
+  /** Counts points that turned out to be used beyond what was reserved; never refuses. */
+  async add(kind: LimitKind, id: string, points: number): Promise<void> {
+    if (points > 0) await this.limiters[kind].penalty(id, points);
+  }
+}
+
+const stateOf = (res: RateLimiterRes, limit: number, consumed: number): LimitState => ({
+  limit,
+  remaining: Math.max(0, limit - consumed),
+  resetMs: Math.max(0, res.msBeforeNext),
+});

@@ -1,0 +1,71 @@
+import type { Db } from '../db/connect.js';
+import type { UsageRecorder } from './usage-recorder.js';
+
+interface Spend {
+  usd: number;
+  /** When the ledger was last read for this key. */
+  readAt: number;
+  refreshing: Promise<void> | undefined;
+}
+
+/** How long a key's spend read from the ledger is trusted before it is read again in the background. */
+const REFRESH_MS = 10_000;
+const MAX_KEYS = 10_000;
+
+/**
+ * What each key has spent, for budget checks without a ledger scan per request. A key's spend is
+ * read once from the ledger (an indexed SUM over that key's rows), then this instance adds every
+ * event it records as it records it; every 10 s the sum is read again in the background, which
+ * also picks up what other instances spent. Only keys with a budget are ever looked up.
+ */
+export class BudgetTracker {
+  private readonly spend = new Map<string, Spend>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly usage: UsageRecorder,
+    private readonly now: () => number = Date.now,
+  ) {
+    usage.subscribe((event) => {
+      const entry = event.key_id ? this.spend.get(event.key_id) : undefined;
+      if (entry) entry.usd += Number(event.cost_usd);
+    });
+  }
+
+  /** USD spent by the key so far (this instance's unwritten events included). */
+  async spent(keyId: string): Promise<number> {
+    const entry = this.spend.get(keyId);
+    if (!entry) {
+      const fresh: Spend = { usd: 0, readAt: 0, refreshing: undefined };
+      if (this.spend.size >= MAX_KEYS) this.spend.clear();
+      this.spend.set(keyId, fresh);
+      await this.refresh(keyId, fresh);
+      return fresh.usd;
+    }
+    if (entry.refreshing) await entry.refreshing;
+    else if (this.now() - entry.readAt > REFRESH_MS) void this.refresh(keyId, entry);
+    return entry.usd;
+  }
+
+  /**
+   * Writes this instance's queued events first, so the ledger's sum includes everything this
+   * instance has counted, then replaces the running total with it.
+   */
+  private refresh(keyId: string, entry: Spend): Promise<void> {
+    entry.refreshing ??= (async () => {
+      try {
+        await this.usage.flush();
+        const row = await this.db
+          .selectFrom('usage_events')
+          .select((eb) => eb.fn.sum<number | string | null>('cost_usd').as('usd'))
+          .where('key_id', '=', keyId)
+          .executeTakeFirst();
+        entry.usd = Number(row?.usd ?? 0);
+        entry.readAt = this.now();
+      } finally {
+        entry.refreshing = undefined;
+      }
+    })();
+    return entry.refreshing;
+  }
+}

@@ -1,0 +1,83 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { stringify } from 'yaml';
+import type { FileConfig } from '../../src/config/schema.js';
+import { TEST_ADMIN_TOKEN, TEST_KEY } from './gateway.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** vite-node runs the TypeScript sources as they are (no build), like vitest does. */
+const VITE_NODE = join(ROOT, 'node_modules', '.bin', 'vite-node');
+
+export interface GatewayProcess {
+  url: string;
+  pid: number;
+  readonly alive: boolean;
+  /** Resolves when the process has exited. */
+  exited: Promise<void>;
+  /** SIGKILL: no shutdown hooks, no lease given back, as a crashed machine. */
+  kill(): Promise<void>;
+  /** SIGTERM: the graceful path (`gateway start` closes the app and its pollers). */
+  stop(): Promise<void>;
+}
+
+/**
+ * `gateway start` as a process of its own (a separate instance that can really be killed),
+ * configured through the environment and a GATEWAY_CONFIG file like a deployment would be.
+ */
+export async function startGatewayProcess(options: { name: string; dataDir: string; databaseUrl: string; redisUrl?: string; file: FileConfig }): Promise<GatewayProcess> {
+  const configFile = join(options.dataDir, `${options.name}.gateway.yaml`);
+  writeFileSync(configFile, stringify(options.file));
+  const child: ChildProcess = spawn(VITE_NODE, [join(ROOT, 'src', 'cli.ts'), 'start'], {
+    cwd: ROOT,
+    // Its own process group, so a kill reaches vite-node and anything it started.
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      GATEWAY_DATA_DIR: options.dataDir,
+      GATEWAY_CONFIG: configFile,
+      GATEWAY_BOOTSTRAP_KEY: TEST_KEY,
+      GATEWAY_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+      DATABASE_URL: options.databaseUrl,
+      REDIS_URL: options.redisUrl ?? '',
+      LOG_LEVEL: 'silent',
+    },
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  let stderr = '';
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    let stdout = '';
+    const timer = setTimeout(() => reject(new Error(`${options.name} did not start in time: ${stderr}`)), 25_000);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const match = /gateway listening on (http:\/\/\S+)/.exec(stdout);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+    void exited.then(() => {
+      clearTimeout(timer);
+      reject(new Error(`${options.name} exited before listening: ${stderr}`));
+    });
+  });
+  const signal = async (name: NodeJS.Signals): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, name);
+    await exited;
+  };
+  return {
+    url,
+    pid: child.pid!,
+    get alive() {
+      return child.exitCode === null && child.signalCode === null;
+    },
+    exited,
+    kill: () => signal('SIGKILL'),
+    stop: () => signal('SIGTERM'),
+  };
+}

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_COMPLETION_ESTIMATE, estimateTokens } from '../../src/ratelimit/estimate.js';
+import { limitsFor } from '../../src/ratelimit/policy.js';
+import { formatReset } from '../../src/plugins/rate-limit.js';
+import { countTokens } from '../../src/simulator/text.js';
+import type { ApiKey } from '../../src/keys/key-store.js';
+
+const key = (over: Partial<ApiKey> = {}): ApiKey => ({
+  id: 'key_1', name: 'k', prefix: 'sk-gw-abcdef', models: null, endpoints: null, tier: null, rpm: null, tpm: null,
+  budgetUsd: null, expiresAt: null, revokedAt: null, disabledAt: null, createdAt: 0, ...over,
+});
+
+describe('limitsFor', () => {
+  const tiers = { default: { default: { rpm: 60 } }, gold: { 'delta-4.1': { rpm: 100, tpm: 5000 }, default: { tpm: 900 } } };
+  it("uses the key's own limits first, then the tier's model entry, then the tier's default entry", () => {
+    expect(limitsFor(key({ rpm: 5 }), 'delta-4.1', tiers)).toEqual({ rpm: 5, tpm: null });
+    expect(limitsFor(key({ tier: 'gold' }), 'delta-4.1', tiers)).toEqual({ rpm: 100, tpm: 5000 });
+    expect(limitsFor(key({ tier: 'gold', tpm: 10 }), 'delta-4.1', tiers)).toEqual({ rpm: 100, tpm: 10 });
+    expect(limitsFor(key({ tier: 'gold' }), 'epsilon-4.7', tiers)).toEqual({ rpm: null, tpm: 900 });
+  });
+  it('puts keys without a tier in the tier named default; without tiers there are no limits', () => {
+    expect(limitsFor(key(), 'epsilon-4.7', tiers)).toEqual({ rpm: 60, tpm: null });
+    expect(limitsFor(key(), 'epsilon-4.7', undefined)).toEqual({ rpm: null, tpm: null });
+    expect(limitsFor(key({ tier: 'gone' }), 'epsilon-4.7', tiers)).toEqual({ rpm: null, tpm: null });
+  });
+});
+
+describe('estimateTokens', () => {
+  it('counts prompt text in every family shape plus the requested maximum', () => {
+    const text = 'How many tokens is this sentence?';
+    const n = countTokens(text);
+    expect(estimateTokens({ model: 'delta-4.1', messages: [{ role: 'user', content: text }], max_tokens: 50 })).toBe(n + 50);
+    expect(estimateTokens({ messages: [{ role: 'user', content: [{ type: 'text', text }, { type: 'image_url', image_url: { url: 'https://example.com/a-long-url.png' } }] }], max_completion_tokens: 7 })).toBe(n + 7);
+    expect(estimateTokens({ input: [{ role: 'user', content: [{ type: 'input_text', text }] }], instructions: text, max_output_tokens: 3 })).toBe(2 * n + 3);
+    expect(estimateTokens({ contents: [{ role: 'user', parts: [{ text }, { inlineData: { mimeType: 'image/png', data: 'AAAA' } }] }], generationConfig: { maxOutputTokens: 9 } })).toBe(n + 9);
+  });
+  it('reserves the documented default when no maximum is asked for', () => {
+    expect(estimateTokens({ prompt: 'a red kite' })).toBe(countTokens('a red kite') + DEFAULT_COMPLETION_ESTIMATE);
+  });
+});
+
+describe('formatReset', () => {
+  it('writes durations the way OpenAI does', () => {
+    expect(formatReset(0)).toBe('0s');
+    expect(formatReset(1)).toBe('1s');
+    expect(formatReset(59_001)).toBe('1m0s');
+    expect(formatReset(125_000)).toBe('2m5s');
+  });
+});
