@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError, isGatewayError } from '../errors.js';
-import type { FamilyPairs, PairFamily, StreamErrorRenderer, TranslateContext, TranslatorPair, Usage } from '../providers/types.js';
+import type { FamilyPairs, PairFamily, StreamErrorRenderer, StreamTextExtractor, TranslateContext, TranslatorPair, Usage } from '../providers/types.js';
+import { partialStreamUsage } from '../usage/partial-usage.js';
 import type { Channel } from './channel.js';
 import { routeModelOffering } from './route-model.js';
 import { parseRetryAfter, retryDelayMs, RETRYABLE_STATUSES } from './retry-policy.js';
@@ -178,7 +179,13 @@ export async function dispatchJson<F extends PairFamily>(options: DispatchOption
  * Until the first event is written, failures are ordinary errors (and fall back); after that,
  * the family's error events end the stream. A client that leaves aborts the upstream at once.
  */
-export async function dispatchStream<F extends PairFamily>(options: DispatchOptions<F> & { renderError: StreamErrorRenderer }): Promise<void> {
+export interface StreamOptions {
+  renderError: StreamErrorRenderer;
+  /** Reads the text of each event sent, so a stream that ends without upstream usage is still accounted. */
+  deliveredText: StreamTextExtractor;
+}
+
+export async function dispatchStream<F extends PairFamily>(options: DispatchOptions<F> & StreamOptions): Promise<void> {
   const { request, reply } = options;
   const signal = clientAbortSignal(request, reply);
   const { response, channel, pair, ctx, events } = await sendWithFallback(options, signal, true);
@@ -188,11 +195,13 @@ export async function dispatchStream<F extends PairFamily>(options: DispatchOpti
   const headers: Record<string, string> = { 'x-request-id': request.id };
   if (channel.isSimulator) headers['x-simulator'] = channel.vendor;
   writer.open(headers);
+  const delivered: string[] = [];
   try {
     for (let event = events!.first; event !== undefined; event = await nextEvent(events!.rest)) {
       const out = translator.onEvent(event);
       if (out.length > 0 && request.gw.firstTokenAt === undefined) request.gw.firstTokenAt = Date.now();
       await writer.write(out);
+      for (const sent of out) delivered.push(options.deliveredText(sent));
       if (writer.isClosed) break;
     }
     if (!writer.isClosed) await writer.write(translator.onEnd());
@@ -207,7 +216,7 @@ export async function dispatchStream<F extends PairFamily>(options: DispatchOpti
     request.gw.streamError = failure;
     if (!writer.isClosed) await writer.write(translator.onError?.(failure) ?? options.renderError(failure));
   } finally {
-    request.gw.usage = translator.usage();
+    request.gw.usage = translator.usage() ?? partialStreamUsage(options.body, delivered);
     if (writer.isClosed && !response.body.destroyed) response.body.destroy();
     writer.end();
   }

@@ -118,5 +118,8 @@ export interface ProviderModule {
   readonly simulator: SimulatorSpec;
 }
 
+/** The text (answer and reasoning) one client event carries, per family; for partial usage. */
+export type StreamTextExtractor = (out: OutEvent) => string;
+
 /** Maps an upstream stream event to the end of a stream with an error (family-specific). */
 export type StreamErrorRenderer = (error: GatewayError) => OutEvent[];

@@ -1,4 +1,4 @@
-import { countTokens } from '../simulator/text.js';
+import { countTokens } from '../tokens/tokenizer.js';
 
 /** Reserved for the completion when the request names no maximum. */
 export const DEFAULT_COMPLETION_ESTIMATE = 1024;
@@ -16,6 +16,9 @@ const TEXT_FIELDS = new Set(['content', 'text', 'input', 'instructions', 'prompt
 export function estimateTokens(body: unknown): number {
   return promptTokens(body, false) + (requestedMaximum(body) ?? DEFAULT_COMPLETION_ESTIMATE);
 }
+
+/** The prompt's tokens alone (partial usage of a stream that never reported its own). */
+export const estimatePromptTokens = (body: unknown): number => promptTokens(body, false);
 
 /** Strings count only under a text field (or in an array under one): roles, ids and URLs do not. */
 function promptTokens(value: unknown, isText: boolean): number {

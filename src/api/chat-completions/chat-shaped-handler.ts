@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OpenAIChatRequest } from '../../protocols/openai-chat/types.js';
 import { dispatchJson, dispatchStream } from '../../gateway/dispatch.js';
 import { admit } from '../../plugins/rate-limit.js';
-import { renderChatStreamError } from './stream-error.js';
+import { chatChunkText, renderChatStreamError } from './stream-error.js';
 
 /**
  * The handler of both chat-shaped families (/v1/chat/completions and /v1/messages): the body is
@@ -14,7 +14,7 @@ export function chatShapedHandler(family: 'chat-completions' | 'messages') {
     await admit(request, reply, body.model, { body });
     const options = { family, model: body.model, body, request, reply, includeUsage: body.stream_options?.include_usage === true };
     if (body.stream) {
-      await dispatchStream({ ...options, renderError: renderChatStreamError });
+      await dispatchStream({ ...options, renderError: renderChatStreamError, deliveredText: chatChunkText });
       return reply;
     }
     return (await dispatchJson(options)).body;

@@ -7,3 +7,15 @@ import { renderError } from '../envelopes.js';
  * the family's error body, and no `[DONE]`: a client must not mistake a cut stream for a finished one.
  */
 export const renderChatStreamError = (error: GatewayError): OutEvent[] => [{ data: renderError('chat', error) }];
+
+/** The answer and reasoning text of one chat.completion.chunk. */
+export function chatChunkText(out: OutEvent): string {
+  const chunk = out.data as { choices?: Array<{ delta?: { content?: unknown; reasoning_content?: unknown } }> } | string;
+  if (typeof chunk !== 'object' || !chunk.choices) return '';
+  let text = '';
+  for (const choice of chunk.choices) {
+    if (typeof choice.delta?.content === 'string') text += choice.delta.content;
+    if (typeof choice.delta?.reasoning_content === 'string') text += choice.delta.reasoning_content;
+  }
+  return text;
+}

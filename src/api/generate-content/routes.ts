@@ -6,7 +6,7 @@ import { dispatchJson, dispatchStream } from '../../gateway/dispatch.js';
 import { admit } from '../../plugins/rate-limit.js';
 import { toFastifyValidator } from '../../validation/compile.js';
 import { GenerateContentQuerySchema, GenerateContentRequestSchema, validateGenerateContentQuery, validateGenerateContentRequest } from './schemas.js';
-import { renderGoogleStreamError } from './stream-error.js';
+import { generateContentChunkText, renderGoogleStreamError } from './stream-error.js';
 
 declare module '../../providers/types.js' {
   interface FamilyPairs {
@@ -52,7 +52,7 @@ async function handle(request: FastifyRequest, reply: FastifyReply, model: strin
   const body = { method, body: request.body } as GenerateContentCall;
   const options = { family: 'generate-content' as const, model, body, request, reply };
   if (method === 'streamGenerateContent') {
-    await dispatchStream({ ...options, renderError: renderGoogleStreamError });
+    await dispatchStream({ ...options, renderError: renderGoogleStreamError, deliveredText: generateContentChunkText });
     return reply;
   }
   return (await dispatchJson(options)).body;

@@ -7,3 +7,13 @@ import { renderError } from '../envelopes.js';
  * google error body `{error:{code,message,status}}`, the shape Gemini itself uses mid-stream.
  */
 export const renderGoogleStreamError = (error: GatewayError): OutEvent[] => [{ data: renderError('google', error) }];
+
+/** The text parts (thoughts included) of one GenerateContentResponse chunk. */
+export function generateContentChunkText(out: OutEvent): string {
+  const chunk = out.data as { candidates?: Array<{ content?: { parts?: Array<{ text?: unknown }> } }> };
+  let text = '';
+  for (const candidate of (typeof chunk === 'object' && chunk.candidates) || []) {
+    for (const part of candidate.content?.parts ?? []) if (typeof part.text === 'string') text += part.text;
+  }
+  return text;
+}

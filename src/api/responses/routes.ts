@@ -4,7 +4,7 @@ import { dispatchJson, dispatchStream } from '../../gateway/dispatch.js';
 import { admit } from '../../plugins/rate-limit.js';
 import { toFastifyValidator } from '../../validation/compile.js';
 import { ResponsesRequest, validateResponsesRequest } from './schemas.js';
-import { renderResponsesStreamError } from './stream-error.js';
+import { renderResponsesStreamError, responsesEventText } from './stream-error.js';
 
 declare module '../../providers/types.js' {
   interface FamilyPairs {
@@ -33,7 +33,7 @@ export async function responsesRoutes(app: FastifyInstance): Promise<void> {
       await admit(request, reply, body.model, { body });
       const options = { family: 'responses' as const, model: body.model, body, request, reply };
       if (body.stream) {
-        await dispatchStream({ ...options, renderError: renderResponsesStreamError });
+        await dispatchStream({ ...options, renderError: renderResponsesStreamError, deliveredText: responsesEventText });
         return reply;
       }
       return (await dispatchJson(options)).body;

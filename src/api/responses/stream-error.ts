@@ -17,3 +17,9 @@ export const renderResponsesStreamError = (error: GatewayError): OutEvent[] => [
     data: { type: 'error', code: error.kind.publicCode, message: error.message, param: error.param ?? null, sequence_number: -1 },
   },
 ];
+
+/** The text of one Responses event: every `*.delta` event (output text, reasoning) carries it. */
+export function responsesEventText(out: OutEvent): string {
+  const event = out.data as { type?: unknown; delta?: unknown };
+  return typeof event === 'object' && typeof event.type === 'string' && event.type.endsWith('.delta') && typeof event.delta === 'string' ? event.delta : '';
+}
