@@ -52,9 +52,6 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   };
 }
 
-/** A random prefix for anything a test run puts into the shared Redis. */
-export const redisRunId = (): string => `gwtest:${randomBytes(6).toString('hex')}:`;
-
 /** Retries `probe` until it returns something (not undefined) or `timeoutMs` passes. */
 export async function eventually<T>(probe: () => Promise<T | undefined>, timeoutMs = 5_000, intervalMs = 20): Promise<T> {
   const deadline = Date.now() + timeoutMs;
