@@ -1,8 +1,14 @@
+import { CompiledQuery, type Insertable } from 'kysely';
 import type { Db } from '../db/connect.js';
 import type { UsageEventTable } from '../db/schema.js';
-import type { Insertable } from 'kysely';
 
 export type UsageEvent = Insertable<UsageEventTable>;
+
+/** Every column an event writes, in one fixed order (the id is generated). */
+const COLUMNS = [
+  'request_id', 'key_id', 'model', 'channel', 'family', 'status', 'outcome', 'prompt_tokens', 'completion_tokens',
+  'reasoning_tokens', 'images', 'video_seconds', 'cost_usd', 'latency_ms', 'ttft_ms', 'created_at',
+] as const satisfies ReadonlyArray<keyof UsageEvent>;
 
 export interface UsageRecorderOptions {
   /** Flush when this many events are waiting. */
@@ -22,6 +28,8 @@ export class UsageRecorder {
   private flushing: Promise<void> | undefined;
   private readonly timer: NodeJS.Timeout;
   private readonly batchSize: number;
+  /** INSERT text per row count, compiled once by Kysely for the dialect in use. */
+  private readonly insertSql = new Map<number, string>();
 
   constructor(
     private readonly db: Db,
@@ -44,27 +52,41 @@ export class UsageRecorder {
     return () => this.listeners.delete(listener);
   }
 
-  /** Writes everything queued so far; concurrent calls share one write. */
+  /**
+   * Writes everything queued so far, at most `batchSize` events per INSERT (databases cap the
+   * parameters of one statement, so a backlog after an outage must not become one huge insert).
+   * Concurrent calls share one write; a failed write puts its events back and stops.
+   */
   async flush(): Promise<void> {
     while (this.flushing) await this.flushing;
     if (this.queue.length === 0) return;
-    const batch = this.queue;
-    this.queue = [];
-    this.flushing = this.db
-      .insertInto('usage_events')
-      .values(batch)
-      .execute()
-      .then(
-        () => undefined,
-        (error: unknown) => {
-          this.queue = batch.concat(this.queue);
-          this.options.onError?.(error);
-        },
-      )
-      .finally(() => {
-        this.flushing = undefined;
-      });
+    this.flushing = this.writeQueued().finally(() => {
+      this.flushing = undefined;
+    });
     await this.flushing;
+  }
+
+  private async writeQueued(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, this.batchSize);
+      try {
+        await this.db.executeQuery(CompiledQuery.raw(this.sqlFor(batch.length), batch.flatMap((event) => COLUMNS.map((c) => event[c] ?? null))));
+      } catch (error) {
+        this.queue = batch.concat(this.queue);
+        this.options.onError?.(error);
+        return;
+      }
+    }
+  }
+
+  private sqlFor(rows: number): string {
+    let text = this.insertSql.get(rows);
+    if (!text) {
+      const placeholder = Object.fromEntries(COLUMNS.map((c) => [c, null])) as unknown as UsageEvent;
+      text = this.db.insertInto('usage_events').values(Array.from({ length: rows }, () => placeholder)).compile().sql;
+      this.insertSql.set(rows, text);
+    }
+    return text;
   }
 
   async close(): Promise<void> {
