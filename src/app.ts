@@ -26,6 +26,13 @@ import { cloudAssetRoutes } from './api/cloud-asset/routes.js';
 /** Endpoint families, each a Fastify plugin in its own folder under src/api/. */
 const FAMILY_PLUGINS = [systemRoutes, modelsRoutes, chatCompletionsRoutes, messagesRoutes, responsesRoutes, generateContentRoutes, imagesRoutes, videoGenerationsRoutes, videoaltRoutes, cloudAssetRoutes, adminRoutes];
 
+/** Request ids: a random per-app prefix and a counter, unique across instances and cheap to make. */
+function requestIds(): () => string {
+  const prefix = `req_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
+  let count = 0;
+  return () => `${prefix}${(++count).toString(36)}`;
+}
+
 /** Secrets never reach the logs: auth headers are dropped and `?key=` is masked. */
 const redactUrl = (url: string): string => url.replace(/([?&]key=)[^&]*/g, '$1[REDACTED]');
 
@@ -39,7 +46,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       },
     },
     bodyLimit: deps.config.bodyLimitBytes,
-    genReqId: () => `req_${randomUUID().replace(/-/g, '')}`,
+    genReqId: requestIds(),
     requestIdHeader: false,
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true },

@@ -6,17 +6,32 @@ import type { Channel } from './channel.js';
  * priority group, a weighted random order (so load spreads by weight).
  */
 export function routeModel(channels: readonly Channel[], model: string, random: () => number = Math.random): Channel[] {
-  const candidates = channels.filter((c) => Object.hasOwn(c.models, model));
-  if (candidates.length <= 1) return candidates;
-  const groups = new Map<number, Channel[]>();
-  for (const channel of candidates) {
-    const group = groups.get(channel.priority);
-    if (group) group.push(channel);
-    else groups.set(channel.priority, [channel]);
-  }
+  const groups = routeTableOf(channels).get(model);
+  if (!groups) return [];
+  if (groups.length === 1 && groups[0]!.length === 1) return [groups[0]![0]!];
   const ordered: Channel[] = [];
-  for (const priority of [...groups.keys()].sort((a, b) => a - b)) ordered.push(...weightedOrder(groups.get(priority)!, random));
+  for (const group of groups) ordered.push(...(group.length === 1 ? group : weightedOrder(group, random)));
   return ordered;
+}
+
+/** model → its channels in priority groups (ascending), built once per channel list. */
+type RouteTable = Map<string, Channel[][]>;
+const routeTables = new WeakMap<readonly Channel[], RouteTable>();
+
+function routeTableOf(channels: readonly Channel[]): RouteTable {
+  let table = routeTables.get(channels);
+  if (table) return table;
+  table = new Map();
+  const models = new Set(channels.flatMap((c) => Object.keys(c.models)));
+  for (const model of models) {
+    const byPriority = new Map<number, Channel[]>();
+    for (const channel of channels.filter((c) => Object.hasOwn(c.models, model))) {
+      byPriority.set(channel.priority, [...(byPriority.get(channel.priority) ?? []), channel]);
+    }
+    table.set(model, [...byPriority.keys()].sort((a, b) => a - b).map((p) => byPriority.get(p)!));
+  }
+  routeTables.set(channels, table);
+  return table;
 }
 
 function weightedOrder(group: Channel[], random: () => number): Channel[] {

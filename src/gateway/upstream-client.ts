@@ -19,13 +19,14 @@ export class UpstreamClient {
   /** Told of every attempt: seconds to the response headers, and '2xx'…'5xx' or 'error' (metrics). */
   observer: ((channel: string, seconds: number, outcome: string) => void) | undefined;
 
-  constructor(private readonly options: { connections?: number } = {}) {}
+  constructor(private readonly options: { connections?: number | null } = {}) {}
 
   private dispatcherFor(channel: Channel): Agent {
     let agent = this.agents.get(channel.timeouts.connectMs);
     if (!agent) {
       agent = new Agent({
-        connections: this.options.connections ?? 256,
+        // No cap by default: long streams must not queue behind each other for a connection.
+        connections: this.options.connections ?? null,
         keepAliveTimeout: 30_000,
         keepAliveMaxTimeout: 600_000,
         pipelining: 1,
@@ -52,8 +53,22 @@ export class UpstreamClient {
       Object.assign(headers, provider.authHeaders(channel.credentials, Math.floor(Date.now() / 1000)));
     }
     if (call.stream) headers.accept ??= 'text/event-stream';
-    // The total timeout covers the whole exchange, body included: undici ties the body to this signal.
-    const total = AbortSignal.timeout(channel.timeouts.totalMs);
+    // One controller per exchange carries both the caller's abort and the total timeout (cheaper
+    // than AbortSignal.any/timeout per request); the body is tied to it, so the timeout covers
+    // the whole stream, and the timer and listener go when the body closes.
+    const controller = new AbortController();
+    const onCallerAbort = () => controller.abort(signal.reason);
+    if (signal.aborted) controller.abort(signal.reason);
+    else signal.addEventListener('abort', onCallerAbort, { once: true });
+    let isTotalTimeout = false;
+    const timer = setTimeout(() => {
+      isTotalTimeout = true;
+      controller.abort(new Error('total timeout'));
+    }, channel.timeouts.totalMs);
+    const release = () => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onCallerAbort);
+    };
     const sentAt = performance.now();
     try {
       const response = await this.dispatcherFor(channel).request({
@@ -62,15 +77,17 @@ export class UpstreamClient {
         method: call.method,
         headers,
         body,
-        signal: AbortSignal.any([signal, total]),
+        signal: controller.signal,
         headersTimeout: channel.timeouts.firstByteMs,
         bodyTimeout: channel.timeouts.idleMs,
       });
+      response.body.once('close', release);
       this.observer?.(channel.name, (performance.now() - sentAt) / 1000, `${Math.floor(response.statusCode / 100)}xx`);
       return { status: response.statusCode, headers: response.headers, body: response.body };
     } catch (error) {
+      release();
       this.observer?.(channel.name, (performance.now() - sentAt) / 1000, 'error');
-      throw toTransportError(total.aborted ? Object.assign(new Error('total timeout'), { code: 'UND_ERR_HEADERS_TIMEOUT' }) : error, channel);
+      throw toTransportError(isTotalTimeout ? Object.assign(new Error('total timeout'), { code: 'UND_ERR_HEADERS_TIMEOUT' }) : error, channel);
     }
   }
 
