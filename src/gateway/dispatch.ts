@@ -8,7 +8,7 @@ import { parseRetryAfter, retryDelayMs, RETRYABLE_STATUSES } from './retry-polic
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readErrorBody, toTransportError, type UpstreamResponse } from './upstream-client.js';
 import { parseSse, type SseEvent } from './sse/parse.js';
-import { SseWriter } from './sse/write.js';
+import { SseWriter, type OutEvent } from './sse/write.js';
 
 type PairOf<F extends PairFamily> = FamilyPairs[F];
 export type RequestOf<F extends PairFamily> = PairOf<F> extends TranslatorPair<infer Req, unknown> ? Req : never;
@@ -195,13 +195,14 @@ export async function dispatchStream<F extends PairFamily>(options: DispatchOpti
   const headers: Record<string, string> = { 'x-request-id': request.id };
   if (channel.isSimulator) headers['x-simulator'] = channel.vendor;
   writer.open(headers);
-  const delivered: string[] = [];
+  /** What was sent, kept by reference: read only if the upstream never reports usage. */
+  const sent: OutEvent[] = [];
   try {
     for (let event = events!.first; event !== undefined; event = await nextEvent(events!.rest)) {
       const out = translator.onEvent(event);
       if (out.length > 0 && request.gw.firstTokenAt === undefined) request.gw.firstTokenAt = Date.now();
       await writer.write(out);
-      for (const sent of out) delivered.push(options.deliveredText(sent));
+      for (const event of out) sent.push(event);
       if (writer.isClosed) break;
     }
     if (!writer.isClosed) await writer.write(translator.onEnd());
@@ -216,7 +217,7 @@ export async function dispatchStream<F extends PairFamily>(options: DispatchOpti
     request.gw.streamError = failure;
     if (!writer.isClosed) await writer.write(translator.onError?.(failure) ?? options.renderError(failure));
   } finally {
-    request.gw.usage = translator.usage() ?? partialStreamUsage(options.body, delivered);
+    request.gw.usage = translator.usage() ?? partialStreamUsage(options.body, sent.map(options.deliveredText));
     if (writer.isClosed && !response.body.destroyed) response.body.destroy();
     writer.end();
   }

@@ -1,5 +1,5 @@
 import type { GatewayError } from '../../errors.js';
-import type { OutEvent } from '../../gateway/sse/write.js';
+import { eventObject, type OutEvent } from '../../gateway/sse/write.js';
 import { renderError } from '../envelopes.js';
 
 /**
@@ -10,8 +10,8 @@ export const renderChatStreamError = (error: GatewayError): OutEvent[] => [{ dat
 
 /** The answer and reasoning text of one chat.completion.chunk. */
 export function chatChunkText(out: OutEvent): string {
-  const chunk = out.data as { choices?: Array<{ delta?: { content?: unknown; reasoning_content?: unknown } }> } | string;
-  if (typeof chunk !== 'object' || !chunk.choices) return '';
+  const chunk = eventObject(out) as { choices?: Array<{ delta?: { content?: unknown; reasoning_content?: unknown } }> } | undefined;
+  if (!chunk?.choices) return '';
   let text = '';
   for (const choice of chunk.choices) {
     if (typeof choice.delta?.content === 'string') text += choice.delta.content;
@@ -19,3 +19,4 @@ export function chatChunkText(out: OutEvent): string {
   }
   return text;
 }
+

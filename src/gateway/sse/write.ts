@@ -7,6 +7,17 @@ export interface OutEvent {
   data: unknown;
 }
 
+/** An event's data as an object, parsing it when a fast path sent it as JSON text. */
+export function eventObject(out: OutEvent): unknown {
+  if (typeof out.data !== 'string') return out.data;
+  if (!out.data.startsWith('{')) return undefined;
+  try {
+    return JSON.parse(out.data) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 export function formatSse(out: OutEvent): string {
   const data = typeof out.data === 'string' ? out.data : JSON.stringify(out.data);
   return out.event ? `event: ${out.event}\ndata: ${data}\n\n` : `data: ${data}\n\n`;
@@ -25,6 +36,8 @@ export const SSE_HEADERS = {
  */
 export class SseWriter {
   private closed = false;
+  /** Writes are being gathered for one socket write. */
+  private isCorked = false;
 
   constructor(private readonly raw: ServerResponse) {
     raw.once('close', () => {
@@ -36,23 +49,38 @@ export class SseWriter {
     return this.closed || this.raw.destroyed;
   }
 
-  /** Sends the status line and SSE headers (plus any extra), once. */
+  /** Sets the status line and SSE headers (plus any extra); they leave with the first event. */
   open(extraHeaders: Record<string, string> = {}): void {
     if (this.raw.headersSent) return;
     this.raw.writeHead(200, { ...SSE_HEADERS, ...extraHeaders });
-    this.raw.flushHeaders();
   }
 
+  /**
+   * Queues events. Writes made in one turn of the event loop (all the events parsed from one
+   * upstream read) are corked into one socket write, released by setImmediate.
+   */
   async write(events: readonly OutEvent[]): Promise<void> {
     if (events.length === 0 || this.isClosed) return;
     let text = '';
     for (const out of events) text += formatSse(out);
+    if (!this.isCorked) {
+      this.isCorked = true;
+      this.raw.cork();
+      setImmediate(this.uncork);
+    }
     if (!this.raw.write(text)) {
       await Promise.race([once(this.raw, 'drain'), once(this.raw, 'close')]);
     }
   }
 
+  private readonly uncork = (): void => {
+    this.isCorked = false;
+    this.raw.uncork();
+  };
+
   end(): void {
-    if (!this.raw.writableEnded) this.raw.end();
+    if (this.raw.writableEnded) return;
+    if (this.isCorked) this.uncork();
+    this.raw.end();
   }
 }

@@ -11,6 +11,7 @@ import {
 import type { StreamTranslator, TranslateContext, TranslatorPair, Usage, UpstreamCall } from '../types.js';
 import type { OpenAICompatibleQuirks } from './quirks.js';
 import { parseChatChunk } from './parse-chat-chunk.js';
+import { rewriteChunkText } from './raw-chunk.js';
 
 const KNOWN_FINISH_REASONS = new Set<string>(['stop', 'length', 'tool_calls', 'content_filter', 'function_call']);
 
@@ -57,6 +58,7 @@ export function chatCompletionsToOpenAICompatible(quirks: OpenAICompatibleQuirks
     },
 
     createStreamTranslator(ctx: TranslateContext): StreamTranslator {
+      const publicModelText = JSON.stringify(ctx.model).slice(1, -1);
       const state = {
         /** The upstream's usage object (cumulative totals: the last one seen wins, never summed). */
         rawUsage: undefined as OpenAIChatChunk['usage'],
@@ -72,6 +74,9 @@ export function chatCompletionsToOpenAICompatible(quirks: OpenAICompatibleQuirks
             state.isDone = true;
             return [];
           }
+          // Once the first chunk gave us id and created, plain chunks skip parsing altogether.
+          const raw = state.id ? rewriteChunkText(event.data, publicModelText, ctx.includeUsage) : undefined;
+          if (raw !== undefined) return [{ data: raw }];
           const chunk = parseChatChunk(event.data);
           state.id = chunk.id;
           state.created = chunk.created;

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { rewriteChunkText } from '../../../src/providers/openai-compatible/raw-chunk.js';
+
+const chunk = (extra: string) => `{"id":"c1","object":"chat.completion.chunk","created":1,"model":"gpt-4.1","choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":null}]${extra}}`;
+
+describe('same-protocol stream fast path (issue 5)', () => {
+  it('renames the model and drops a null usage without parsing, byte for byte what parsing would give', () => {
+    const text = rewriteChunkText(chunk(',"usage":null'), 'delta-4.1', false)!;
+    expect(text).toBe(chunk('').replace('gpt-4.1', 'delta-4.1'));
+    expect(JSON.parse(text)).toEqual({ ...JSON.parse(chunk('')), model: 'delta-4.1' });
+    expect(rewriteChunkText(chunk(',"usage":null'), 'delta-4.1', true)).toBe(chunk(',"usage":null').replace('gpt-4.1', 'delta-4.1'));
+  });
+
+  it('hands anything unusual to the parsing path', () => {
+    expect(rewriteChunkText(chunk(',"usage":{"prompt_tokens":1}'), 'm', false)).toBeUndefined();
+    expect(rewriteChunkText('{"error":{"message":"boom"}}', 'm', false)).toBeUndefined();
+    expect(rewriteChunkText('{"id":"c","model":"x","choices":[]}', 'm', false)).toBeUndefined();
+    expect(rewriteChunkText(chunk('').replace('"finish_reason":null', '"finish_reason":"sensitive"'), 'm', false)).toBeUndefined();
+    expect(rewriteChunkText(chunk('').replace('"model":"gpt-4.1"', '"model": "gpt-4.1"'), 'm', false)).toBeUndefined();
+    expect(rewriteChunkText(chunk(''), 'm', true)).toBeUndefined(); // usage:null must be added: parse
+  });
+
+  it('is not fooled by keys quoted inside content', () => {
+    const tricky = '{"id":"c","model":"gpt-4.1","choices":[{"index":0,"delta":{"content":"say \\"usage\\":{ and \\"error\\""},"finish_reason":"stop"}],"usage":null}';
+    const text = rewriteChunkText(tricky, 'delta-4.1', false)!;
+    expect(JSON.parse(text)).toEqual({ ...JSON.parse(tricky), model: 'delta-4.1', usage: undefined });
+    expect(text).not.toContain('"usage":null');
+  });
+});
