@@ -4,7 +4,9 @@ import { Redis } from 'ioredis';
 import { connectDatabase } from './db/connect.js';
 import { KEY_CACHE_CHANNEL } from './keys/key-cache-bus.js';
 import { KeyStore } from './keys/key-store.js';
-import { startGateway } from './main.js';
+import cluster from 'node:cluster';
+import { RateLimiterClusterMaster } from 'rate-limiter-flexible';
+import { prepareStore, startGateway } from './main.js';
 
 const USAGE = `usage:
   gateway start                      start the gateway (PORT, HOST, GATEWAY_DATA_DIR, GATEWAY_CONFIG, ...)
@@ -16,8 +18,13 @@ async function main(argv: string[]): Promise<number> {
   const [command, sub, ...rest] = argv;
   const config = loadConfig();
   if (command === 'start') {
-    const gateway = await startGateway(config);
-    process.stdout.write(`gateway listening on ${gateway.url} (docs at ${gateway.url}/docs)\n`);
+    if (config.workers > 1 && cluster.isPrimary) return startPrimary(config);
+    const gateway = await startGateway(config, cluster.isWorker ? { announce: () => undefined } : {});
+    if (cluster.isWorker) {
+      process.send?.({ listening: gateway.url });
+    } else {
+      process.stdout.write(`gateway listening on ${gateway.url} (docs at ${gateway.url}/docs)\n`);
+    }
     const stop = async () => {
       await gateway.close();
       process.exit(0);
@@ -40,6 +47,35 @@ async function main(argv: string[]): Promise<number> {
   }
   process.stderr.write(USAGE + '\n');
   return command ? 2 : 0;
+}
+
+/**
+ * GATEWAY_WORKERS=N: the primary prepares the store once, hosts the cluster rate limiter (exact
+ * limits across workers without Redis), forks N workers sharing the port and replaces any that die.
+ */
+async function startPrimary(config: ReturnType<typeof loadConfig>): Promise<number> {
+  await prepareStore(config, (line) => process.stdout.write(line + '\n'));
+  new RateLimiterClusterMaster();
+  let listening = 0;
+  let stopping = false;
+  const fork = () =>
+    cluster.fork().on('message', (message: { listening?: string }) => {
+      if (message.listening && ++listening === config.workers) {
+        process.stdout.write(`gateway listening on ${message.listening} with ${config.workers} workers (docs at ${message.listening}/docs)\n`);
+      }
+    });
+  for (let i = 0; i < config.workers; i++) fork();
+  cluster.on('exit', () => {
+    if (!stopping) fork();
+  });
+  const stop = () => {
+    stopping = true;
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.kill('SIGTERM');
+    cluster.disconnect(() => process.exit(0));
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return -1;
 }
 
 async function keysCommand(keys: KeyStore, sub: string | undefined, args: string[]): Promise<number> {

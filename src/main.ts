@@ -26,6 +26,22 @@ export interface StartOptions {
   announce?: (line: string) => void;
 }
 
+/**
+ * Migrations and first-start secrets, once. `startGateway` does this itself; a cluster primary
+ * (GATEWAY_WORKERS) does it before forking so workers never race on an empty database.
+ */
+export async function prepareStore(config: GatewayConfig, announce: (line: string) => void): Promise<void> {
+  const db = await connectDatabase(config);
+  try {
+    await withStartupLock(db, async () => {
+      await ensureBootstrapKey(new KeyStore(db), config.bootstrapKey, announce);
+      await ensureAdminToken(db, config.adminToken, announce);
+    });
+  } finally {
+    await db.destroy();
+  }
+}
+
 /** Builds every dependency once, then the app, then listens. */
 export async function startGateway(config: GatewayConfig, options: StartOptions = {}): Promise<RunningGateway> {
   const announce = options.announce ?? ((line: string) => process.stdout.write(line + '\n'));

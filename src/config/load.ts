@@ -19,6 +19,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     adminToken: env.GATEWAY_ADMIN_TOKEN || undefined,
     bodyLimitBytes: parseInteger(env.GATEWAY_BODY_LIMIT, 32 * 1024 * 1024, 'GATEWAY_BODY_LIMIT'),
     logLevel: env.LOG_LEVEL ?? 'warn',
+    workers: Math.max(1, parseInteger(env.GATEWAY_WORKERS, 1, 'GATEWAY_WORKERS')),
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
     file,

@@ -137,6 +137,8 @@ export interface GatewayConfig {
   adminToken: string | undefined;
   bodyLimitBytes: number;
   logLevel: string;
+  /** GATEWAY_WORKERS: processes sharing the port (node:cluster); 1 runs in-process. */
+  workers: number;
   /** `postgres://…` switches the store from the embedded SQLite to PostgreSQL. */
   databaseUrl: string | undefined;
   /** `redis://…` shares rate-limit counters and key-cache invalidation between instances. */

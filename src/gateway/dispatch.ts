@@ -7,7 +7,7 @@ import { routeModelOffering } from './route-model.js';
 import { parseRetryAfter, retryDelayMs, RETRYABLE_STATUSES } from './retry-policy.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { readErrorBody, toTransportError, type UpstreamResponse } from './upstream-client.js';
-import { parseSse, type SseEvent } from './sse/parse.js';
+import { parseSseBatches, type SseEvent } from './sse/parse.js';
 import { SseWriter, type OutEvent } from './sse/write.js';
 
 type PairOf<F extends PairFamily> = FamilyPairs[F];
@@ -60,8 +60,9 @@ type Attempt<F extends PairFamily> = {
 };
 
 interface PrimedEvents {
-  first: SseEvent | undefined;
-  rest: AsyncIterator<SseEvent>;
+  /** The events of the upstream's first read (never empty unless the stream had none). */
+  first: SseEvent[];
+  rest: AsyncIterator<SseEvent[]>;
 }
 
 /**
@@ -69,7 +70,7 @@ interface PrimedEvents {
  * has been sent to the client, so a silent or broken upstream can still be retried or replaced.
  */
 async function primeStream(response: UpstreamResponse, channel: Channel): Promise<PrimedEvents> {
-  const rest = parseSse(response.body)[Symbol.asyncIterator]();
+  const rest = parseSseBatches(response.body)[Symbol.asyncIterator]();
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(
@@ -79,7 +80,7 @@ async function primeStream(response: UpstreamResponse, channel: Channel): Promis
   });
   try {
     const first = await Promise.race([rest.next(), timeout]);
-    return { first: first.done ? undefined : first.value, rest };
+    return { first: first.done ? [] : first.value, rest };
   } catch (error) {
     response.body.destroy();
     throw isGatewayError(error) ? error : toTransportError(error, channel);
@@ -198,10 +199,13 @@ export async function dispatchStream<F extends PairFamily>(options: DispatchOpti
   /** What was sent, kept by reference: read only if the upstream never reports usage. */
   const sent: OutEvent[] = [];
   try {
-    for (let event = events!.first; event !== undefined; event = await nextEvent(events!.rest)) {
-      const out = translator.onEvent(event);
-      if (out.length > 0 && request.gw.firstTokenAt === undefined) request.gw.firstTokenAt = Date.now();
-      await writer.write(out);
+    for (let batch = events!.first; batch.length > 0; batch = await nextBatch(events!.rest)) {
+      const out: OutEvent[] = [];
+      for (const event of batch) for (const translated of translator.onEvent(event)) out.push(translated);
+      if (out.length === 0) continue;
+      if (request.gw.firstTokenAt === undefined) request.gw.firstTokenAt = Date.now();
+      const drained = writer.write(out);
+      if (drained) await drained;
       for (const event of out) sent.push(event);
       if (writer.isClosed) break;
     }
@@ -223,7 +227,7 @@ export async function dispatchStream<F extends PairFamily>(options: DispatchOpti
   }
 }
 
-async function nextEvent(events: AsyncIterator<SseEvent>): Promise<SseEvent | undefined> {
-  const next = await events.next();
-  return next.done ? undefined : next.value;
+async function nextBatch(batches: AsyncIterator<SseEvent[]>): Promise<SseEvent[]> {
+  const next = await batches.next();
+  return next.done ? [] : next.value;
 }

@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract, type RateLimiterRes } from 'rate-limiter-flexible';
+import cluster from 'node:cluster';
+import { RateLimiterCluster, RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract, type RateLimiterRes } from 'rate-limiter-flexible';
 
 export type LimitKind = 'requests' | 'tokens';
 
@@ -35,7 +36,8 @@ export class RateLimiters {
   constructor(redis: Redis | undefined, private readonly now: () => number = Date.now) {
     const make = (kind: LimitKind): RateLimiterAbstract => {
       const options = { keyPrefix: `gw:rl:${kind}`, points: Number.MAX_SAFE_INTEGER, duration: WINDOW_SECONDS };
-      if (!redis) return new RateLimiterMemory(options);
+      // GATEWAY_WORKERS without Redis: the primary keeps the counters (RateLimiterClusterMaster).
+      if (!redis) return cluster.isWorker ? new RateLimiterCluster({ ...options, timeoutMs: 1000 }) : new RateLimiterMemory(options);
       // If Redis is unreachable the instance limits on its own rather than failing requests.
       return new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: new RateLimiterMemory(options) });
     };

@@ -25,8 +25,8 @@ const baseEnv = (dataDir: string) => {
 };
 
 /** Starts `gateway start`, waits for its listening line, returns what it printed and a stop function. */
-async function startCli(dataDir: string): Promise<{ output: string; url: string; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, [CLI, 'start'], { env: baseEnv(dataDir), stdio: ['ignore', 'pipe', 'pipe'] });
+async function startCli(dataDir: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<{ output: string; url: string; stop: () => Promise<void> }> {
+  const child = spawn(process.execPath, [CLI, 'start'], { env: { ...baseEnv(dataDir), ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no listening line: ${output}`)), 15_000);
@@ -83,5 +83,35 @@ describe('gateway command line (issue 2)', () => {
     expect(run('list').stdout).toMatch(new RegExp(`${id}.*revoked`));
     expect(run('revoke', id!).status).toBe(1);
     expect(run('frobnicate').status).toBe(2);
+  });
+
+  it('GATEWAY_WORKERS=2 runs two workers on one port whose request limits stay exact together (issue 5)', async () => {
+    const dataDir = freshDir();
+    const admin = 'gwadm-cli-workers-test';
+    const gateway = await startCli(dataDir, { GATEWAY_WORKERS: '2', GATEWAY_ADMIN_TOKEN: admin, GATEWAY_BOOTSTRAP_KEY: 'sk-gw-cli-workers' });
+    try {
+      expect(gateway.output).toMatch(/with 2 workers/);
+      const created = await fetch(`${gateway.url}/admin/api/keys`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'limited', rpm: 5 }),
+      });
+      expect(created.status).toBe(201);
+      const { key } = (await created.json()) as { key: string };
+      // Fresh connections spread over both workers; the primary keeps the one counter.
+      const statuses = await Promise.all(
+        Array.from({ length: 12 }, () =>
+          fetch(`${gateway.url}/v1/chat/completions`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', connection: 'close' },
+            body: JSON.stringify({ model: 'delta-4.1', messages: [{ role: 'user', content: 'hi' }], max_tokens: 5 }),
+          }).then((r) => r.status),
+        ),
+      );
+      expect(statuses.filter((s) => s === 200)).toHaveLength(5);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(7);
+    } finally {
+      await gateway.stop();
+    }
   });
 });

@@ -42,6 +42,7 @@ export async function startTestGateway(options: { dataDir?: string; file?: FileC
     adminToken: TEST_ADMIN_TOKEN,
     bodyLimitBytes: 32 * 1024 * 1024,
     logLevel: 'silent',
+    workers: 1,
     databaseUrl: undefined,
     redisUrl: undefined,
     file: options.file ?? {},

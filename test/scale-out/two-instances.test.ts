@@ -134,7 +134,8 @@ describe('first start of several instances with no configured secrets', () => {
     const config = (): GatewayConfig => {
       const dataDir = mkdtempSync(join(tmpdir(), 'gateway-first-'));
       dirs.push(dataDir);
-      return { port: 0, host: '127.0.0.1', dataDir, publicUrl: undefined, bootstrapKey: undefined, adminToken: undefined, bodyLimitBytes: 1024 * 1024, logLevel: 'silent', databaseUrl: database.url, redisUrl: undefined, file: {} };
+      return { port: 0, host: '127.0.0.1', dataDir, publicUrl: undefined, bootstrapKey: undefined, adminToken: undefined, bodyLimitBytes: 1024 * 1024, logLevel: 'silent', workers: 1,
+        databaseUrl: database.url, redisUrl: undefined, file: {} };
     };
     const gateways = await Promise.all([1, 2, 3, 4].map(() => startGateway(config(), { announce: (line) => lines.push(line) })));
     try {

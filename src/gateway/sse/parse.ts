@@ -9,10 +9,12 @@ export interface SseEvent {
 
 /**
  * The one SSE parser of the gateway (CRLF, BOM, comments and events split across chunks are
- * handled by eventsource-parser). Yields events as upstream bytes arrive.
+ * handled by eventsource-parser). Yields, per upstream read, the events it completed: handling a
+ * read's events together costs one step and one socket write, not one per event. Never yields an
+ * empty batch.
  */
-export async function* parseSse(body: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>): AsyncGenerator<SseEvent> {
-  const pending: SseEvent[] = [];
+export async function* parseSseBatches(body: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>): AsyncGenerator<SseEvent[]> {
+  let pending: SseEvent[] = [];
   const parser = createParser({
     onEvent: (message) => {
       const event: SseEvent = { data: message.data };
@@ -24,10 +26,18 @@ export async function* parseSse(body: AsyncIterable<Uint8Array | string> | Itera
   const decoder = new TextDecoder();
   for await (const chunk of body) {
     parser.feed(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
-    while (pending.length > 0) yield pending.shift()!;
+    if (pending.length > 0) {
+      yield pending;
+      pending = [];
+    }
   }
   parser.reset({ consume: true });
-  while (pending.length > 0) yield pending.shift()!;
+  if (pending.length > 0) yield pending;
+}
+
+/** Event by event, for callers that want them one at a time. */
+export async function* parseSse(body: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>): AsyncGenerator<SseEvent> {
+  for await (const batch of parseSseBatches(body)) yield* batch;
 }
 
 /** Parses a whole SSE text at once (tests and fixtures). */

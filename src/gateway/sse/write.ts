@@ -36,8 +36,6 @@ export const SSE_HEADERS = {
  */
 export class SseWriter {
   private closed = false;
-  /** Writes are being gathered for one socket write. */
-  private isCorked = false;
 
   constructor(private readonly raw: ServerResponse) {
     raw.once('close', () => {
@@ -56,31 +54,18 @@ export class SseWriter {
   }
 
   /**
-   * Queues events. Writes made in one turn of the event loop (all the events parsed from one
-   * upstream read) are corked into one socket write, released by setImmediate.
+   * Writes events in one socket write. Returns a promise only when the socket is full, to be
+   * awaited before reading more from the upstream (backpressure without a promise per write).
    */
-  async write(events: readonly OutEvent[]): Promise<void> {
-    if (events.length === 0 || this.isClosed) return;
+  write(events: readonly OutEvent[]): Promise<void> | undefined {
+    if (events.length === 0 || this.isClosed) return undefined;
     let text = '';
     for (const out of events) text += formatSse(out);
-    if (!this.isCorked) {
-      this.isCorked = true;
-      this.raw.cork();
-      setImmediate(this.uncork);
-    }
-    if (!this.raw.write(text)) {
-      await Promise.race([once(this.raw, 'drain'), once(this.raw, 'close')]);
-    }
+    if (this.raw.write(text)) return undefined;
+    return Promise.race([once(this.raw, 'drain'), once(this.raw, 'close')]).then(() => undefined);
   }
 
-  private readonly uncork = (): void => {
-    this.isCorked = false;
-    this.raw.uncork();
-  };
-
   end(): void {
-    if (this.raw.writableEnded) return;
-    if (this.isCorked) this.uncork();
-    this.raw.end();
+    if (!this.raw.writableEnded) this.raw.end();
   }
 }
