@@ -16,6 +16,7 @@ export interface UpstreamResponse {
  */
 export class UpstreamClient {
   private readonly agents = new Map<number, Agent>();
+  private readonly bases = new Map<string, { origin: string; pathname: string }>();
   /** Told of every attempt: seconds to the response headers, and '2xx'…'5xx' or 'error' (metrics). */
   observer: ((channel: string, seconds: number, outcome: string) => void) | undefined;
 
@@ -37,9 +38,20 @@ export class UpstreamClient {
     return agent;
   }
 
+  /** A channel's base URL split once into origin and path prefix (no URL parsing per request). */
+  private baseOf(channel: Channel): { origin: string; pathname: string } {
+    let base = this.bases.get(channel.baseUrl);
+    if (!base) {
+      const url = new URL(channel.baseUrl);
+      base = { origin: url.origin, pathname: url.pathname.replace(/\/$/, '') };
+      this.bases.set(channel.baseUrl, base);
+    }
+    return base;
+  }
+
   async send(channel: Channel, call: UpstreamCall, signal: AbortSignal): Promise<UpstreamResponse> {
-    const url = new URL(channel.baseUrl + call.path);
-    for (const [name, value] of Object.entries(call.query ?? {})) url.searchParams.set(name, value);
+    const base = this.baseOf(channel);
+    const path = base.pathname + call.path + (call.query ? `?${new URLSearchParams(call.query).toString()}` : '');
     const headers: Record<string, string> = { ...channel.headers, ...call.headers };
     let body: string | undefined;
     if (call.body !== undefined) {
@@ -48,6 +60,7 @@ export class UpstreamClient {
     }
     const provider = channel.provider;
     if (call.auth === 'request-signature' && provider.signRequest) {
+      const url = new URL(base.origin + path);
       Object.assign(headers, provider.signRequest(channel.credentials, { method: call.method, url, body: body ?? '' }, Date.now()));
     } else {
       Object.assign(headers, provider.authHeaders(channel.credentials, Math.floor(Date.now() / 1000)));
@@ -72,8 +85,8 @@ export class UpstreamClient {
     const sentAt = performance.now();
     try {
       const response = await this.dispatcherFor(channel).request({
-        origin: url.origin,
-        path: url.pathname + url.search,
+        origin: base.origin,
+        path,
         method: call.method,
         headers,
         body,

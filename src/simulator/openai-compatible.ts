@@ -89,8 +89,10 @@ async function chatCompletions(options: OpenAICompatibleSimOptions, req: SimRequ
   }
 
   const includeUsage = options.alwaysStreamUsage || body.stream_options?.include_usage === true;
+  // OpenAI marks every chunk "usage": null once usage is asked for (openai.md §1 stream_options).
+  const nullUsage = includeUsage && !options.alwaysStreamUsage ? { usage: null } : {};
   const chunk = (choices: OpenAIChatChunk['choices'], extra: Partial<OpenAIChatChunk> = {}): string =>
-    formatSse({ data: { id, object: 'chat.completion.chunk', created, model: body.model, choices, ...extra } });
+    formatSse({ data: { id, object: 'chat.completion.chunk', created, model: body.model, choices, ...nullUsage, ...extra } });
   const frames: string[] = [];
   texts.forEach((text, index) => {
     frames.push(chunk([{ index, delta: { role: 'assistant', content: '' }, finish_reason: null }]));

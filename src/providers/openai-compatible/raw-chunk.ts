@@ -25,7 +25,12 @@ export function rewriteChunkText(data: string, publicModel: string, keepNullUsag
   if (valueEnd < 0 || data.slice(valueStart, valueEnd).includes('\\')) return undefined;
   let text = data.slice(0, valueStart) + publicModel + data.slice(valueEnd);
   const hasNullUsage = text.includes('"usage":null');
-  if (keepNullUsage) return hasNullUsage ? text : undefined;
+  if (keepNullUsage) {
+    if (hasNullUsage) return text;
+    // OpenAI puts "usage":null on every chunk once usage is asked for; vendors that don't get it added.
+    if (text.includes('"usage"') || !text.endsWith('}')) return undefined;
+    return `${text.slice(0, -1)},"usage":null}`;
+  }
   if (hasNullUsage) text = text.replace(',"usage":null', '').replace('"usage":null,', '');
   return text.includes('"usage"') ? undefined : text;
 }

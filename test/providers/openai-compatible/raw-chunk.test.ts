@@ -17,7 +17,10 @@ describe('same-protocol stream fast path (issue 5)', () => {
     expect(rewriteChunkText('{"id":"c","model":"x","choices":[]}', 'm', false)).toBeUndefined();
     expect(rewriteChunkText(chunk('').replace('"finish_reason":null', '"finish_reason":"sensitive"'), 'm', false)).toBeUndefined();
     expect(rewriteChunkText(chunk('').replace('"model":"gpt-4.1"', '"model": "gpt-4.1"'), 'm', false)).toBeUndefined();
-    expect(rewriteChunkText(chunk(''), 'm', true)).toBeUndefined(); // usage:null must be added: parse
+  });
+
+  it('adds "usage":null when the client asked for usage and the vendor leaves it out', () => {
+    expect(JSON.parse(rewriteChunkText(chunk(''), 'delta-4.1', true)!)).toEqual({ ...JSON.parse(chunk('')), model: 'delta-4.1', usage: null });
   });
 
   it('is not fooled by keys quoted inside content', () => {
