@@ -34,17 +34,10 @@ export interface KeyPatch {
   disabled?: boolean;
 }
 
-export interface CreateKeyInput {
+export interface CreateKeyInput extends Omit<KeyPatch, 'name' | 'disabled'> {
   name: string;
   /** Use this exact secret (GATEWAY_BOOTSTRAP_KEY); otherwise a random one is made. */
   secret?: string;
-  models?: readonly string[] | null;
-  endpoints?: readonly EndpointFamily[] | null;
-  tier?: string | null;
-  rpm?: number | null;
-  tpm?: number | null;
-  budgetUsd?: number | null;
-  expiresAt?: number | null;
 }
 
 export type KeyLookup = { status: 'ok'; key: ApiKey } | { status: 'invalid' | 'revoked' | 'expired' | 'disabled' };

@@ -1,4 +1,7 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { expect } from 'vitest';
+import { isGatewayError } from '../../src/errors.js';
+import { renderChatStreamError } from '../../src/api/chat-completions/stream-error.js';
 import { join } from 'node:path';
 import { parseSseText } from '../../src/gateway/sse/parse.js';
 import type { OutEvent } from '../../src/gateway/sse/write.js';
@@ -70,4 +73,30 @@ function normalise(out: OutEvent): { event?: string; data: unknown } {
     }
   }
   return out.event ? { event: out.event, data } : { data };
+}
+
+const UPDATE = process.env.UPDATE_GOLDEN === '1';
+
+/** Compares with a golden file, or rewrites it under UPDATE_GOLDEN=1 (the reviewer reads the diff). */
+export function expectGolden(golden: GoldenCase, file: string, actual: unknown): void {
+  if (UPDATE) writeFileSync(join(golden.dir, file), JSON.stringify(actual, null, 2) + '\n');
+  expect(actual).toEqual(golden.json(file));
+}
+
+/** As dispatchStream does for chat families: translate each event, close with onEnd, or end with the chat error event. */
+export async function clientChatStream(
+  pair: { createStreamTranslator(ctx: TranslateContext): StreamTranslator },
+  ctx: TranslateContext,
+  upstreamSse: string,
+): Promise<{ out: OutEvent[]; usage: unknown }> {
+  const translator = pair.createStreamTranslator(ctx);
+  const out: OutEvent[] = [];
+  try {
+    for (const event of await parseSseText(upstreamSse)) out.push(...translator.onEvent(event));
+    out.push(...translator.onEnd());
+  } catch (error) {
+    if (!isGatewayError(error)) throw error;
+    out.push(...renderChatStreamError(error));
+  }
+  return { out, usage: translator.usage() ?? null };
 }

@@ -1,8 +1,7 @@
 import { GatewayError } from '../../errors.js';
-import { upstreamMessage, upstreamStatusError } from '../../gateway/upstream-errors.js';
 import type { SseEvent } from '../../gateway/sse/parse.js';
 import type { OutEvent } from '../../gateway/sse/write.js';
-import { usageFromOpenAI, type OpenAIChatChunk, type OpenAIChatUsage } from '../../protocols/openai-chat/types.js';
+import { usageFromOpenAI, type OpenAIChatUsage } from '../../protocols/openai-chat/types.js';
 import { responseFailedEvent } from '../../protocols/openai-responses/failed-event.js';
 import type { OpenAIOutputItem, OpenAIResponsesEvent, ResponsesStreamTranslator } from '../../protocols/openai-responses/types.js';
 import type { TranslateContext, Usage } from '../types.js';

@@ -2,9 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GoogleGenAI } from '@google/genai';
 import { PNG } from 'pngjs';
 import { parseSseText } from '../../../src/gateway/sse/parse.js';
-import { call, startTestGateway, TEST_KEY, type TestGateway } from '../../helpers/gateway.js';
+import { startTestGateway, TEST_KEY, type TestGateway } from '../../helpers/gateway.js';
 
-const LITE = '/v1beta/models/gamma-2.5-flash-lite:generateContent';
 const IMAGE = '/v1beta/models/gamma-3.1-flash-image:streamGenerateContent';
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 

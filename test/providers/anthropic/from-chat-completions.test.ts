@@ -1,41 +1,18 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { renderChatStreamError } from '../../../src/api/chat-completions/stream-error.js';
-import { isGatewayError } from '../../../src/errors.js';
-import { parseSseText } from '../../../src/gateway/sse/parse.js';
-import { formatSse, type OutEvent } from '../../../src/gateway/sse/write.js';
+import { formatSse } from '../../../src/gateway/sse/write.js';
 import type { OpenAIChatRequest } from '../../../src/protocols/openai-chat/types.js';
 import { anthropic } from '../../../src/providers/anthropic/index.js';
-import type { TranslateContext, TranslatorPair } from '../../../src/providers/types.js';
+import type { TranslatorPair } from '../../../src/providers/types.js';
 import type { OpenAIChatCompletion } from '../../../src/protocols/openai-chat/types.js';
-import { goldenContext, loadCases, parseGoldenStream, type GoldenCase } from '../../helpers/golden.js';
+import { clientChatStream, expectGolden, goldenContext, loadCases, parseGoldenStream } from '../../helpers/golden.js';
 
 /**
  * Every case under test/fixtures/anthropic/ through the pure translator (STYLE.md §9), via the
  * pair the provider registers for the case's family. UPDATE_GOLDEN=1 rewrites the goldens.
  */
-const UPDATE = process.env.UPDATE_GOLDEN === '1';
 type ChatPair = TranslatorPair<OpenAIChatRequest, OpenAIChatCompletion>;
-
-function expectGolden(golden: GoldenCase, file: string, actual: unknown): void {
-  if (UPDATE) writeFileSync(join(golden.dir, file), JSON.stringify(actual, null, 2) + '\n');
-  expect(actual).toEqual(golden.json(file));
-}
-
-/** As dispatchStream does: translate each event, close with onEnd, or end with the chat error event. */
-async function clientStream(pair: ChatPair, ctx: TranslateContext, upstreamSse: string): Promise<{ out: OutEvent[]; usage: unknown }> {
-  const translator = pair.createStreamTranslator(ctx);
-  const out: OutEvent[] = [];
-  try {
-    for (const event of await parseSseText(upstreamSse)) out.push(...translator.onEvent(event));
-    out.push(...translator.onEnd());
-  } catch (error) {
-    if (!isGatewayError(error)) throw error;
-    out.push(...renderChatStreamError(error));
-  }
-  return { out, usage: translator.usage() ?? null };
-}
 
 const cases = loadCases('anthropic');
 
@@ -54,8 +31,8 @@ describe('chat-shaped requests → Anthropic golden cases', () => {
       expectGolden(golden, 'upstream-request.json', call);
 
       if (golden.has('upstream-stream.sse')) {
-        const { out, usage } = await clientStream(pair, ctx, golden.text('upstream-stream.sse')!);
-        if (UPDATE) writeFileSync(join(golden.dir, 'client-stream.sse'), out.map(formatSse).join(''));
+        const { out, usage } = await clientChatStream(pair, ctx, golden.text('upstream-stream.sse')!);
+        if (process.env.UPDATE_GOLDEN === '1') writeFileSync(join(golden.dir, 'client-stream.sse'), out.map(formatSse).join(''));
         expect(await parseGoldenStream(out.map(formatSse).join(''))).toEqual(await parseGoldenStream(golden.text('client-stream.sse')!));
         expectGolden(golden, 'usage.json', usage);
       } else if (golden.has('client-error.json')) {
@@ -86,7 +63,7 @@ describe('Anthropic stream translator edge cases', () => {
       frame({ type: 'some_future_event', detail: 1 }) +
       frame({ type: 'message_delta', delta: { stop_reason: 'pause_turn', stop_sequence: null }, usage: { output_tokens: 4 } }) +
       frame({ type: 'message_stop' });
-    const { out, usage } = await clientStream(pair, goldenContext(), sse);
+    const { out, usage } = await clientChatStream(pair, goldenContext(), sse);
     expect(out.map((e) => (e.data as { choices?: Array<{ delta: object; finish_reason: string | null }> }).choices?.[0])).toEqual([
       { index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null },
       { index: 0, delta: {}, finish_reason: 'stop' },
@@ -96,7 +73,7 @@ describe('Anthropic stream translator edge cases', () => {
   });
 
   it('fails on an event that is not JSON, with a bad-response error event', async () => {
-    const { out } = await clientStream(pair, goldenContext(), start + 'event: content_block_delta\ndata: {nope\n\n');
+    const { out } = await clientChatStream(pair, goldenContext(), start + 'event: content_block_delta\ndata: {nope\n\n');
     expect(out.at(-1)).toEqual({ data: { error: { code: 'upstream_bad_response', message: expect.stringContaining('not JSON') } } });
   });
 

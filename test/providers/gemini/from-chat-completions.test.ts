@@ -1,42 +1,19 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { renderChatStreamError } from '../../../src/api/chat-completions/stream-error.js';
-import { isGatewayError } from '../../../src/errors.js';
-import { parseSseText } from '../../../src/gateway/sse/parse.js';
 import { formatSse, type OutEvent } from '../../../src/gateway/sse/write.js';
 import type { GeminiGenerateContentRequest } from '../../../src/protocols/gemini-generate/types.js';
 import type { OpenAIChatCompletion, OpenAIChatRequest } from '../../../src/protocols/openai-chat/types.js';
 import { gemini } from '../../../src/providers/gemini/index.js';
 import { geminiErrorToGateway } from '../../../src/providers/gemini/wire.js';
-import type { TranslateContext, TranslatorPair } from '../../../src/providers/types.js';
-import { goldenContext, loadCases, parseGoldenStream, type GoldenCase } from '../../helpers/golden.js';
+import type { TranslatorPair } from '../../../src/providers/types.js';
+import { clientChatStream, expectGolden, goldenContext, loadCases, parseGoldenStream } from '../../helpers/golden.js';
 
 /**
  * Every chat-* case under test/fixtures/gemini/ through the pure translator (STYLE.md §9), via the
  * pair the provider registers for the case's family. UPDATE_GOLDEN=1 rewrites the goldens.
  */
-const UPDATE = process.env.UPDATE_GOLDEN === '1';
 type ChatPair = TranslatorPair<OpenAIChatRequest, OpenAIChatCompletion>;
-
-function expectGolden(golden: GoldenCase, file: string, actual: unknown): void {
-  if (UPDATE) writeFileSync(join(golden.dir, file), JSON.stringify(actual, null, 2) + '\n');
-  expect(actual).toEqual(golden.json(file));
-}
-
-/** As dispatchStream does: translate each event, close with onEnd, or end with the chat error event. */
-async function clientStream(pair: ChatPair, ctx: TranslateContext, upstreamSse: string): Promise<{ out: OutEvent[]; usage: unknown }> {
-  const translator = pair.createStreamTranslator(ctx);
-  const out: OutEvent[] = [];
-  try {
-    for (const event of await parseSseText(upstreamSse)) out.push(...translator.onEvent(event));
-    out.push(...translator.onEnd());
-  } catch (error) {
-    if (!isGatewayError(error)) throw error;
-    out.push(...renderChatStreamError(error));
-  }
-  return { out, usage: translator.usage() ?? null };
-}
 
 const sse = (...chunks: unknown[]) => chunks.map((c) => `data: ${JSON.stringify(c)}\n\n`).join('');
 const choicesOf = (out: OutEvent[]) => out.map((e) => (typeof e.data === 'string' ? e.data : (e.data as { choices: unknown[] }).choices[0]));
@@ -57,8 +34,8 @@ describe('chat-shaped requests → Gemini golden cases (issue 3)', () => {
       const call = pair.toUpstream(structuredClone(golden.json('client-request.json')) as OpenAIChatRequest, ctx);
       expectGolden(golden, 'upstream-request.json', call);
       if (golden.has('upstream-stream.sse')) {
-        const { out, usage } = await clientStream(pair, ctx, golden.text('upstream-stream.sse')!);
-        if (UPDATE) writeFileSync(join(golden.dir, 'client-stream.sse'), out.map(formatSse).join(''));
+        const { out, usage } = await clientChatStream(pair, ctx, golden.text('upstream-stream.sse')!);
+        if (process.env.UPDATE_GOLDEN === '1') writeFileSync(join(golden.dir, 'client-stream.sse'), out.map(formatSse).join(''));
         expect(await parseGoldenStream(out.map(formatSse).join(''))).toEqual(await parseGoldenStream(golden.text('client-stream.sse')!));
         expectGolden(golden, 'usage.json', usage);
       } else {
@@ -218,7 +195,7 @@ describe('Gemini chat stream translator', () => {
   const ctx = goldenContext({ model: 'delta-4.1', upstreamModel: 'gemini-2.5-flash-lite' });
 
   it('sends a function call as one tool_calls delta and finishes with tool_calls', async () => {
-    const { out } = await clientStream(pair, ctx, sse({ candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'lookup', args: { q: 'x' } } }] }, finishReason: 'STOP', index: 0 }] }));
+    const { out } = await clientChatStream(pair, ctx, sse({ candidates: [{ content: { role: 'model', parts: [{ functionCall: { name: 'lookup', args: { q: 'x' } } }] }, finishReason: 'STOP', index: 0 }] }));
     expect(choicesOf(out)).toEqual([
       { index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null },
       { index: 0, delta: { tool_calls: [{ index: 0, id: 'call_req_golden_0_0', type: 'function', function: { name: 'lookup', arguments: '{"q":"x"}' } }] }, finish_reason: null },
@@ -230,18 +207,18 @@ describe('Gemini chat stream translator', () => {
   it('interleaves two candidates and completes only when both finished', async () => {
     const a = (finishReason?: string) => ({ content: { parts: [{ text: 'a' }] }, index: 0, ...(finishReason ? { finishReason } : {}) });
     const b = (finishReason?: string) => ({ content: { parts: [{ text: 'b' }] }, index: 1, ...(finishReason ? { finishReason } : {}) });
-    const complete = await clientStream(pair, ctx, sse({ candidates: [a(), b()] }, { candidates: [a('STOP'), b('MAX_TOKENS')] }));
+    const complete = await clientChatStream(pair, ctx, sse({ candidates: [a(), b()] }, { candidates: [a('STOP'), b('MAX_TOKENS')] }));
     expect(choicesOf(complete.out).filter((c) => typeof c === 'object' && (c as { finish_reason: unknown }).finish_reason)).toEqual([
       { index: 0, delta: {}, finish_reason: 'stop' },
       { index: 1, delta: {}, finish_reason: 'length' },
     ]);
     expect(complete.out.at(-1)).toEqual({ data: '[DONE]' });
-    const halfCut = await clientStream(pair, ctx, sse({ candidates: [a(), b()] }, { candidates: [a('STOP')] }));
+    const halfCut = await clientChatStream(pair, ctx, sse({ candidates: [a(), b()] }, { candidates: [a('STOP')] }));
     expect(halfCut.out.at(-1)).toEqual({ data: { error: { code: 'upstream_error', message: expect.stringContaining('ended before') } } });
   });
 
   it('a blocked prompt streams an empty content_filter choice, then [DONE]', async () => {
-    const { out, usage } = await clientStream(pair, ctx, sse({ promptFeedback: { blockReason: 'PROHIBITED_CONTENT' }, usageMetadata: { promptTokenCount: 5, totalTokenCount: 5 } }));
+    const { out, usage } = await clientChatStream(pair, ctx, sse({ promptFeedback: { blockReason: 'PROHIBITED_CONTENT' }, usageMetadata: { promptTokenCount: 5, totalTokenCount: 5 } }));
     expect(choicesOf(out)).toEqual([
       { index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null },
       { index: 0, delta: {}, finish_reason: 'content_filter' },
@@ -251,7 +228,7 @@ describe('Gemini chat stream translator', () => {
   });
 
   it('an error object mid-stream ends the stream with the mapped chat error event', async () => {
-    const { out } = await clientStream(
+    const { out } = await clientChatStream(
       pair,
       ctx,
       sse({ candidates: [{ content: { parts: [{ text: 'a' }] }, index: 0 }] }, { error: { code: 429, message: 'Resource has been exhausted', status: 'RESOURCE_EXHAUSTED' } }),
