@@ -3,21 +3,11 @@ import type { Db } from '../db/connect.js';
 import type { VideoTaskTable } from '../db/schema.js';
 import type { TaskChange, VideoSurface, VideoTask, VideoTaskFailure, VideoTaskResult, VideoTaskStatus } from './video-task.js';
 
-export interface NewVideoTask {
-  id: string;
-  keyId: string;
-  surface: VideoSurface;
-  capability: string | null;
-  model: string;
-  channel: string;
-  upstreamId: string;
-  status: VideoTaskStatus;
-  progress: number;
-  request: unknown;
-  externalId: string | null;
-  now: number;
-  nextPollAt: number;
-}
+/** What creating a task records: the task's identity and first state, plus when to poll it. */
+export type NewVideoTask = Pick<
+  VideoTask,
+  'id' | 'keyId' | 'surface' | 'capability' | 'model' | 'channel' | 'upstreamId' | 'status' | 'progress' | 'request' | 'externalId'
+> & { now: number; nextPollAt: number };
 
 /** Kysely access to `video_tasks`. Writes that follow a poll require the caller's lease. */
 export class VideoTaskRepo {
