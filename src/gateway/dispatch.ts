@@ -161,25 +161,47 @@ function withRetryAfter(error: GatewayError, response: UpstreamResponse): Gatewa
 
 /** Non-streamed request: returns the translated body for the route to send (or post-process). */
 export async function dispatchJson<F extends PairFamily>(options: DispatchOptions<F>): Promise<DispatchResult<ResponseOf<F>>> {
-  const signal = clientAbortSignal(options.request, options.reply);
-  const { response, channel, pair, ctx } = await sendWithFallback(options, signal, false);
-  let upstreamBody: unknown;
-  try {
-    upstreamBody = await response.body.json();
-  } catch (error) {
-    throw new GatewayError('GW_UPSTREAM_BAD_RESPONSE', 'The upstream returned a body that is not JSON', { cause: error });
-  }
-  const { body, usage } = (pair as unknown as TranslatorPair<unknown, ResponseOf<F>>).fromUpstream(upstreamBody, ctx);
+  const { text, channel, pair, ctx } = await exchangeJson(options);
+  const { body, usage } = translateBody(pair, text, ctx);
   options.request.gw.usage = usage;
-  if (channel.isSimulator) options.reply.header('x-simulator', channel.vendor);
   return { body, usage, channel };
 }
 
 /**
- * Streamed request: pipes upstream events through the pair's stream translator to the client.
- * Until the first event is written, failures are ordinary errors (and fall back); after that,
- * the family's error events end the stream. A client that leaves aborts the upstream at once.
+ * Non-streamed request answered as is: the route returns what this returns. Same-protocol pairs
+ * with a text fast path skip parsing and re-serialising the upstream's body.
  */
+export async function dispatchJsonReply<F extends PairFamily>(options: DispatchOptions<F>): Promise<unknown> {
+  const { text, pair, ctx } = await exchangeJson(options);
+  const fast = pair.fromUpstreamText?.(text, ctx);
+  if (fast) {
+    options.request.gw.usage = fast.usage;
+    options.reply.type('application/json; charset=utf-8');
+    return fast.text;
+  }
+  const { body, usage } = translateBody(pair, text, ctx);
+  options.request.gw.usage = usage;
+  return body;
+}
+
+async function exchangeJson<F extends PairFamily>(options: DispatchOptions<F>) {
+  const signal = clientAbortSignal(options.request, options.reply);
+  const { response, channel, pair, ctx } = await sendWithFallback(options, signal, false);
+  if (channel.isSimulator) options.reply.header('x-simulator', channel.vendor);
+  const text = await response.body.text();
+  return { text, channel, pair: pair as unknown as TranslatorPair<unknown, ResponseOf<F>>, ctx };
+}
+
+function translateBody<Res>(pair: TranslatorPair<unknown, Res>, text: string, ctx: TranslateContext): { body: Res; usage: Usage } {
+  let upstreamBody: unknown;
+  try {
+    upstreamBody = JSON.parse(text);
+  } catch (error) {
+    throw new GatewayError('GW_UPSTREAM_BAD_RESPONSE', 'The upstream returned a body that is not JSON', { cause: error });
+  }
+  return pair.fromUpstream(upstreamBody, ctx);
+}
+
 export interface StreamOptions {
   renderError: StreamErrorRenderer;
   /** Reads the text of each event sent, so a stream that ends without upstream usage is still accounted. */

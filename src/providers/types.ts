@@ -79,6 +79,11 @@ export interface StreamTranslator {
 export interface TranslatorPair<Req, Res> {
   toUpstream(req: Req, ctx: TranslateContext): UpstreamCall;
   fromUpstream(res: unknown, ctx: TranslateContext): { body: Res; usage: Usage };
+  /**
+   * Optional fast path for same-protocol pairs: the client's body as text, made from the
+   * upstream's text without parsing it all; undefined sends the body through `fromUpstream`.
+   */
+  fromUpstreamText?(text: string, ctx: TranslateContext): { text: string; usage: Usage } | undefined;
   createStreamTranslator(ctx: TranslateContext): StreamTranslator;
   /** Maps an upstream error status and body to our error; never echoes upstream bodies raw. */
   fromUpstreamError(status: number, body: unknown): GatewayError;

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OpenAIChatRequest } from '../../protocols/openai-chat/types.js';
-import { dispatchJson, dispatchStream } from '../../gateway/dispatch.js';
+import { dispatchJsonReply, dispatchStream } from '../../gateway/dispatch.js';
 import { admit } from '../../plugins/rate-limit.js';
 import { chatChunkText, renderChatStreamError } from './stream-error.js';
 
@@ -17,6 +17,6 @@ export function chatShapedHandler(family: 'chat-completions' | 'messages') {
       await dispatchStream({ ...options, renderError: renderChatStreamError, deliveredText: chatChunkText });
       return reply;
     }
-    return (await dispatchJson(options)).body;
+    return dispatchJsonReply(options);
   };
 }

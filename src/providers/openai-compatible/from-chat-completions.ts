@@ -11,7 +11,7 @@ import {
 import type { StreamTranslator, TranslateContext, TranslatorPair, Usage, UpstreamCall } from '../types.js';
 import type { OpenAICompatibleQuirks } from './quirks.js';
 import { parseChatChunk } from './parse-chat-chunk.js';
-import { rewriteChunkText } from './raw-chunk.js';
+import { rewriteChunkText, rewriteCompletionText } from './raw-chunk.js';
 
 const KNOWN_FINISH_REASONS = new Set<string>(['stop', 'length', 'tool_calls', 'content_filter', 'function_call']);
 
@@ -55,6 +55,11 @@ export function chatCompletionsToOpenAICompatible(quirks: OpenAICompatibleQuirks
         choices: completion.choices.map((choice) => ({ ...choice, finish_reason: mapFinishReason(choice.finish_reason) })),
       };
       return { body, usage: usageFromOpenAI(completion.usage) };
+    },
+
+    fromUpstreamText(text: string, ctx: TranslateContext): { text: string; usage: Usage } | undefined {
+      const fast = rewriteCompletionText(text, JSON.stringify(ctx.model).slice(1, -1));
+      return fast && { text: fast.text, usage: usageFromOpenAI(fast.usage as OpenAIChatCompletion['usage']) };
     },
 
     createStreamTranslator(ctx: TranslateContext): StreamTranslator {

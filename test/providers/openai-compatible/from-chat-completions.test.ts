@@ -25,6 +25,13 @@ describe.each(vendors)('chat-completions → %s golden cases (issue 3)', (vendor
         const { body, usage } = pair.fromUpstream(golden.json('upstream-response.json'), ctx);
         expect(body).toEqual(golden.json('client-response.json'));
         expect(usage).toEqual(golden.json('usage.json'));
+        // The text fast path, where it applies, must give exactly what parsing gives.
+        const fast = pair.fromUpstreamText!(JSON.stringify(golden.json('upstream-response.json')), ctx);
+        if (fast) {
+          expect(JSON.parse(fast.text)).toEqual(golden.json('client-response.json'));
+          expect(fast.usage).toEqual(golden.json('usage.json'));
+        }
+        expect(fast === undefined).toBe(golden.name === 'chat-sensitive');
       }
       if (golden.has('client-stream.sse')) {
         const translator = pair.createStreamTranslator(ctx);

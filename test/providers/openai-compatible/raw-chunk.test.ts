@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { rewriteChunkText } from '../../../src/providers/openai-compatible/raw-chunk.js';
+import { rewriteChunkText, rewriteCompletionText } from '../../../src/providers/openai-compatible/raw-chunk.js';
 
 const chunk = (extra: string) => `{"id":"c1","object":"chat.completion.chunk","created":1,"model":"gpt-4.1","choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":null}]${extra}}`;
 
@@ -28,5 +28,19 @@ describe('same-protocol stream fast path (issue 5)', () => {
     const text = rewriteChunkText(tricky, 'delta-4.1', false)!;
     expect(JSON.parse(text)).toEqual({ ...JSON.parse(tricky), model: 'delta-4.1', usage: undefined });
     expect(text).not.toContain('"usage":null');
+  });
+
+  it('rewrites a whole completion and reads nested usage without parsing the body', () => {
+    const body = {
+      id: 'c', object: 'chat.completion', created: 1, model: 'gpt-4.1',
+      choices: [{ index: 0, message: { role: 'assistant', content: 'a "usage":{ lookalike' }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 3, completion_tokens: 4, total_tokens: 7, completion_tokens_details: { reasoning_tokens: 1 } },
+    };
+    const fast = rewriteCompletionText(JSON.stringify(body), 'delta-4.1')!;
+    expect(JSON.parse(fast.text)).toEqual({ ...body, model: 'delta-4.1' });
+    expect(fast.usage).toEqual(body.usage);
+    expect(rewriteCompletionText(JSON.stringify({ ...body, choices: [{ ...body.choices[0], finish_reason: 'sensitive' }] }), 'm')).toBeUndefined();
+    expect(rewriteCompletionText(JSON.stringify({ ...body, object: undefined }), 'm')).toBeUndefined();
+    expect(rewriteCompletionText(JSON.stringify({ ...body, usage: undefined }), 'm')).toBeUndefined();
   });
 });
