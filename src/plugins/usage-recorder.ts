@@ -9,9 +9,12 @@ import { onRequestEnd, type ResponseEnd } from './request-end.js';
  * errors are all counted with the usage known at the end. The cost comes from the price table.
  */
 export function registerUsageRecording(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request, reply) => {
-    if (!request.routeOptions.config.family) return;
-    onRequestEnd(request, reply, (end) => app.gateway.usage.record(usageEventFor(request, reply, end)));
+  // A callback hook, not an async one: no promise per request on the hot path.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.routeOptions.config.family) {
+      onRequestEnd(request, reply, (end) => app.gateway.usage.record(usageEventFor(request, reply, end)));
+    }
+    done();
   });
 }
 

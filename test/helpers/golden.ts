@@ -4,7 +4,7 @@ import { isGatewayError } from '../../src/errors.js';
 import { renderChatStreamError } from '../../src/api/chat-completions/stream-error.js';
 import { join } from 'node:path';
 import { parseSseText } from '../../src/gateway/sse/parse.js';
-import type { OutEvent } from '../../src/gateway/sse/write.js';
+import { formatSse, type OutEvent } from '../../src/gateway/sse/write.js';
 import type { StreamTranslator, TranslateContext } from '../../src/providers/types.js';
 
 export const FIXTURES = join(import.meta.dirname, '..', 'fixtures');
@@ -99,4 +99,11 @@ export async function clientChatStream(
     out.push(...renderChatStreamError(error));
   }
   return { out, usage: translator.usage() ?? null };
+}
+
+/** Compares a client stream with `client-stream.sse` event by event (or rewrites it under UPDATE_GOLDEN=1). */
+export async function expectGoldenStream(golden: GoldenCase, out: readonly OutEvent[]): Promise<void> {
+  const text = out.map(formatSse).join('');
+  if (UPDATE) writeFileSync(join(golden.dir, 'client-stream.sse'), text);
+  expect(await parseGoldenStream(text)).toEqual(await parseGoldenStream(golden.text('client-stream.sse')!));
 }

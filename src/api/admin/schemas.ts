@@ -32,31 +32,17 @@ const keyFields = {
   expires_at: Nullable(Timestamp),
 };
 
-export const CreateKeyBody = Type.Object(
-  {
-    name: keyFields.name,
-    models: Type.Optional(keyFields.models),
-    endpoints: Type.Optional(keyFields.endpoints),
-    tier: Type.Optional(keyFields.tier),
-    rpm: Type.Optional(keyFields.rpm),
-    tpm: Type.Optional(keyFields.tpm),
-    budget_usd: Type.Optional(keyFields.budget_usd),
-    expires_at: Type.Optional(keyFields.expires_at),
-  },
-  { additionalProperties: false },
-);
+/** The limit and scope fields, all optional, shared by create and patch. */
+const { name: _name, ...limitFields } = keyFields;
+const OptionalKeyFields = Type.Partial(Type.Object(limitFields));
+
+export const CreateKeyBody = Type.Object({ name: keyFields.name, ...OptionalKeyFields.properties }, { additionalProperties: false });
 export type CreateKeyBody = Static<typeof CreateKeyBody>;
 
 export const PatchKeyBody = Type.Object(
   {
     name: Type.Optional(keyFields.name),
-    models: Type.Optional(keyFields.models),
-    endpoints: Type.Optional(keyFields.endpoints),
-    tier: Type.Optional(keyFields.tier),
-    rpm: Type.Optional(keyFields.rpm),
-    tpm: Type.Optional(keyFields.tpm),
-    budget_usd: Type.Optional(keyFields.budget_usd),
-    expires_at: Type.Optional(keyFields.expires_at),
+    ...OptionalKeyFields.properties,
     /** true: the key answers 401 until set back to false. */
     disabled: Type.Optional(Type.Boolean()),
   },

@@ -1,12 +1,9 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatSse } from '../../../src/gateway/sse/write.js';
 import type { OpenAIChatRequest } from '../../../src/protocols/openai-chat/types.js';
 import { anthropic } from '../../../src/providers/anthropic/index.js';
 import type { TranslatorPair } from '../../../src/providers/types.js';
 import type { OpenAIChatCompletion } from '../../../src/protocols/openai-chat/types.js';
-import { clientChatStream, expectGolden, goldenContext, loadCases, parseGoldenStream } from '../../helpers/golden.js';
+import { clientChatStream, expectGolden, expectGoldenStream, goldenContext, loadCases } from '../../helpers/golden.js';
 
 /**
  * Every case under test/fixtures/anthropic/ through the pure translator (STYLE.md §9), via the
@@ -32,8 +29,7 @@ describe('chat-shaped requests → Anthropic golden cases', () => {
 
       if (golden.has('upstream-stream.sse')) {
         const { out, usage } = await clientChatStream(pair, ctx, golden.text('upstream-stream.sse')!);
-        if (process.env.UPDATE_GOLDEN === '1') writeFileSync(join(golden.dir, 'client-stream.sse'), out.map(formatSse).join(''));
-        expect(await parseGoldenStream(out.map(formatSse).join(''))).toEqual(await parseGoldenStream(golden.text('client-stream.sse')!));
+        await expectGoldenStream(golden, out);
         expectGolden(golden, 'usage.json', usage);
       } else if (golden.has('client-error.json')) {
         const expected = golden.json('client-error.json') as { status: number; code: string; messageContains?: string };

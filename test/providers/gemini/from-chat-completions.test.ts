@@ -1,13 +1,11 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { formatSse, type OutEvent } from '../../../src/gateway/sse/write.js';
+import type { OutEvent } from '../../../src/gateway/sse/write.js';
 import type { GeminiGenerateContentRequest } from '../../../src/protocols/gemini-generate/types.js';
 import type { OpenAIChatCompletion, OpenAIChatRequest } from '../../../src/protocols/openai-chat/types.js';
 import { gemini } from '../../../src/providers/gemini/index.js';
 import { geminiErrorToGateway } from '../../../src/providers/gemini/wire.js';
 import type { TranslatorPair } from '../../../src/providers/types.js';
-import { clientChatStream, expectGolden, goldenContext, loadCases, parseGoldenStream } from '../../helpers/golden.js';
+import { clientChatStream, expectGolden, expectGoldenStream, goldenContext, loadCases } from '../../helpers/golden.js';
 
 /**
  * Every chat-* case under test/fixtures/gemini/ through the pure translator (STYLE.md §9), via the
@@ -35,8 +33,7 @@ describe('chat-shaped requests → Gemini golden cases (issue 3)', () => {
       expectGolden(golden, 'upstream-request.json', call);
       if (golden.has('upstream-stream.sse')) {
         const { out, usage } = await clientChatStream(pair, ctx, golden.text('upstream-stream.sse')!);
-        if (process.env.UPDATE_GOLDEN === '1') writeFileSync(join(golden.dir, 'client-stream.sse'), out.map(formatSse).join(''));
-        expect(await parseGoldenStream(out.map(formatSse).join(''))).toEqual(await parseGoldenStream(golden.text('client-stream.sse')!));
+        await expectGoldenStream(golden, out);
         expectGolden(golden, 'usage.json', usage);
       } else {
         const { body, usage } = pair.fromUpstream(golden.json('upstream-response.json'), ctx);
