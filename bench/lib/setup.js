@@ -44,9 +44,10 @@ function gatewayConfig(upstream) {
 
 /**
  * Starts `node dist/cli.js start` against the upstream. `nodeArgs` adds flags such as
- * --cpu-prof; `workers` sets GATEWAY_WORKERS (node:cluster) for the multi-process mode.
+ * --cpu-prof; `workers` sets GATEWAY_WORKERS (node:cluster) for the multi-process mode;
+ * `nodeOptions` replaces NODE_OPTIONS (V8 heap flags, to compare settings).
  */
-export async function startOurs(root, upstream, dataDir, { nodeArgs = [], workers } = {}) {
+export async function startOurs(root, upstream, dataDir, { nodeArgs = [], workers, nodeOptions } = {}) {
   const port = await freePort();
   const configPath = join(dataDir, 'bench-gateway.yaml');
   writeFileSync(configPath, gatewayConfig(upstream));
@@ -59,6 +60,7 @@ export async function startOurs(root, upstream, dataDir, { nodeArgs = [], worker
     GATEWAY_ADMIN_TOKEN: 'gwadm-bench-admin-token',
     LOG_LEVEL: 'warn',
     ...(workers ? { GATEWAY_WORKERS: String(workers) } : {}),
+    ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
   };
   const child = await startProcess('gateway', process.execPath, [...nodeArgs, join(root, 'dist/cli.js'), 'start'], {
     env,

@@ -29,9 +29,18 @@ export async function connectSqlite(dataDir: string): Promise<Db> {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  sqliteHandles.set(db, sqlite);
   await migrate(db);
   return db;
 }
+
+const sqliteHandles = new WeakMap<Db, SqliteDatabase.Database>();
+
+/**
+ * The better-sqlite3 handle under an embedded store, for the one write hot enough to skip
+ * Kysely (usage events: a statement prepared once, run per row in one transaction).
+ */
+export const sqliteHandleOf = (db: Db): SqliteDatabase.Database | undefined => sqliteHandles.get(db);
 
 const { builtins, getTypeParser } = pg.types;
 

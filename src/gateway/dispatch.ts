@@ -5,9 +5,10 @@ import { partialStreamUsage } from '../usage/partial-usage.js';
 import type { Channel } from './channel.js';
 import { routeModelOffering } from './route-model.js';
 import { parseRetryAfter, retryDelayMs, RETRYABLE_STATUSES } from './retry-policy.js';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { readErrorBody, toTransportError, type UpstreamResponse } from './upstream-client.js';
-import { parseSseBatches, type SseEvent } from './sse/parse.js';
+import type { UpstreamBody } from './upstream-body.js';
+import { ClientGone, pause, type Cancellation } from './cancellation.js';
+import { SseDecoder, type SseEvent } from './sse/parse.js';
 import { SseWriter, type OutEvent } from './sse/write.js';
 
 type PairOf<F extends PairFamily> = FamilyPairs[F];
@@ -40,16 +41,6 @@ function contextFor(request: FastifyRequest, channel: Channel, model: string, in
   };
 }
 
-/** An AbortSignal that fires when the client goes away before the response is complete. */
-function clientAbortSignal(request: FastifyRequest, reply: FastifyReply): AbortSignal {
-  const controller = new AbortController();
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) controller.abort();
-  });
-  request.raw.once('aborted', () => controller.abort());
-  return controller.signal;
-}
-
 type Attempt<F extends PairFamily> = {
   response: UpstreamResponse;
   channel: Channel;
@@ -62,7 +53,7 @@ type Attempt<F extends PairFamily> = {
 interface PrimedEvents {
   /** The events of the upstream's first read (never empty unless the stream had none). */
   first: SseEvent[];
-  rest: AsyncIterator<SseEvent[]>;
+  decoder: SseDecoder;
 }
 
 /**
@@ -70,22 +61,36 @@ interface PrimedEvents {
  * has been sent to the client, so a silent or broken upstream can still be retried or replaced.
  */
 async function primeStream(response: UpstreamResponse, channel: Channel): Promise<PrimedEvents> {
-  const rest = parseSseBatches(response.body)[Symbol.asyncIterator]();
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new GatewayError('GW_UPSTREAM_TIMEOUT', `The upstream for channel '${channel.name}' sent no event in time`)),
-      channel.timeouts.firstByteMs,
-    );
-  });
+  const decoder = new SseDecoder();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    response.body.destroy();
+  }, channel.timeouts.firstByteMs);
   try {
-    const first = await Promise.race([rest.next(), timeout]);
-    return { first: first.done ? [] : first.value, rest };
+    const first = await nextEvents(response.body, decoder);
+    if (timedOut) throw new GatewayError('GW_UPSTREAM_TIMEOUT', `The upstream for channel '${channel.name}' sent no event in time`);
+    return { first, decoder };
   } catch (error) {
     response.body.destroy();
     throw isGatewayError(error) ? error : toTransportError(error, channel);
   } finally {
     clearTimeout(timer);
+  }
+}
+
+/** The events of the upstream's next read(s) — all that arrived since the last call — or [] at the end. */
+async function nextEvents(body: UpstreamBody, decoder: SseDecoder): Promise<SseEvent[]> {
+  for (;;) {
+    const chunk = body.read();
+    if (chunk) {
+      const events = decoder.feed(chunk);
+      if (events.length > 0) return events;
+    } else if (body.finished) {
+      return decoder.end();
+    } else {
+      await body.readable();
+    }
   }
 }
 
@@ -107,7 +112,7 @@ function verdictFor(error: GatewayError, status: number | undefined): Verdict {
  * tried. A final upstream 4xx goes back to the client at once. Nothing has reached the client
  * yet at this point, so falling back is always safe.
  */
-async function sendWithFallback<F extends PairFamily>(options: DispatchOptions<F>, signal: AbortSignal, stream: boolean): Promise<Attempt<F>> {
+async function sendWithFallback<F extends PairFamily>(options: DispatchOptions<F>, cancel: Cancellation, stream: boolean): Promise<Attempt<F>> {
   const { request, family, model } = options;
   const { upstream, circuits, retryPolicy } = request.server.gateway;
   const candidates = routeModelOffering(request.server.gateway.channels, model, (channel) => channel.provider.pairs[family] as PairOf<F> | undefined);
@@ -124,7 +129,7 @@ async function sendWithFallback<F extends PairFamily>(options: DispatchOptions<F
       request.gw.channel = channel.name;
       let status: number | undefined;
       try {
-        const response = await upstream.send(channel, call, signal);
+        const response = await upstream.send(channel, call, cancel);
         if (response.status < 400) {
           const events = stream ? await primeStream(response, channel) : undefined;
           circuits.onSuccess(channel.name);
@@ -134,7 +139,7 @@ async function sendWithFallback<F extends PairFamily>(options: DispatchOptions<F
         const mapped = typedPair.fromUpstreamError(response.status, await readErrorBody(response.body));
         lastError = withRetryAfter(mapped, response);
       } catch (error) {
-        if (signal.aborted) throw new GatewayError('GW_UPSTREAM_ERROR', 'The client closed the connection', { cause: error });
+        if (cancel.cancelled) throw new GatewayError('GW_UPSTREAM_ERROR', 'The client closed the connection', { cause: error });
         lastError = isGatewayError(error) ? error : toTransportError(error, channel);
       }
       const verdict = verdictFor(lastError, status);
@@ -146,8 +151,8 @@ async function sendWithFallback<F extends PairFamily>(options: DispatchOptions<F
       if (verdict === 'next-channel' || attempt > channel.maxRetries || circuits.isOpen(channel.name)) break;
       const delay = retryDelayMs(retryPolicy, attempt, lastError.retryAfterSeconds);
       if (delay === undefined) break;
-      await sleep(delay, undefined, { signal }).catch(() => undefined);
-      if (signal.aborted) throw new GatewayError('GW_UPSTREAM_ERROR', 'The client closed the connection');
+      await pause(delay, cancel);
+      if (cancel.cancelled) throw new GatewayError('GW_UPSTREAM_ERROR', 'The client closed the connection');
     }
   }
   throw lastError ?? new GatewayError('GW_NO_CHANNEL', `No upstream channel is available for model '${model}'`);
@@ -185,8 +190,7 @@ export async function dispatchJsonReply<F extends PairFamily>(options: DispatchO
 }
 
 async function exchangeJson<F extends PairFamily>(options: DispatchOptions<F>) {
-  const signal = clientAbortSignal(options.request, options.reply);
-  const { response, channel, pair, ctx } = await sendWithFallback(options, signal, false);
+  const { response, channel, pair, ctx } = await sendWithFallback(options, new ClientGone(options.reply), false);
   if (channel.isSimulator) options.reply.header('x-simulator', channel.vendor);
   const text = await response.body.text();
   return { text, channel, pair: pair as unknown as TranslatorPair<unknown, ResponseOf<F>>, ctx };
@@ -210,8 +214,8 @@ export interface StreamOptions {
 
 export async function dispatchStream<F extends PairFamily>(options: DispatchOptions<F> & StreamOptions): Promise<void> {
   const { request, reply } = options;
-  const signal = clientAbortSignal(request, reply);
-  const { response, channel, pair, ctx, events } = await sendWithFallback(options, signal, true);
+  const cancel = new ClientGone(reply);
+  const { response, channel, pair, ctx, events } = await sendWithFallback(options, cancel, true);
   const translator = (pair as unknown as TranslatorPair<unknown, unknown>).createStreamTranslator(ctx);
   reply.hijack();
   const writer = new SseWriter(reply.raw);
@@ -221,7 +225,7 @@ export async function dispatchStream<F extends PairFamily>(options: DispatchOpti
   /** What was sent, kept by reference: read only if the upstream never reports usage. */
   const sent: OutEvent[] = [];
   try {
-    for (let batch = events!.first; batch.length > 0; batch = await nextBatch(events!.rest)) {
+    for (let batch = events!.first; batch.length > 0; batch = await nextEvents(response.body, events!.decoder)) {
       const out: OutEvent[] = [];
       for (const event of batch) for (const translated of translator.onEvent(event)) out.push(translated);
       if (out.length === 0) continue;
@@ -235,7 +239,7 @@ export async function dispatchStream<F extends PairFamily>(options: DispatchOpti
   } catch (error) {
     const failure = isGatewayError(error)
       ? error
-      : signal.aborted
+      : cancel.cancelled
         ? new GatewayError('GW_UPSTREAM_ERROR', 'The client closed the connection')
         : (error as { code?: string }).code === 'UND_ERR_BODY_TIMEOUT'
           ? new GatewayError('GW_UPSTREAM_TIMEOUT', 'The upstream stream went silent for too long', { cause: error })
@@ -244,12 +248,7 @@ export async function dispatchStream<F extends PairFamily>(options: DispatchOpti
     if (!writer.isClosed) await writer.write(translator.onError?.(failure) ?? options.renderError(failure));
   } finally {
     request.gw.usage = translator.usage() ?? partialStreamUsage(options.body, sent.map(options.deliveredText));
-    if (writer.isClosed && !response.body.destroyed) response.body.destroy();
+    if (writer.isClosed) response.body.destroy();
     writer.end();
   }
-}
-
-async function nextBatch(batches: AsyncIterator<SseEvent[]>): Promise<SseEvent[]> {
-  const next = await batches.next();
-  return next.done ? [] : next.value;
 }

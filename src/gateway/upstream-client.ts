@@ -1,18 +1,21 @@
 import { Agent, type Dispatcher } from 'undici';
 import type { Channel } from './channel.js';
 import type { UpstreamCall } from '../providers/types.js';
-import { GatewayError } from '../errors.js';
+import { GatewayError, isGatewayError } from '../errors.js';
+import { NEVER_CANCELLED, type Cancellation } from './cancellation.js';
+import { UpstreamBody } from './upstream-body.js';
 
 export interface UpstreamResponse {
   status: number;
   headers: Record<string, string | string[] | undefined>;
-  body: Dispatcher.ResponseData['body'];
+  body: UpstreamBody;
 }
 
 /**
  * Sends upstream calls over pooled keep-alive connections: one undici Agent per connect timeout
  * (so each channel's connect timeout holds), pools per origin inside it. The dispatcher is
- * passed per call, never set globally.
+ * passed per call, never set globally. Calls go through undici's dispatch API straight into an
+ * UpstreamBody: no Readable stream, AbortController or promise per chunk on the hot path.
  */
 export class UpstreamClient {
   private readonly agents = new Map<number, Agent>();
@@ -49,7 +52,11 @@ export class UpstreamClient {
     return base;
   }
 
-  async send(channel: Channel, call: UpstreamCall, signal: AbortSignal): Promise<UpstreamResponse> {
+  /**
+   * Resolves with the status and headers once they arrive; the body follows through the
+   * returned UpstreamBody. The channel's total timeout covers the whole exchange, body included.
+   */
+  send(channel: Channel, call: UpstreamCall, cancel: Cancellation = NEVER_CANCELLED): Promise<UpstreamResponse> {
     const base = this.baseOf(channel);
     const path = base.pathname + call.path + (call.query ? `?${new URLSearchParams(call.query).toString()}` : '');
     const headers: Record<string, string> = { ...channel.headers, ...call.headers };
@@ -66,46 +73,93 @@ export class UpstreamClient {
       Object.assign(headers, provider.authHeaders(channel.credentials, Math.floor(Date.now() / 1000)));
     }
     if (call.stream) headers.accept ??= 'text/event-stream';
-    // One controller per exchange carries both the caller's abort and the total timeout (cheaper
-    // than AbortSignal.any/timeout per request); the body is tied to it, so the timeout covers
-    // the whole stream, and the timer and listener go when the body closes.
-    const controller = new AbortController();
-    const onCallerAbort = () => controller.abort(signal.reason);
-    if (signal.aborted) controller.abort(signal.reason);
-    else signal.addEventListener('abort', onCallerAbort, { once: true });
-    let isTotalTimeout = false;
-    const timer = setTimeout(() => {
-      isTotalTimeout = true;
-      controller.abort(new Error('total timeout'));
-    }, channel.timeouts.totalMs);
-    const release = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onCallerAbort);
-    };
-    const sentAt = performance.now();
-    try {
-      const response = await this.dispatcherFor(channel).request({
-        origin: base.origin,
-        path,
-        method: call.method,
-        headers,
-        body,
-        signal: controller.signal,
-        headersTimeout: channel.timeouts.firstByteMs,
-        bodyTimeout: channel.timeouts.idleMs,
-      });
-      response.body.once('close', release);
-      this.observer?.(channel.name, (performance.now() - sentAt) / 1000, `${Math.floor(response.statusCode / 100)}xx`);
-      return { status: response.statusCode, headers: response.headers, body: response.body };
-    } catch (error) {
-      release();
-      this.observer?.(channel.name, (performance.now() - sentAt) / 1000, 'error');
-      throw toTransportError(isTotalTimeout ? Object.assign(new Error('total timeout'), { code: 'UND_ERR_HEADERS_TIMEOUT' }) : error, channel);
-    }
+    return new Promise((resolve, reject) => {
+      const exchange = new Exchange(channel, cancel, this.observer, resolve, reject);
+      this.dispatcherFor(channel).dispatch(
+        {
+          origin: base.origin,
+          path,
+          method: call.method,
+          headers,
+          body,
+          headersTimeout: channel.timeouts.firstByteMs,
+          bodyTimeout: channel.timeouts.idleMs,
+        },
+        exchange,
+      );
+    });
   }
 
   async close(): Promise<void> {
     await Promise.all([...this.agents.values()].map((agent) => agent.close()));
+  }
+}
+
+/**
+ * One upstream exchange as undici's dispatch handler: resolves the caller's promise at the
+ * response headers, then feeds the body. One timer carries the channel's total timeout; the
+ * caller's cancellation aborts the exchange at any point, before or after the headers.
+ */
+class Exchange implements Dispatcher.DispatchHandler {
+  private controller: Dispatcher.DispatchController | undefined;
+  private body: UpstreamBody | undefined;
+  private readonly timer: NodeJS.Timeout;
+  private readonly stopListening: () => void;
+  private readonly sentAt = performance.now();
+  private abortReason: Error | undefined;
+
+  constructor(
+    private readonly channel: Channel,
+    cancel: Cancellation,
+    private readonly observer: UpstreamClient['observer'],
+    private readonly resolve: (response: UpstreamResponse) => void,
+    private readonly reject: (error: unknown) => void,
+  ) {
+    this.timer = setTimeout(() => this.abort(new GatewayError('GW_UPSTREAM_TIMEOUT', `The upstream for channel '${channel.name}' timed out`)), channel.timeouts.totalMs);
+    this.stopListening = cancel.onCancel(() => this.abort(Object.assign(new Error('The client closed the connection'), { name: 'AbortError' })));
+  }
+
+  private abort(reason: Error): void {
+    this.abortReason ??= reason;
+    // Before undici starts the request there is nothing to abort yet: onRequestStart does it.
+    this.controller?.abort(reason);
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.abortReason) controller.abort(this.abortReason);
+  }
+
+  onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+    if (statusCode < 200) return;
+    this.body = new UpstreamBody(controller);
+    this.observer?.(this.channel.name, (performance.now() - this.sentAt) / 1000, `${Math.floor(statusCode / 100)}xx`);
+    this.resolve({ status: statusCode, headers, body: this.body });
+  }
+
+  onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.body?.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    this.release();
+    this.body?.end();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    this.release();
+    const failure = this.abortReason ?? error;
+    if (this.body) {
+      this.body.fail(failure);
+      return;
+    }
+    this.observer?.(this.channel.name, (performance.now() - this.sentAt) / 1000, 'error');
+    this.reject(isGatewayError(failure) ? failure : toTransportError(failure, this.channel));
+  }
+
+  private release(): void {
+    clearTimeout(this.timer);
+    this.stopListening();
   }
 }
 
@@ -122,7 +176,7 @@ export function toTransportError(error: unknown, channel: Channel): GatewayError
 }
 
 /** Reads an upstream error body as JSON when it is JSON (bounded), for fromUpstreamError. */
-export async function readErrorBody(body: UpstreamResponse['body']): Promise<unknown> {
+export async function readErrorBody(body: UpstreamBody): Promise<unknown> {
   const text = await body.text().catch(() => '');
   const bounded = text.slice(0, 64 * 1024);
   try {

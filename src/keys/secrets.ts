@@ -1,11 +1,12 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** API keys are 32 random bytes, base64url, behind a recognisable prefix. */
 export const KEY_PREFIX = 'sk-gw-';
 
 export const generateSecret = (prefix = KEY_PREFIX): string => prefix + randomBytes(32).toString('base64url');
 
-export const hashSecret = (secret: string): string => createHash('sha256').update(secret, 'utf8').digest('hex');
+/** SHA-256, hex (the one-shot `crypto.hash`: no Hash object per request). */
+export const hashSecret = (secret: string): string => hash('sha256', secret, 'hex');
 
 /** Constant-time comparison of two hex digests of equal length. */
 export function digestsEqual(aHex: string, bHex: string): boolean {

@@ -1,6 +1,7 @@
 import type { Redis } from 'ioredis';
 import cluster from 'node:cluster';
-import { RateLimiterCluster, RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract, type RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterCluster, RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import { MemoryWindows, type WindowCount } from './memory-windows.js';
 
 export type LimitKind = 'requests' | 'tokens';
 
@@ -22,22 +23,30 @@ export interface Taken {
 /** One window per counter; the issue's limits are per minute. */
 export const WINDOW_SECONDS = 60;
 
+/** The four steps a counter store takes: MemoryWindows, or a rate-limiter-flexible limiter. */
+interface WindowStore {
+  consume(id: string, points: number): WindowCount | Promise<WindowCount>;
+  reward(id: string, points: number): unknown;
+  penalty(id: string, points: number): unknown;
+  get(id: string): WindowCount | null | Promise<WindowCount | null>;
+}
+
 /**
- * Per-minute counters (rate-limiter-flexible): in memory on the embedded default, in Redis (an
- * atomic INCRBY + TTL script) when the gateway shares one, so N instances together admit the
- * limit once, not N times. One limiter per kind with an unbounded point budget; the limit is
+ * Per-minute counters: in process memory on the embedded default (MemoryWindows), in Redis
+ * (rate-limiter-flexible's atomic INCRBY + TTL script) when the gateway shares one, so N
+ * instances together admit the limit once, not N times. One limiter per kind with an unbounded point budget; the limit is
  * compared here, per call, so a key's counter survives a change of its limit (an operator
  * lowering rpm mid-minute takes effect on the requests already counted). A refused step is
  * given back at once: refusals do not use up the next request's room.
  */
 export class RateLimiters {
-  private readonly limiters: Record<LimitKind, RateLimiterAbstract>;
+  private readonly limiters: Record<LimitKind, WindowStore>;
 
   constructor(redis: Redis | undefined, private readonly now: () => number = Date.now) {
-    const make = (kind: LimitKind): RateLimiterAbstract => {
+    const make = (kind: LimitKind): WindowStore => {
       const options = { keyPrefix: `gw:rl:${kind}`, points: Number.MAX_SAFE_INTEGER, duration: WINDOW_SECONDS };
       // GATEWAY_WORKERS without Redis: the primary keeps the counters (RateLimiterClusterMaster).
-      if (!redis) return cluster.isWorker ? new RateLimiterCluster({ ...options, timeoutMs: 1000 }) : new RateLimiterMemory(options);
+      if (!redis) return cluster.isWorker ? new RateLimiterCluster({ ...options, timeoutMs: 1000 }) : new MemoryWindows(WINDOW_SECONDS * 1000, now);
       // If Redis is unreachable the instance limits on its own rather than failing requests.
       return new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: new RateLimiterMemory(options) });
     };
@@ -71,7 +80,7 @@ export class RateLimiters {
   }
 }
 
-const stateOf = (res: RateLimiterRes, limit: number, consumed: number): LimitState => ({
+const stateOf = (res: WindowCount, limit: number, consumed: number): LimitState => ({
   limit,
   remaining: Math.max(0, limit - consumed),
   resetMs: Math.max(0, res.msBeforeNext),

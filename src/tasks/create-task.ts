@@ -75,7 +75,7 @@ export async function createVideoTask<S extends VideoAdapterSurface & VideoSurfa
 async function submit(request: FastifyRequest, channel: Channel, adapter: VideoAdapter<unknown>, call: UpstreamCall): Promise<Outcome> {
   let response: UpstreamResponse;
   try {
-    response = await request.server.gateway.upstream.send(channel, call, AbortSignal.timeout(channel.timeouts.totalMs));
+    response = await request.server.gateway.upstream.send(channel, call);
   } catch (error) {
     return { error: isGatewayError(error) ? error : toTransportError(error, channel), next: 'retry' };
   }

@@ -7,6 +7,7 @@ import { Agent } from 'undici';
 import { GatewayError, isGatewayError } from '../errors.js';
 import type { Channel } from '../gateway/channel.js';
 import { readErrorBody } from '../gateway/upstream-client.js';
+import { cancellationOf } from '../gateway/cancellation.js';
 import type { GatewayDeps } from '../plugins/request-context.js';
 import { costOf } from '../usage/prices.js';
 import { downloadVideo, videoDir } from './media-store.js';
@@ -189,7 +190,7 @@ export class VideoTaskPoller {
 
   private async fetchState(task: VideoTask, channel: Channel, adapter: VideoAdapter<unknown>, signal: AbortSignal) {
     const call = adapter.toPollRequest({ upstreamId: task.upstreamId, capability: task.capability });
-    const response = await this.options.deps.upstream.send(channel, call, signal);
+    const response = await this.options.deps.upstream.send(channel, call, cancellationOf(signal));
     if (response.status >= 400) throw adapter.fromUpstreamError(response.status, await readErrorBody(response.body));
     let body: unknown;
     try {

@@ -1,5 +1,5 @@
 import { CompiledQuery, type Insertable } from 'kysely';
-import type { Db } from '../db/connect.js';
+import { sqliteHandleOf, type Db } from '../db/connect.js';
 import type { UsageEventTable } from '../db/schema.js';
 
 export type UsageEvent = Insertable<UsageEventTable>;
@@ -30,6 +30,8 @@ export class UsageRecorder {
   private readonly batchSize: number;
   /** INSERT text per row count, compiled once by Kysely for the dialect in use. */
   private readonly insertSql = new Map<number, string>();
+  /** Embedded SQLite: the batch as one transaction of a once-prepared single-row insert. */
+  private readonly writeSqlite: ((rows: unknown[][]) => void) | undefined;
 
   constructor(
     private readonly db: Db,
@@ -38,6 +40,13 @@ export class UsageRecorder {
     this.batchSize = options.batchSize ?? 200;
     this.timer = setInterval(() => void this.flush(), options.intervalMs ?? 1000);
     this.timer.unref();
+    const sqlite = sqliteHandleOf(db);
+    if (sqlite) {
+      const insert = sqlite.prepare(this.sqlFor(1));
+      this.writeSqlite = sqlite.transaction((rows: unknown[][]) => {
+        for (const row of rows) insert.run(row);
+      });
+    }
   }
 
   record(event: UsageEvent): void {
@@ -70,7 +79,8 @@ export class UsageRecorder {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, this.batchSize);
       try {
-        await this.db.executeQuery(CompiledQuery.raw(this.sqlFor(batch.length), batch.flatMap((event) => COLUMNS.map((c) => event[c] ?? null))));
+        if (this.writeSqlite) this.writeSqlite(batch.map((event) => COLUMNS.map((c) => event[c] ?? null)));
+        else await this.db.executeQuery(CompiledQuery.raw(this.sqlFor(batch.length), batch.flatMap((event) => COLUMNS.map((c) => event[c] ?? null))));
       } catch (error) {
         this.queue = batch.concat(this.queue);
         this.options.onError?.(error);

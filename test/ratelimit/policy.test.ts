@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_COMPLETION_ESTIMATE, estimateTokens } from '../../src/ratelimit/estimate.js';
+import { approximateTokens, DEFAULT_COMPLETION_ESTIMATE, estimateTokens } from '../../src/ratelimit/estimate.js';
 import { limitsFor } from '../../src/ratelimit/policy.js';
 import { formatReset } from '../../src/plugins/rate-limit.js';
 import { countTokens } from '../../src/simulator/text.js';
@@ -28,14 +28,26 @@ describe('limitsFor', () => {
 describe('estimateTokens', () => {
   it('counts prompt text in every family shape plus the requested maximum', () => {
     const text = 'How many tokens is this sentence?';
-    const n = countTokens(text);
+    const n = approximateTokens(text);
     expect(estimateTokens({ model: 'delta-4.1', messages: [{ role: 'user', content: text }], max_tokens: 50 })).toBe(n + 50);
     expect(estimateTokens({ messages: [{ role: 'user', content: [{ type: 'text', text }, { type: 'image_url', image_url: { url: 'https://example.com/a-long-url.png' } }] }], max_completion_tokens: 7 })).toBe(n + 7);
     expect(estimateTokens({ input: [{ role: 'user', content: [{ type: 'input_text', text }] }], instructions: text, max_output_tokens: 3 })).toBe(2 * n + 3);
     expect(estimateTokens({ contents: [{ role: 'user', parts: [{ text }, { inlineData: { mimeType: 'image/png', data: 'AAAA' } }] }], generationConfig: { maxOutputTokens: 9 } })).toBe(n + 9);
   });
   it('reserves the documented default when no maximum is asked for', () => {
-    expect(estimateTokens({ prompt: 'a red kite' })).toBe(countTokens('a red kite') + DEFAULT_COMPLETION_ESTIMATE);
+    expect(estimateTokens({ prompt: 'a red kite' })).toBe(approximateTokens('a red kite') + DEFAULT_COMPLETION_ESTIMATE);
+  });
+  it('approximates within reach of the real tokenizer for English and CJK, never far below it', () => {
+    const samples = [
+      'Write a short paragraph about gateways, routing, streaming, latency and throughput under load.',
+      '网关把每个请求路由到上游渠道，并在失败时重试和回退。',
+      'Привет, как дела? Это короткое предложение на русском языке.',
+    ];
+    for (const text of samples) {
+      const exact = countTokens(text);
+      expect(approximateTokens(text)).toBeGreaterThanOrEqual(Math.floor(exact * 0.75));
+      expect(approximateTokens(text)).toBeLessThanOrEqual(Math.ceil(exact * 2.5));
+    }
   });
 });
 

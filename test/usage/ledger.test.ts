@@ -1,4 +1,4 @@
-import { estimatePromptTokens } from '../../src/ratelimit/estimate.js';
+import { promptTokens as countPromptTokens } from '../../src/ratelimit/estimate.js';
 import { countTokens } from '../../src/tokens/tokenizer.js';
 import { parseSseText } from '../../src/gateway/sse/parse.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,7 +62,7 @@ describe('usage ledger and billing (issue 4)', () => {
     const reader = leaving.body!.getReader();
     await reader.read();
     controller.abort();
-    const promptTokens = estimatePromptTokens({ messages: USER });
+    const promptTokens = countPromptTokens({ messages: USER }, countTokens);
     seen.push({ outcome: 'client_disconnect', status: 200, prompt: promptTokens, completion: -1 });
 
     // 5. The upstream cuts the stream: an error event ends it; recorded as a stream error with the

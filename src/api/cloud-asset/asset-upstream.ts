@@ -20,7 +20,7 @@ export async function callAssetUpstream(
   body: Record<string, unknown>,
 ): Promise<AssetOutcome> {
   const adapter = channel.provider.asset!;
-  const response = await upstream.send(channel, adapter.toAssetCall(action, body), new AbortController().signal);
+  const response = await upstream.send(channel, adapter.toAssetCall(action, body));
   return adapter.fromAssetResponse(response.status, await readErrorBody(response.body));
 }
 

@@ -9,30 +9,52 @@ export interface SseEvent {
 
 /**
  * The one SSE parser of the gateway (CRLF, BOM, comments and events split across chunks are
- * handled by eventsource-parser). Yields, per upstream read, the events it completed: handling a
- * read's events together costs one step and one socket write, not one per event. Never yields an
- * empty batch.
+ * handled by eventsource-parser). `feed` takes one read of the upstream and returns the events
+ * it completed: handling a read's events together costs one step and one socket write, not one
+ * per event.
  */
-export async function* parseSseBatches(body: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>): AsyncGenerator<SseEvent[]> {
-  let pending: SseEvent[] = [];
-  const parser = createParser({
+export class SseDecoder {
+  private pending: SseEvent[] = [];
+  private readonly decoder = new TextDecoder();
+  private readonly parser = createParser({
     onEvent: (message) => {
       const event: SseEvent = { data: message.data };
       if (message.event) event.event = message.event;
       if (message.id) event.id = message.id;
-      pending.push(event);
+      this.pending.push(event);
     },
   });
-  const decoder = new TextDecoder();
-  for await (const chunk of body) {
-    parser.feed(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
-    if (pending.length > 0) {
-      yield pending;
-      pending = [];
-    }
+
+  feed(chunk: Uint8Array | string): SseEvent[] {
+    this.parser.feed(typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true }));
+    return this.take();
   }
-  parser.reset({ consume: true });
-  if (pending.length > 0) yield pending;
+
+  /** The input is over: an event left without its closing blank line still counts. */
+  end(): SseEvent[] {
+    this.parser.reset({ consume: true });
+    return this.take();
+  }
+
+  private take(): SseEvent[] {
+    if (this.pending.length === 0) return NO_EVENTS;
+    const events = this.pending;
+    this.pending = [];
+    return events;
+  }
+}
+
+const NO_EVENTS: SseEvent[] = [];
+
+/** The events of each read, for callers that iterate a body. Never yields an empty batch. */
+export async function* parseSseBatches(body: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>): AsyncGenerator<SseEvent[]> {
+  const decoder = new SseDecoder();
+  for await (const chunk of body) {
+    const events = decoder.feed(chunk);
+    if (events.length > 0) yield events;
+  }
+  const last = decoder.end();
+  if (last.length > 0) yield last;
 }
 
 /** Event by event, for callers that want them one at a time. */

@@ -17,6 +17,20 @@ describe('same-protocol stream fast path (issue 5)', () => {
     expect(rewriteChunkText('{"id":"c","model":"x","choices":[]}', 'm', false)).toBeUndefined();
     expect(rewriteChunkText(chunk('').replace('"finish_reason":null', '"finish_reason":"sensitive"'), 'm', false)).toBeUndefined();
     expect(rewriteChunkText(chunk('').replace('"model":"gpt-4.1"', '"model": "gpt-4.1"'), 'm', false)).toBeUndefined();
+    // A second choice with an unusual finish reason, a key seen twice, usage placed before the model.
+    const twoChoices = chunk('').replace('"finish_reason":null}]', '"finish_reason":"stop"},{"index":1,"delta":{},"finish_reason":"sensitive"}]');
+    expect(rewriteChunkText(twoChoices, 'm', false)).toBeUndefined();
+    expect(rewriteChunkText(chunk(',"model":"other"'), 'm', false)).toBeUndefined();
+    expect(rewriteChunkText(chunk('').replace('{"id"', '{"usage":null,"id"'), 'm', false)).toBeUndefined();
+    expect(rewriteChunkText(chunk(',"usage":null').replace('"content":"hi"', '"content":"x","error":"y"'), 'm', false)).toBeUndefined();
+  });
+
+  it('passes several plain choices, and drops a null usage wherever it sits after the model', () => {
+    const two = chunk('').replace('"finish_reason":null}]', '"finish_reason":"stop"},{"index":1,"delta":{},"finish_reason":"length"}]');
+    expect(JSON.parse(rewriteChunkText(two, 'delta-4.1', false)!)).toEqual({ ...JSON.parse(two), model: 'delta-4.1' });
+    const usageFirst = '{"id":"c","model":"gpt-4.1","usage":null,"choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":null}]}';
+    const text = rewriteChunkText(usageFirst, 'delta-4.1', false)!;
+    expect(JSON.parse(text)).toEqual({ id: 'c', model: 'delta-4.1', choices: JSON.parse(usageFirst).choices });
   });
 
   it('adds "usage":null when the client asked for usage and the vendor leaves it out', () => {

@@ -1,0 +1,126 @@
+/** Above this many unread bytes the upstream socket is paused until the reader catches up. */
+const HIGH_WATER_BYTES = 64 * 1024;
+
+/** The part of undici's DispatchController a body drives: flow control and cancelling. */
+export interface FlowControl {
+  pause(): void;
+  resume(): void;
+  abort(reason: Error): void;
+}
+
+/**
+ * An upstream response body, fed by undici's dispatch callbacks and read either whole (`text`,
+ * `json`) or read by read (`read` + `readable`, or async iteration). Everything that arrived
+ * between two reads comes out as one buffer, so a stream costs one step per socket read, and no
+ * promise is made while data is already waiting. Unread data above HIGH_WATER_BYTES pauses the
+ * upstream socket: a slow reader slows the upstream instead of growing the gateway's memory.
+ */
+export class UpstreamBody implements AsyncIterable<Buffer> {
+  private chunks: Buffer[] = [];
+  private bytes = 0;
+  private ended = false;
+  private failure: Error | undefined;
+  private discarded = false;
+  private paused = false;
+  private wake: (() => void) | undefined;
+
+  constructor(private readonly flow: FlowControl) {}
+
+  /** From the dispatch handler: a chunk arrived. */
+  push(chunk: Buffer): void {
+    if (this.discarded) return;
+    this.chunks.push(chunk);
+    this.bytes += chunk.length;
+    if (this.bytes >= HIGH_WATER_BYTES && !this.paused) {
+      this.paused = true;
+      this.flow.pause();
+    }
+    this.notify();
+  }
+
+  /** From the dispatch handler: the body is complete. */
+  end(): void {
+    this.ended = true;
+    this.notify();
+  }
+
+  /** From the dispatch handler: the exchange failed after the headers (reset, timeout, abort). */
+  fail(error: Error): void {
+    this.failure ??= error;
+    this.notify();
+  }
+
+  /** True once everything was read, or the body failed or was destroyed. */
+  get finished(): boolean {
+    return this.chunks.length === 0 && (this.ended || this.failure !== undefined || this.discarded);
+  }
+
+  /**
+   * Everything that arrived since the last read, or null when nothing is waiting (then
+   * `finished` says whether more can come). Throws the failure once the data before it is read.
+   */
+  read(): Buffer | null {
+    if (this.chunks.length === 0) {
+      if (this.failure && !this.discarded) throw this.failure;
+      return null;
+    }
+    const out = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.bytes);
+    this.chunks = [];
+    this.bytes = 0;
+    if (this.paused) {
+      this.paused = false;
+      this.flow.resume();
+    }
+    return out;
+  }
+
+  /** Resolves when `read` has something to return or the body is over; undefined if it already has. */
+  readable(): Promise<void> | undefined {
+    if (this.chunks.length > 0 || this.ended || this.failure || this.discarded) return undefined;
+    return new Promise((resolve) => {
+      this.wake = resolve;
+    });
+  }
+
+  async text(): Promise<string> {
+    const parts: Buffer[] = [];
+    for (;;) {
+      const chunk = this.read();
+      if (chunk) parts.push(chunk);
+      else if (this.finished) break;
+      else await this.readable();
+    }
+    return (parts.length === 1 ? parts[0]! : Buffer.concat(parts)).toString('utf8');
+  }
+
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text()) as unknown;
+  }
+
+  /** Stops reading: an unfinished upstream exchange is aborted, and waiting data is dropped. */
+  destroy(): void {
+    if (this.discarded) return;
+    this.discarded = true;
+    this.chunks = [];
+    this.bytes = 0;
+    if (!this.ended && !this.failure) this.flow.abort(new Error('The gateway stopped reading the upstream body'));
+    this.notify();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<Buffer> {
+    for (;;) {
+      const chunk = this.read();
+      if (chunk) yield chunk;
+      else if (this.finished) return;
+      else await this.readable();
+    }
+  }
+
+  private notify(): void {
+    const wake = this.wake;
+    if (wake) {
+      this.wake = undefined;
+      wake();
+    }
+  }
+}
