@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm run bench [-- --quick | --profile | --scenarios chat,stream --concurrency 1,64 --duration 5
 //                   --warmup 1 --no-portkey --workers N --out DIR --no-build
-//                   --gateway-node-options '--max-semi-space-size=8']
+//                   --gateway-node-flags=--max-semi-space-size=16]
 // Starts the upstream simulator, our gateway and Portkey as child processes, then measures each
 // scenario direct / ours / Portkey in turn at each concurrency. See README "Benchmarks".
 import { execFileSync } from 'node:child_process';
@@ -31,7 +31,7 @@ const { values: args } = parseArgs({
     workers: { type: 'string' },
     out: { type: 'string' },
     'no-build': { type: 'boolean', default: false },
-    'gateway-node-options': { type: 'string' },
+    'gateway-node-flags': { type: 'string' },
   },
 });
 
@@ -43,7 +43,7 @@ const options = {
   concurrency: args.concurrency?.split(',').map(Number) ?? (args.quick ? [8] : args.profile ? [64] : undefined),
   portkey: !args['no-portkey'] && !args.profile,
   workers: args.workers ? Number(args.workers) : undefined,
-  gatewayNodeOptions: args['gateway-node-options'],
+  gatewayNodeFlags: args['gateway-node-flags']?.split(/\s+/).filter(Boolean),
 };
 const date = new Date().toISOString().slice(0, 10);
 const outDir = args.out ?? join(root, 'bench/results', args.quick ? 'quick' : args.profile ? `profiles/${date}` : '');
@@ -133,7 +133,7 @@ async function main() {
   const dataDir = await prepareDataDir(root);
   const servers = { upstream };
   try {
-    servers.ours = await startOurs(root, upstream.value, dataDir, { workers: options.workers, nodeOptions: options.gatewayNodeOptions });
+    servers.ours = await startOurs(root, upstream.value, dataDir, { workers: options.workers, nodeFlags: options.gatewayNodeFlags });
     if (options.portkey) servers.portkey = await startPortkey(root);
     if (options.portkey && !servers.portkey) log('Portkey is not installed (npm install): measuring without it');
     const ctx = {

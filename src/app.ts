@@ -54,7 +54,8 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
 
   app.decorate('gateway', deps);
   app.decorateRequest('gw', null as never);
-  app.addHook('onRequest', async (request) => {
+  // A callback hook, not an async one: no promise per request on the hot path.
+  app.addHook('onRequest', (request, _reply, done) => {
     request.gw = {
       startedAt: Date.now(),
       key: undefined,
@@ -64,7 +65,10 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       usage: undefined,
       firstTokenAt: undefined,
       streamError: undefined,
+      ending: undefined,
+      reservation: undefined,
     };
+    done();
   });
 
   // Clients such as `curl -d` send JSON without a JSON content type; every body is read as JSON.

@@ -1,4 +1,4 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=64
 import { loadConfig } from './config/load.js';
 import { Redis } from 'ioredis';
 import { connectDatabase } from './db/connect.js';

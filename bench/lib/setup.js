@@ -1,6 +1,6 @@
 // Starting the three servers of a run: the standalone simulator (the upstream), our gateway
 // (node dist/cli.js start, configured to use that upstream) and Portkey's gateway.
-import { mkdtempSync, writeFileSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, rmSync, existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, startProcess } from './procs.js';
@@ -42,12 +42,19 @@ function gatewayConfig(upstream) {
   return yaml;
 }
 
+/** The node flags the gateway ships with: those of its bin's shebang (npm start uses the same). */
+export function shippedNodeFlags(root) {
+  const shebang = readFileSync(join(root, 'src/cli.ts'), 'utf8').split('\n')[0];
+  return shebang.split(/\s+/).filter((word) => word.startsWith('--'));
+}
+
 /**
- * Starts `node dist/cli.js start` against the upstream. `nodeArgs` adds flags such as
- * --cpu-prof; `workers` sets GATEWAY_WORKERS (node:cluster) for the multi-process mode;
- * `nodeOptions` replaces NODE_OPTIONS (V8 heap flags, to compare settings).
+ * Starts the gateway as `npm start` does (node, the shipped flags, dist/cli.js start) against
+ * the upstream. `nodeArgs` adds flags such as --cpu-prof; `workers` sets GATEWAY_WORKERS
+ * (node:cluster) for the multi-process mode; `nodeFlags` replaces the shipped flags (to
+ * compare V8 heap settings).
  */
-export async function startOurs(root, upstream, dataDir, { nodeArgs = [], workers, nodeOptions } = {}) {
+export async function startOurs(root, upstream, dataDir, { nodeArgs = [], workers, nodeFlags = shippedNodeFlags(root) } = {}) {
   const port = await freePort();
   const configPath = join(dataDir, 'bench-gateway.yaml');
   writeFileSync(configPath, gatewayConfig(upstream));
@@ -60,9 +67,8 @@ export async function startOurs(root, upstream, dataDir, { nodeArgs = [], worker
     GATEWAY_ADMIN_TOKEN: 'gwadm-bench-admin-token',
     LOG_LEVEL: 'warn',
     ...(workers ? { GATEWAY_WORKERS: String(workers) } : {}),
-    ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}),
   };
-  const child = await startProcess('gateway', process.execPath, [...nodeArgs, join(root, 'dist/cli.js'), 'start'], {
+  const child = await startProcess('gateway', process.execPath, [...nodeFlags, ...nodeArgs, join(root, 'dist/cli.js'), 'start'], {
     env,
     readyUrl: `http://127.0.0.1:${port}/healthz`,
   });

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import { GatewayError, isGatewayError } from '../errors.js';
 import { verifyAdminToken } from '../keys/bootstrap.js';
+import { onRequestEnd } from './request-end.js';
 
 /** Seconds; model calls run from milliseconds (errors, short replies) to minutes (long streams). */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
@@ -53,14 +54,15 @@ export function registerMetrics(app: FastifyInstance, metrics: GatewayMetrics = 
   app.gateway.upstream.observer = (channel, seconds, outcome) => metrics.upstream.observe({ channel, outcome }, seconds);
 
   // A callback hook, not an async one: no promise per request on the hot path.
+  // Observed with the request's other end hooks (one close listener; streams' usage is final).
   app.addHook('onRequest', (request, reply, done) => {
-    reply.raw.once('close', () => observe(request, reply));
+    onRequestEnd(request, reply, () => observe(request, reply));
     done();
   });
   app.addHook('preHandler', (request, reply, done) => {
     if (request.routeOptions.config.family && isStreamRequest(request)) {
       metrics.activeStreams.inc();
-      reply.raw.once('close', () => metrics.activeStreams.dec());
+      onRequestEnd(request, reply, () => metrics.activeStreams.dec());
     }
     done();
   });

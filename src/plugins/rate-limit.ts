@@ -51,14 +51,16 @@ export async function admit(request: FastifyRequest, reply: FastifyReply, model:
     throw new GatewayError('GW_QUOTA_EXCEEDED', `This API key has used its budget of ${key.budgetUsd} USD.`);
   }
   const limits = limitsFor(key, model, request.server.gateway.config.file.tiers);
+  if (limits.rpm === null && limits.tpm === null) return;
   const counter = `${key.id}:${model}`;
   if (limits.rpm !== null) {
-    const taken = await limiters.take('requests', counter, limits.rpm, 1);
+    const taking = limiters.take('requests', counter, limits.rpm, 1);
+    const taken = taking instanceof Promise ? await taking : taking;
     setLimitHeaders(reply, 'requests', taken.state);
     if (!taken.admitted) throw rateLimited(key, model, 'requests', taken.state);
-    if (limits.tpm !== null) await admitTokens(request, reply, key, model, limits.tpm, options.body, () => limiters.give('requests', counter, 1, taken.windowEndsAt));
+    if (limits.tpm !== null) await admitTokens(request, reply, key, model, limits.tpm, counter, options.body, () => limiters.give('requests', counter, 1, taken.windowEndsAt));
   } else if (limits.tpm !== null) {
-    await admitTokens(request, reply, key, model, limits.tpm, options.body, async () => undefined);
+    await admitTokens(request, reply, key, model, limits.tpm, counter, options.body, async () => undefined);
   }
 }
 
@@ -67,12 +69,12 @@ export async function admit(request: FastifyRequest, reply: FastifyReply, model:
  * still run in an empty window) and settles them to the real usage when the request ends.
  */
 async function admitTokens(
-  request: FastifyRequest, reply: FastifyReply, key: ApiKey, model: string, tpm: number, body: unknown, giveBackRequest: () => Promise<void>,
+  request: FastifyRequest, reply: FastifyReply, key: ApiKey, model: string, tpm: number, counter: string, body: unknown, giveBackRequest: () => Promise<void>,
 ): Promise<void> {
   const { limiters } = request.server.admission;
-  const counter = `${key.id}:${model}`;
   const tokens = Math.min(tpm, body === undefined ? 0 : estimateTokens(body));
-  const taken = await limiters.take('tokens', counter, tpm, tokens);
+  const taking = limiters.take('tokens', counter, tpm, tokens);
+  const taken = taking instanceof Promise ? await taking : taking;
   setLimitHeaders(reply, 'tokens', taken.state);
   if (!taken.admitted) {
     await giveBackRequest();

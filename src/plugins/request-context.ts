@@ -12,6 +12,7 @@ import type { UsageRecorder } from '../usage/usage-recorder.js';
 import type { Redis } from 'ioredis';
 import type { CircuitBreakers } from '../gateway/circuit-breaker.js';
 import type { RetryPolicy } from '../gateway/retry-policy.js';
+import type { EndState } from './request-end.js';
 
 /** Per-request data, on one typed decoration (`request.gw`). */
 export interface RequestContext {
@@ -24,8 +25,8 @@ export interface RequestContext {
   firstTokenAt: number | undefined;
   /** Set when a stream ended with an error event after its first byte. */
   streamError: GatewayError | undefined;
-  /** Settles when the route handler has returned (plugins/request-end.ts); unset before it runs. */
-  handling?: Promise<void> | undefined;
+  /** End-of-request hooks and whether the handler has returned (plugins/request-end.ts). */
+  ending?: EndState | undefined;
   /** Tokens counted against the key's tpm at admission, settled to the real usage at the end. */
   reservation?: TokenReservation | undefined;
 }

@@ -53,14 +53,22 @@ export class RateLimiters {
     this.limiters = { requests: make('requests'), tokens: make('tokens') };
   }
 
-  /** Counts `points` against the limit; refused (and given back) when that would exceed it. */
-  async take(kind: LimitKind, id: string, limit: number, points: number): Promise<Taken> {
+  /**
+   * Counts `points` against the limit; refused (and given back) when that would exceed it.
+   * Synchronous with the in-memory store (no promise on the embedded hot path), a promise with Redis.
+   */
+  take(kind: LimitKind, id: string, limit: number, points: number): Taken | Promise<Taken> {
     const limiter = this.limiters[kind];
-    const res = await limiter.consume(id, points);
+    const res = limiter.consume(id, points);
+    return res instanceof Promise ? res.then((counted) => this.judge(limiter, counted, id, limit, points)) : this.judge(limiter, res, id, limit, points);
+  }
+
+  private judge(limiter: WindowStore, res: WindowCount, id: string, limit: number, points: number): Taken | Promise<Taken> {
     const windowEndsAt = this.now() + res.msBeforeNext;
     if (res.consumedPoints <= limit) return { admitted: true, state: stateOf(res, limit, res.consumedPoints), windowEndsAt };
-    await limiter.reward(id, points);
-    return { admitted: false, state: stateOf(res, limit, res.consumedPoints - points), windowEndsAt };
+    const refused: Taken = { admitted: false, state: stateOf(res, limit, res.consumedPoints - points), windowEndsAt };
+    const given = limiter.reward(id, points);
+    return given instanceof Promise ? given.then(() => refused) : refused;
   }
 
   /** Gives points back, unless their window has already ended. */

@@ -115,3 +115,17 @@ describe('gateway command line (issue 2)', () => {
     }
   });
 });
+
+describe('shipped node flags', () => {
+  it('npm start runs node with the same V8 flags as the bin shebang (the benchmark reads them there too)', async () => {
+    const { readFileSync } = await import('node:fs');
+    const root = join(import.meta.dirname, '..', '..');
+    const shebang = readFileSync(join(root, 'src', 'cli.ts'), 'utf8').split('\n')[0]!;
+    const flags = shebang.split(/\s+/).filter((word) => word.startsWith('--'));
+    expect(flags.length).toBeGreaterThan(0);
+    const start = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start!;
+    expect(start).toBe(`node ${flags.join(' ')} dist/cli.js start`);
+    // The emitted bin keeps the shebang, so an installed `gateway start` gets them as well.
+    expect(readFileSync(CLI, 'utf8').split('\n')[0]).toBe(shebang);
+  });
+});
