@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm run bench [-- --quick | --profile | --scenarios chat,stream --concurrency 1,64 --duration 5
 //                   --warmup 1 --no-portkey --workers N --out DIR --no-build
-//                   --gateway-node-flags=--max-semi-space-size=16]
+//                   --gateway-node-flags=--max-semi-space-size=16 | --soak MINUTES]
 // Starts the upstream simulator, our gateway and Portkey as child processes, then measures each
 // scenario direct / ours / Portkey in turn at each concurrency. See README "Benchmarks".
 import { execFileSync } from 'node:child_process';
@@ -17,6 +17,7 @@ import { probe, runLoad } from './lib/load.js';
 import { checkTargets, markdown } from './lib/report.js';
 import { chartSvg } from './lib/chart.js';
 import { runProfiles } from './lib/profile-run.js';
+import { runSoak } from './lib/soak.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { values: args } = parseArgs({
@@ -32,6 +33,7 @@ const { values: args } = parseArgs({
     out: { type: 'string' },
     'no-build': { type: 'boolean', default: false },
     'gateway-node-flags': { type: 'string' },
+    soak: { type: 'string' },
   },
 });
 
@@ -129,6 +131,7 @@ async function main() {
   if (loadAverageAtStart > 0.5) log(`warning: load average ${loadAverageAtStart} before the run; results will be noisy`);
   build();
   if (args.profile) return runProfiles(root, options, outDir, log);
+  if (args.soak) return runSoak(root, Number(args.soak), args.out ?? join(root, 'bench/results'), log);
   const upstream = await startUpstream(root);
   const dataDir = await prepareDataDir(root);
   const servers = { upstream };
