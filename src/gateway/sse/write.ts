@@ -1,5 +1,4 @@
 import type { ServerResponse } from 'node:http';
-import { once } from 'node:events';
 
 /** An event to send: `data` is an object (serialised here) or text sent as is (e.g. `[DONE]`). */
 export interface OutEvent {
@@ -62,7 +61,17 @@ export class SseWriter {
     let text = '';
     for (const out of events) text += formatSse(out);
     if (this.raw.write(text)) return undefined;
-    return Promise.race([once(this.raw, 'drain'), once(this.raw, 'close')]).then(() => undefined);
+    // Both listeners go once either fires: a long stream to a slow client must not pile them up.
+    const raw = this.raw;
+    return new Promise((resolve) => {
+      const settle = () => {
+        raw.off('drain', settle);
+        raw.off('close', settle);
+        resolve();
+      };
+      raw.on('drain', settle);
+      raw.on('close', settle);
+    });
   }
 
   end(): void {
