@@ -20,6 +20,8 @@ export const DEFAULT_CIRCUIT: CircuitOptions = { threshold: 5, coolDownMs: 30_00
 
 export class CircuitBreakers {
   private readonly states = new Map<string, CircuitState>();
+  /** Channels at or past the failure threshold: while none is, routing skips the circuit checks. */
+  private tripped = 0;
 
   constructor(
     private readonly options: CircuitOptions = DEFAULT_CIRCUIT,
@@ -44,6 +46,11 @@ export class CircuitBreakers {
     return true;
   }
 
+  /** Whether any channel's circuit is open or half-open. */
+  get anyTripped(): boolean {
+    return this.tripped > 0;
+  }
+
   isOpen(channel: string): boolean {
     const state = this.states.get(channel);
     return state !== undefined && state.consecutiveFailures >= this.options.threshold && (this.now() < state.openUntil || state.isProbing);
@@ -51,6 +58,7 @@ export class CircuitBreakers {
 
   onSuccess(channel: string): void {
     const state = this.state(channel);
+    if (state.consecutiveFailures >= this.options.threshold) this.tripped--;
     state.consecutiveFailures = 0;
     state.openUntil = 0;
     state.isProbing = false;
@@ -58,7 +66,7 @@ export class CircuitBreakers {
 
   onFailure(channel: string): void {
     const state = this.state(channel);
-    state.consecutiveFailures++;
+    if (++state.consecutiveFailures === this.options.threshold) this.tripped++;
     state.isProbing = false;
     if (state.consecutiveFailures >= this.options.threshold) state.openUntil = this.now() + this.options.coolDownMs;
   }

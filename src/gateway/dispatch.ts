@@ -8,8 +8,9 @@ import { parseRetryAfter, retryDelayMs, RETRYABLE_STATUSES } from './retry-polic
 import { readErrorBody, toTransportError, type UpstreamResponse } from './upstream-client.js';
 import type { UpstreamBody } from './upstream-body.js';
 import { ClientGone, pause, type Cancellation } from './cancellation.js';
-import { SseDecoder, type SseEvent } from './sse/parse.js';
-import { SseWriter, type OutEvent } from './sse/write.js';
+import { SseDecoder } from './sse/parse.js';
+import { SseRelay, formatEvents } from './sse/relay.js';
+import { SseWriter } from './sse/write.js';
 
 type PairOf<F extends PairFamily> = FamilyPairs[F];
 export type RequestOf<F extends PairFamily> = PairOf<F> extends TranslatorPair<infer Req, unknown> ? Req : never;
@@ -46,31 +47,36 @@ type Attempt<F extends PairFamily> = {
   channel: Channel;
   pair: PairOf<F>;
   ctx: TranslateContext;
-  /** Streams: the upstream's events, the first one already read (it opened the fallback window's end). */
-  events?: PrimedEvents;
+  /** Streams: what the upstream sent before its first complete event (read within the first-byte window). */
+  primed?: Buffer[];
 };
 
-interface PrimedEvents {
-  /** The events of the upstream's first read (never empty unless the stream had none). */
-  first: SseEvent[];
-  decoder: SseDecoder;
-}
+/** A blank line in any of SSE's line-end conventions: an event is complete once one arrived. */
+const EVENT_END = /\n\n|\r\r|\r\n\r\n/;
 
 /**
- * Reads a stream's first event within the channel's first-byte timeout. Until it arrives nothing
- * has been sent to the client, so a silent or broken upstream can still be retried or replaced.
+ * Reads a stream until its first complete event, within the channel's first-byte timeout. Until
+ * it arrives nothing has been sent to the client, so a silent or broken upstream can still be
+ * retried or replaced. Returns the reads (the relay translates them once a channel is settled).
  */
-async function primeStream(response: UpstreamResponse, channel: Channel): Promise<PrimedEvents> {
-  const decoder = new SseDecoder();
+async function primeStream(response: UpstreamResponse, channel: Channel): Promise<Buffer[]> {
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
     response.body.destroy();
   }, channel.timeouts.firstByteMs);
+  const reads: Buffer[] = [];
+  let seen = '';
   try {
-    const first = await nextEvents(response.body, decoder);
-    if (timedOut) throw new GatewayError('GW_UPSTREAM_TIMEOUT', `The upstream for channel '${channel.name}' sent no event in time`);
-    return { first, decoder };
+    for (;;) {
+      const chunk = await nextRead(response.body);
+      if (timedOut) throw new GatewayError('GW_UPSTREAM_TIMEOUT', `The upstream for channel '${channel.name}' sent no event in time`);
+      if (!chunk) return reads;
+      reads.push(chunk);
+      // Only the tail can complete a blank line begun in an earlier read.
+      seen = seen.slice(-3) + chunk.toString('latin1');
+      if (EVENT_END.test(seen)) return reads;
+    }
   } catch (error) {
     response.body.destroy();
     throw isGatewayError(error) ? error : toTransportError(error, channel);
@@ -79,18 +85,12 @@ async function primeStream(response: UpstreamResponse, channel: Channel): Promis
   }
 }
 
-/** The events of the upstream's next read(s) — all that arrived since the last call — or [] at the end. */
-async function nextEvents(body: UpstreamBody, decoder: SseDecoder): Promise<SseEvent[]> {
+/** The upstream's next read (all that arrived since the last one), or null at the end. */
+async function nextRead(body: UpstreamBody): Promise<Buffer | null> {
   for (;;) {
     const chunk = body.read();
-    if (chunk) {
-      const events = decoder.feed(chunk);
-      if (events.length > 0) return events;
-    } else if (body.finished) {
-      return decoder.end();
-    } else {
-      await body.readable();
-    }
+    if (chunk || body.finished) return chunk;
+    await body.readable();
   }
 }
 
@@ -115,8 +115,8 @@ function verdictFor(error: GatewayError, status: number | undefined): Verdict {
 async function sendWithFallback<F extends PairFamily>(options: DispatchOptions<F>, cancel: Cancellation, stream: boolean): Promise<Attempt<F>> {
   const { request, family, model } = options;
   const { upstream, circuits, retryPolicy } = request.server.gateway;
-  const candidates = routeModelOffering(request.server.gateway.channels, model, (channel) => channel.provider.pairs[family] as PairOf<F> | undefined);
-  const closed = candidates.filter(({ channel }) => !circuits.isOpen(channel.name));
+  const candidates = routeModelOffering(request.server.gateway.channels, model, (channel) => channel.provider.pairs[family] as PairOf<F> | undefined, family);
+  const closed = circuits.anyTripped ? candidates.filter(({ channel }) => !circuits.isOpen(channel.name)) : candidates;
   // With every circuit open, trying anyway beats refusing outright.
   const ordered = closed.length > 0 ? closed : candidates;
   let lastError: GatewayError | undefined;
@@ -124,16 +124,17 @@ async function sendWithFallback<F extends PairFamily>(options: DispatchOptions<F
     if (closed.length > 0 && !circuits.tryAcquire(channel.name)) continue;
     const ctx = contextFor(request, channel, model, options.includeUsage ?? false);
     const typedPair = pair as unknown as TranslatorPair<RequestOf<F>, unknown>;
-    const call = { ...typedPair.toUpstream(options.body, ctx), stream };
+    const call = typedPair.toUpstream(options.body, ctx);
+    call.stream = stream;
     for (let attempt = 1; ; attempt++) {
       request.gw.channel = channel.name;
       let status: number | undefined;
       try {
         const response = await upstream.send(channel, call, cancel);
         if (response.status < 400) {
-          const events = stream ? await primeStream(response, channel) : undefined;
+          const primed = stream ? await primeStream(response, channel) : undefined;
           circuits.onSuccess(channel.name);
-          return { response, channel, pair, ctx, events };
+          return { response, channel, pair, ctx, primed };
         }
         status = response.status;
         const mapped = typedPair.fromUpstreamError(response.status, await readErrorBody(response.body));
@@ -190,7 +191,7 @@ export async function dispatchJsonReply<F extends PairFamily>(options: DispatchO
 }
 
 async function exchangeJson<F extends PairFamily>(options: DispatchOptions<F>) {
-  const { response, channel, pair, ctx } = await sendWithFallback(options, new ClientGone(options.reply), false);
+  const { response, channel, pair, ctx } = await sendWithFallback(options, clientGoneOf(options), false);
   if (channel.isSimulator) options.reply.header('x-simulator', channel.vendor);
   const text = await response.body.text();
   return { text, channel, pair: pair as unknown as TranslatorPair<unknown, ResponseOf<F>>, ctx };
@@ -214,28 +215,36 @@ export interface StreamOptions {
 
 export async function dispatchStream<F extends PairFamily>(options: DispatchOptions<F> & StreamOptions): Promise<void> {
   const { request, reply } = options;
-  const cancel = new ClientGone(reply);
-  const { response, channel, pair, ctx, events } = await sendWithFallback(options, cancel, true);
+  const cancel = clientGoneOf(options);
+  const { response, channel, pair, ctx, primed } = await sendWithFallback(options, cancel, true);
   const translator = (pair as unknown as TranslatorPair<unknown, unknown>).createStreamTranslator(ctx);
+  const relay = new SseRelay(translator);
   reply.hijack();
   const writer = new SseWriter(reply.raw);
-  const headers: Record<string, string> = { 'x-request-id': request.id };
+  // The reply's own headers (x-ratelimit-*) go out with the stream's head.
+  const headers: Record<string, unknown> = reply.getHeaders();
+  headers['x-request-id'] = request.id;
   if (channel.isSimulator) headers['x-simulator'] = channel.vendor;
   writer.open(headers);
-  /** What was sent, kept by reference: read only if the upstream never reports usage. */
-  const sent: OutEvent[] = [];
+  /** The text sent, one flat string per write: read back only if the upstream never reports usage. */
+  const sent: string[] = [];
+  /** Writes one read's translation; a promise only while the client's socket is full. */
+  const send = (text: string): Promise<void> | undefined => {
+    if (text === '') return undefined;
+    if (request.gw.firstTokenAt === undefined) request.gw.firstTokenAt = Date.now();
+    sent.push(text);
+    return writer.write(text);
+  };
   try {
-    for (let batch = events!.first; batch.length > 0; batch = await nextEvents(response.body, events!.decoder)) {
-      const out: OutEvent[] = [];
-      for (const event of batch) for (const translated of translator.onEvent(event)) out.push(translated);
-      if (out.length === 0) continue;
-      if (request.gw.firstTokenAt === undefined) request.gw.firstTokenAt = Date.now();
-      const drained = writer.write(out);
-      if (drained) await drained;
-      for (const event of out) sent.push(event);
-      if (writer.isClosed) break;
+    let drained: Promise<void> | undefined;
+    for (const chunk of primed!) if ((drained = send(relay.push(chunk)))) await drained;
+    for (let chunk = await nextRead(response.body); chunk && !writer.isClosed; chunk = await nextRead(response.body)) {
+      if ((drained = send(relay.push(chunk)))) await drained;
     }
-    if (!writer.isClosed) await writer.write(translator.onEnd());
+    if (!writer.isClosed) {
+      if ((drained = send(relay.flush()))) await drained;
+      if ((drained = send(formatEvents(translator.onEnd())))) await drained;
+    }
   } catch (error) {
     const failure = isGatewayError(error)
       ? error
@@ -245,10 +254,25 @@ export async function dispatchStream<F extends PairFamily>(options: DispatchOpti
           ? new GatewayError('GW_UPSTREAM_TIMEOUT', 'The upstream stream went silent for too long', { cause: error })
           : new GatewayError('GW_UPSTREAM_ERROR', 'The upstream stream ended unexpectedly', { cause: error });
     request.gw.streamError = failure;
-    if (!writer.isClosed) await writer.write(translator.onError?.(failure) ?? options.renderError(failure));
+    if (!writer.isClosed) await writer.write(formatEvents(translator.onError?.(failure) ?? options.renderError(failure)));
   } finally {
-    request.gw.usage = translator.usage() ?? partialStreamUsage(options.body, sent.map(options.deliveredText));
+    request.gw.usage = translator.usage() ?? partialStreamUsage(options.body, deliveredTexts(sent, options.deliveredText));
     if (writer.isClosed) response.body.destroy();
     writer.end();
   }
+}
+
+/** The text of each event that was sent (parsed back from the SSE written), for partial usage. */
+function deliveredTexts(sent: readonly string[], extract: StreamTextExtractor): string[] {
+  const decoder = new SseDecoder();
+  const events = sent.flatMap((text) => decoder.feed(text));
+  return [...events, ...decoder.end()].map(extract);
+}
+
+/**
+ * The client's departure as a cancellation: the request's end state (its one close listener)
+ * on model routes, a listener of its own otherwise.
+ */
+function clientGoneOf(options: { request: FastifyRequest; reply: FastifyReply }): Cancellation {
+  return options.request.gw?.ending ?? new ClientGone(options.reply);
 }

@@ -50,24 +50,39 @@ function weightedOrder(group: Channel[], random: () => number): Channel[] {
   return ordered;
 }
 
+export interface Offering<T> {
+  channel: Channel;
+  offer: T;
+}
+
+/** Offerings of models whose route order is fixed (no weighted choice), by channel list, cache key and model. */
+const fixedOfferings = new WeakMap<readonly Channel[], Map<string, readonly Offering<unknown>[]>>();
+
 /**
  * The model's channels, in route order, whose vendor offers what the caller needs (a translator
- * pair, a video adapter…), or an error that says why there are none.
+ * pair, a video adapter…), or an error that says why there are none. With a `cacheKey` naming
+ * what `offer` looks up, a route without a weighted choice is worked out once, not per request.
  */
 export function routeModelOffering<T>(
   channels: readonly Channel[],
   model: string,
   offer: (channel: Channel) => T | undefined,
-): Array<{ channel: Channel; offer: T }> {
+  cacheKey?: string,
+): readonly Offering<T>[] {
+  const fixed = cacheKey === undefined ? undefined : (fixedOfferings.get(channels) ?? fixedOfferings.set(channels, new Map()).get(channels)!);
+  const cached = fixed?.get(cacheKey + '\u0000' + model);
+  if (cached) return cached as readonly Offering<T>[];
   const routed = routeModel(channels, model);
-  const usable = routed.flatMap((channel) => {
+  const usable: Offering<T>[] = [];
+  for (const channel of routed) {
     const offered = offer(channel);
-    return offered === undefined ? [] : [{ channel, offer: offered }];
-  });
+    if (offered !== undefined) usable.push({ channel, offer: offered });
+  }
   if (usable.length === 0) {
     throw routed.length === 0
       ? new GatewayError('GW_NO_CHANNEL', `No upstream channel is configured for model '${model}'`)
       : new GatewayError('GW_MODEL_UNSUPPORTED', `Model '${model}' is not available on this endpoint with the configured upstreams`);
   }
+  if (fixed && routeTableOf(channels).get(model)!.every((group) => group.length === 1)) fixed.set(cacheKey + '\u0000' + model, usable);
   return usable;
 }

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Registry, collectDefaultMetrics } from 'prom-client';
 import { GatewayError, isGatewayError } from '../errors.js';
 import { verifyAdminToken } from '../keys/bootstrap.js';
-import { onRequestEnd } from './request-end.js';
+import { LabelledCounter, LabelledHistogram, UnlabelledGauge } from '../metrics/series.js';
+import { onRequestEnd, type EndHook } from './request-end.js';
 
 /** Seconds; model calls run from milliseconds (errors, short replies) to minutes (long streams). */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
@@ -11,31 +12,33 @@ const UPSTREAM_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.
 /** Our own refusals (per-key limits); upstream 429s are GW_UPSTREAM_RATE_LIMITED and not counted here. */
 const REJECTION_CODES = new Set(['GW_RATE_LIMITED', 'GW_QUOTA_EXCEEDED']);
 
-/** The metric objects, on one registry per app (tests run several gateways in one process). */
+/**
+ * The metric objects, on one registry per app (tests run several gateways in one process).
+ * prom-client keeps the process metrics; ours are allocation-free series it prints (issue 5).
+ */
 export interface GatewayMetrics {
   registry: Registry;
-  requests: Counter<'route' | 'model' | 'status'>;
-  duration: Histogram<'route' | 'model'>;
-  ttft: Histogram<'route' | 'model'>;
-  upstream: Histogram<'channel' | 'outcome'>;
-  tokens: Counter<'model' | 'kind'>;
-  activeStreams: Gauge;
-  rejections: Counter<'code'>;
+  requests: LabelledCounter<[route: string, model: string, status: number]>;
+  duration: LabelledHistogram<[route: string, model: string]>;
+  ttft: LabelledHistogram<[route: string, model: string]>;
+  upstream: LabelledHistogram<[channel: string, outcome: string]>;
+  tokens: LabelledCounter<[model: string, kind: 'prompt' | 'completion']>;
+  activeStreams: UnlabelledGauge;
+  rejections: LabelledCounter<[code: string]>;
 }
 
 export function createMetrics(): GatewayMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const registers = [registry];
   return {
     registry,
-    requests: new Counter({ name: 'gateway_requests_total', help: 'Requests by route pattern, model and HTTP status', labelNames: ['route', 'model', 'status'], registers }),
-    duration: new Histogram({ name: 'gateway_request_duration_seconds', help: 'Time from request to the end of the response (streams: to the last event)', labelNames: ['route', 'model'], buckets: LATENCY_BUCKETS, registers }),
-    ttft: new Histogram({ name: 'gateway_time_to_first_token_seconds', help: 'Streams: time from request to the first event written to the client', labelNames: ['route', 'model'], buckets: TTFT_BUCKETS, registers }),
-    upstream: new Histogram({ name: 'gateway_upstream_duration_seconds', help: 'Per upstream attempt: time from sending to the response headers', labelNames: ['channel', 'outcome'], buckets: UPSTREAM_BUCKETS, registers }),
-    tokens: new Counter({ name: 'gateway_tokens_total', help: 'Tokens by model and kind (prompt, completion)', labelNames: ['model', 'kind'], registers }),
-    activeStreams: new Gauge({ name: 'gateway_active_streams', help: 'Streaming requests in flight', registers }),
-    rejections: new Counter({ name: 'gateway_rate_limit_rejections_total', help: "Requests refused by the gateway's own per-key limits", labelNames: ['code'], registers }),
+    requests: new LabelledCounter({ name: 'gateway_requests_total', help: 'Requests by route pattern, model and HTTP status', labelNames: ['route', 'model', 'status'], registry }),
+    duration: new LabelledHistogram({ name: 'gateway_request_duration_seconds', help: 'Time from request to the end of the response (streams: to the last event)', labelNames: ['route', 'model'], buckets: LATENCY_BUCKETS, registry }),
+    ttft: new LabelledHistogram({ name: 'gateway_time_to_first_token_seconds', help: 'Streams: time from request to the first event written to the client', labelNames: ['route', 'model'], buckets: TTFT_BUCKETS, registry }),
+    upstream: new LabelledHistogram({ name: 'gateway_upstream_duration_seconds', help: 'Per upstream attempt: time from sending to the response headers', labelNames: ['channel', 'outcome'], buckets: UPSTREAM_BUCKETS, registry }),
+    tokens: new LabelledCounter({ name: 'gateway_tokens_total', help: 'Tokens by model and kind (prompt, completion)', labelNames: ['model', 'kind'], registry }),
+    activeStreams: new UnlabelledGauge({ name: 'gateway_active_streams', help: 'Streaming requests in flight', registry }),
+    rejections: new LabelledCounter({ name: 'gateway_rate_limit_rejections_total', help: "Requests refused by the gateway's own per-key limits", labelNames: ['code'], registry }),
   };
 }
 
@@ -51,38 +54,42 @@ export function registerMetrics(app: FastifyInstance, metrics: GatewayMetrics = 
   const knownModels = new Set(app.gateway.channels.flatMap((channel) => Object.keys(channel.models)));
   const modelLabel = (model: string | undefined): string => (model === undefined ? '' : knownModels.has(model) ? model : 'other');
 
-  app.gateway.upstream.observer = (channel, seconds, outcome) => metrics.upstream.observe({ channel, outcome }, seconds);
+  app.gateway.upstream.observer = (channel, seconds, outcome) => metrics.upstream.series(channel, outcome).observe(seconds);
 
-  // A callback hook, not an async one: no promise per request on the hot path.
-  // Observed with the request's other end hooks (one close listener; streams' usage is final).
+  // Callback hooks, not async ones: no promise per request on the hot path. The end hooks are
+  // built once here and get the request as arguments (no closure per request); they run with the
+  // request's other end hooks (one close listener; streams' usage is final).
+  const observeEnd: EndHook = (_end, request, reply) => observe(request, reply, routeLabel(request));
+  const streamEnded: EndHook = () => metrics.activeStreams.dec();
   app.addHook('onRequest', (request, reply, done) => {
-    onRequestEnd(request, reply, () => observe(request, reply));
+    onRequestEnd(request, reply, observeEnd);
     done();
   });
+  // `routeOptions` is a getter that builds an object per read, so each hook reads it once.
   app.addHook('preHandler', (request, reply, done) => {
-    if (request.routeOptions.config.family && isStreamRequest(request)) {
+    const { config, url } = request.routeOptions;
+    if (config.family && isStreamRequest(request, url)) {
       metrics.activeStreams.inc();
-      onRequestEnd(request, reply, () => metrics.activeStreams.dec());
+      onRequestEnd(request, reply, streamEnded);
     }
     done();
   });
   app.addHook('onError', (_request, _reply, error, done) => {
-    if (isGatewayError(error) && REJECTION_CODES.has(error.code)) metrics.rejections.inc({ code: error.code });
+    if (isGatewayError(error) && REJECTION_CODES.has(error.code)) metrics.rejections.series(error.code).inc();
     done();
   });
 
-  function observe(request: FastifyRequest, reply: FastifyReply): void {
-    const route = routeLabel(request);
+  function observe(request: FastifyRequest, reply: FastifyReply, route: string): void {
     const gw = request.gw as FastifyRequest['gw'] | null;
     const model = modelLabel(gw?.model);
-    metrics.requests.inc({ route, model, status: reply.raw.statusCode });
+    metrics.requests.series(route, model, reply.raw.statusCode).inc();
     if (!gw) return;
     const now = Date.now();
-    metrics.duration.observe({ route, model }, (now - gw.startedAt) / 1000);
-    if (gw.firstTokenAt !== undefined) metrics.ttft.observe({ route, model }, (gw.firstTokenAt - gw.startedAt) / 1000);
+    metrics.duration.series(route, model).observe((now - gw.startedAt) / 1000);
+    if (gw.firstTokenAt !== undefined) metrics.ttft.series(route, model).observe((gw.firstTokenAt - gw.startedAt) / 1000);
     const usage = gw.usage;
-    if (usage?.promptTokens) metrics.tokens.inc({ model, kind: 'prompt' }, usage.promptTokens);
-    if (usage?.completionTokens) metrics.tokens.inc({ model, kind: 'completion' }, usage.completionTokens);
+    if (usage?.promptTokens) metrics.tokens.series(model, 'prompt').inc(usage.promptTokens);
+    if (usage?.completionTokens) metrics.tokens.series(model, 'completion').inc(usage.completionTokens);
   }
 
   app.get('/metrics', { config: { isPublic: true }, schema: { hide: true } }, async (request, reply) => {
@@ -99,11 +106,13 @@ export function registerMetrics(app: FastifyInstance, metrics: GatewayMetrics = 
 /** The route pattern (`/v1beta/models/gamma-2.5-flash-lite:generateContent`), or 'unmatched' for 404s. */
 function routeLabel(request: FastifyRequest): string {
   const url = request.routeOptions.url;
-  return url === undefined || request.is404 ? 'unmatched' : url.replace(/::/g, ':');
+  if (url === undefined || request.is404) return 'unmatched';
+  // Most patterns have no escaped colon; skipping the regex keeps the pattern string itself.
+  return url.includes('::') ? url.replace(/::/g, ':') : url;
 }
 
 /** Chat-shaped bodies ask with `stream: true`; the native surface with the :streamGenerateContent method. */
-function isStreamRequest(request: FastifyRequest): boolean {
+function isStreamRequest(request: FastifyRequest, url: string | undefined): boolean {
   const body = request.body as { stream?: unknown } | null | undefined;
-  return body?.stream === true || (request.routeOptions.url?.endsWith('streamGenerateContent') ?? false);
+  return body?.stream === true || (url?.endsWith('streamGenerateContent') ?? false);
 }

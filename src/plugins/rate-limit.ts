@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../errors.js';
 import type { ApiKey } from '../keys/key-store.js';
 import { estimateTokens } from '../ratelimit/estimate.js';
-import { RateLimiters, type LimitKind, type LimitState } from '../ratelimit/limiters.js';
+import { RateLimiters, type LimitKind, type LimitState, type Taken } from '../ratelimit/limiters.js';
 import { limitsFor } from '../ratelimit/policy.js';
 import { BudgetTracker } from '../usage/budget.js';
 import { checkBillingConfig } from '../usage/prices.js';
@@ -38,50 +38,72 @@ export function registerRateLimit(app: FastifyInstance): void {
 /**
  * Admission of a request once its model is known, the ONE call each model route makes: the key
  * may use the model (exact id), is within its budget, and within its per-minute request and
- * token limits for that model. Sets `request.gw.model` and the `x-ratelimit-*` headers (on the
- * raw response, so hijacked streams send them too). Throws the 403/429 for the family's envelope.
+ * token limits for that model. Sets `request.gw.model` and the `x-ratelimit-*` headers (streams
+ * send the reply's headers too). Throws the 403/429 for the family's envelope. With in-process
+ * counters and no budget to look up it returns without a promise (this runs on every request).
  */
-export async function admit(request: FastifyRequest, reply: FastifyReply, model: string, options: AdmitOptions = {}): Promise<void> {
+export function admit(request: FastifyRequest, reply: FastifyReply, model: string, options: AdmitOptions = {}): void | Promise<void> {
   const key = request.gw.key;
   assertModelAllowed(key, model);
   request.gw.model = model;
   if (!key) return;
-  const { limiters, budgets } = request.server.admission;
-  if (options.checkBudget !== false && key.budgetUsd !== null && (await budgets.spent(key.id)) >= key.budgetUsd) {
+  if (options.checkBudget !== false && key.budgetUsd !== null) {
+    return withinBudget(request, key).then(() => admitLimits(request, reply, key, model, options.body));
+  }
+  return admitLimits(request, reply, key, model, options.body);
+}
+
+async function withinBudget(request: FastifyRequest, key: ApiKey): Promise<void> {
+  if ((await request.server.admission.budgets.spent(key.id)) >= key.budgetUsd!) {
     throw new GatewayError('GW_QUOTA_EXCEEDED', `This API key has used its budget of ${key.budgetUsd} USD.`);
   }
+}
+
+function admitLimits(request: FastifyRequest, reply: FastifyReply, key: ApiKey, model: string, body: unknown): void | Promise<void> {
   const limits = limitsFor(key, model, request.server.gateway.config.file.tiers);
   if (limits.rpm === null && limits.tpm === null) return;
   const counter = `${key.id}:${model}`;
-  if (limits.rpm !== null) {
-    const taking = limiters.take('requests', counter, limits.rpm, 1);
-    const taken = taking instanceof Promise ? await taking : taking;
-    setLimitHeaders(reply, 'requests', taken.state);
-    if (!taken.admitted) throw rateLimited(key, model, 'requests', taken.state);
-    if (limits.tpm !== null) await admitTokens(request, reply, key, model, limits.tpm, counter, options.body, () => limiters.give('requests', counter, 1, taken.windowEndsAt));
-  } else if (limits.tpm !== null) {
-    await admitTokens(request, reply, key, model, limits.tpm, counter, options.body, async () => undefined);
-  }
+  if (limits.rpm === null) return admitTokens(request, reply, key, model, limits.tpm!, counter, body, undefined);
+  const taking = request.server.admission.limiters.take('requests', counter, limits.rpm, 1);
+  if (taking instanceof Promise) return taking.then((taken) => afterRequestStep(request, reply, key, model, limits.tpm, counter, body, taken));
+  return afterRequestStep(request, reply, key, model, limits.tpm, counter, body, taking);
+}
+
+function afterRequestStep(
+  request: FastifyRequest, reply: FastifyReply, key: ApiKey, model: string, tpm: number | null, counter: string, body: unknown, taken: Taken,
+): void | Promise<void> {
+  setLimitHeaders(reply, REQUEST_HEADERS, taken.state);
+  if (!taken.admitted) throw rateLimited(key, model, 'requests', taken.state);
+  if (tpm !== null) return admitTokens(request, reply, key, model, tpm, counter, body, taken);
 }
 
 /**
  * Reserves the estimated tokens (at most the whole minute's limit, so one large request can
- * still run in an empty window) and settles them to the real usage when the request ends.
+ * still run in an empty window) and settles them to the real usage when the request ends. A
+ * refusal gives back the request already counted (`requestTaken`).
  */
-async function admitTokens(
-  request: FastifyRequest, reply: FastifyReply, key: ApiKey, model: string, tpm: number, counter: string, body: unknown, giveBackRequest: () => Promise<void>,
-): Promise<void> {
-  const { limiters } = request.server.admission;
+function admitTokens(
+  request: FastifyRequest, reply: FastifyReply, key: ApiKey, model: string, tpm: number, counter: string, body: unknown, requestTaken: Taken | undefined,
+): void | Promise<void> {
   const tokens = Math.min(tpm, body === undefined ? 0 : estimateTokens(body));
-  const taking = limiters.take('tokens', counter, tpm, tokens);
-  const taken = taking instanceof Promise ? await taking : taking;
-  setLimitHeaders(reply, 'tokens', taken.state);
-  if (!taken.admitted) {
-    await giveBackRequest();
-    throw rateLimited(key, model, 'tokens', taken.state);
+  const taking = request.server.admission.limiters.take('tokens', counter, tpm, tokens);
+  if (taking instanceof Promise) return taking.then((taken) => afterTokenStep(request, reply, key, model, counter, tokens, requestTaken, taken));
+  return afterTokenStep(request, reply, key, model, counter, tokens, requestTaken, taking);
+}
+
+function afterTokenStep(
+  request: FastifyRequest, reply: FastifyReply, key: ApiKey, model: string, counter: string, tokens: number, requestTaken: Taken | undefined, taken: Taken,
+): void | Promise<void> {
+  setLimitHeaders(reply, TOKEN_HEADERS, taken.state);
+  if (taken.admitted) {
+    request.gw.reservation = { counter, tokens, windowEndsAt: taken.windowEndsAt };
+    onRequestEnd(request, reply, settleTokens);
+    return;
   }
-  request.gw.reservation = { counter, tokens, windowEndsAt: taken.windowEndsAt };
-  onRequestEnd(request, reply, (end) => settleTokens(request, reply, end));
+  const refused = rateLimited(key, model, 'tokens', taken.state);
+  const given = requestTaken ? request.server.admission.limiters.give('requests', counter, 1, requestTaken.windowEndsAt) : undefined;
+  if (given) return given.then(() => Promise.reject(refused));
+  throw refused;
 }
 
 /**
@@ -89,21 +111,30 @@ async function admitTokens(
  * an error answered before any upstream output gives everything back; a stream cut or abandoned
  * before its usage arrived keeps the reservation (the upstream may have billed it).
  */
-async function settleTokens(request: FastifyRequest, reply: FastifyReply, end: ResponseEnd): Promise<void> {
+function settleTokens(end: ResponseEnd, request: FastifyRequest, reply: FastifyReply): void | Promise<void> {
   const reservation = request.gw.reservation;
   if (!reservation) return;
   const { limiters } = request.server.admission;
   const usage = request.gw.usage;
   const failedBeforeOutput = end.finished && reply.raw.statusCode >= 400;
   const used = usage ? usage.promptTokens + usage.completionTokens : failedBeforeOutput ? 0 : reservation.tokens;
-  if (used > reservation.tokens) await limiters.add('tokens', reservation.counter, used - reservation.tokens);
-  else await limiters.give('tokens', reservation.counter, reservation.tokens - used, reservation.windowEndsAt);
+  if (used > reservation.tokens) return limiters.add('tokens', reservation.counter, used - reservation.tokens);
+  return limiters.give('tokens', reservation.counter, reservation.tokens - used, reservation.windowEndsAt);
 }
 
-function setLimitHeaders(reply: FastifyReply, kind: LimitKind, state: LimitState): void {
-  reply.raw.setHeader(`x-ratelimit-limit-${kind}`, String(state.limit));
-  reply.raw.setHeader(`x-ratelimit-remaining-${kind}`, String(state.remaining));
-  reply.raw.setHeader(`x-ratelimit-reset-${kind}`, formatReset(state.resetMs));
+/** The header names per kind, built once (this runs on every limited request). */
+const headerNames = (kind: LimitKind) => ({ limit: `x-ratelimit-limit-${kind}`, remaining: `x-ratelimit-remaining-${kind}`, reset: `x-ratelimit-reset-${kind}` });
+const REQUEST_HEADERS = headerNames('requests');
+const TOKEN_HEADERS = headerNames('tokens');
+
+/**
+ * On the reply, not the raw response: Node's writeHead stays on its fast path only when nothing
+ * called setHeader before it. Streams (hijacked replies) send the reply's headers themselves.
+ */
+function setLimitHeaders(reply: FastifyReply, names: ReturnType<typeof headerNames>, state: LimitState): void {
+  reply.header(names.limit, String(state.limit));
+  reply.header(names.remaining, String(state.remaining));
+  reply.header(names.reset, formatReset(state.resetMs));
 }
 
 /** OpenAI's reset format: a duration such as `1s`, `6m0s`, `59.5s` (here whole seconds, rounded up). */

@@ -1,4 +1,6 @@
+import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import type { Cancellation } from '../gateway/cancellation.js';
 
 /** How the response ended, read when the connection closed. */
 export interface ResponseEnd {
@@ -6,15 +8,57 @@ export interface ResponseEnd {
   finished: boolean;
 }
 
-type EndHook = (end: ResponseEnd) => void | Promise<void>;
+/** Gets the request and reply as arguments, so a hook can be a plain function rather than a closure per request. */
+export type EndHook = (end: ResponseEnd, request: FastifyRequest, reply: FastifyReply) => void | Promise<void>;
 
-/** Per request (`request.gw.ending`): the hooks and where the request stands. */
-export interface EndState {
-  hooks: EndHook[];
+const kEndState = Symbol('gateway.endState');
+type TrackedResponse = ServerResponse & { [kEndState]?: EndState };
+
+/**
+ * Per request (`request.gw.ending`): the end hooks, where the request stands, and the client's
+ * departure as a Cancellation (upstream calls stop when the client leaves before the end).
+ */
+export class EndState implements Cancellation {
+  readonly hooks: EndHook[] = [];
   /** Set at close. */
-  end: ResponseEnd | undefined;
+  end: ResponseEnd | undefined = undefined;
   /** True while a model route's handler has not returned. */
-  handling: boolean;
+  handling = false;
+  /** True when the connection closed before the whole response was written. */
+  cancelled = false;
+  private cancelListeners: (() => void)[] | undefined;
+
+  constructor(
+    readonly request: FastifyRequest,
+    readonly reply: FastifyReply,
+  ) {}
+
+  onCancel(fn: () => void): () => void {
+    if (this.cancelled) {
+      fn();
+      return () => undefined;
+    }
+    (this.cancelListeners ??= []).push(fn);
+    return () => {
+      const listeners = this.cancelListeners;
+      const at = listeners ? listeners.indexOf(fn) : -1;
+      if (at >= 0) listeners!.splice(at, 1);
+    };
+  }
+
+  /** The response's one close listener: `this` is the response (no closure per request). */
+  static onClose(this: TrackedResponse): void {
+    const state = this[kEndState]!;
+    const finished = this.writableFinished;
+    state.end = { finished };
+    if (!finished) {
+      state.cancelled = true;
+      const listeners = state.cancelListeners;
+      state.cancelListeners = undefined;
+      if (listeners) for (const fn of listeners) fn();
+    }
+    if (!state.handling) runHooks(state);
+  }
 }
 
 /**
@@ -25,29 +69,27 @@ export interface EndState {
  * request share one close listener and no promise.
  */
 export function onRequestEnd(request: FastifyRequest, reply: FastifyReply, fn: EndHook): void {
-  stateOf(request, reply).hooks.push(fn);
+  endStateOf(request, reply).hooks.push(fn);
 }
 
 /** The request's end state, created with its one close listener on first use. */
-function stateOf(request: FastifyRequest, reply: FastifyReply): EndState {
+export function endStateOf(request: FastifyRequest, reply: FastifyReply): EndState {
   const existing = request.gw?.ending;
   if (existing) return existing;
-  const own: EndState = { hooks: [], end: undefined, handling: false };
+  const own = new EndState(request, reply);
   // A request refused before the context hook ran (no gw) still gets its hooks.
   if (request.gw) request.gw.ending = own;
-  const raw = reply.raw;
-  raw.once('close', () => {
-    own.end = { finished: raw.writableFinished };
-    if (!own.handling) runHooks(request, own);
-  });
+  const raw = reply.raw as TrackedResponse;
+  raw[kEndState] = own;
+  raw.on('close', EndState.onClose);
   return own;
 }
 
-function runHooks(request: FastifyRequest, state: EndState): void {
-  const end = state.end!;
+function runHooks(state: EndState): void {
+  const { end, request, reply } = state;
   for (const hook of state.hooks) {
     try {
-      const result = hook(end);
+      const result = hook(end!, request, reply);
       if (result) result.catch((error: unknown) => request.log.error({ err: error }, 'request end bookkeeping failed'));
     } catch (error) {
       request.log.error({ err: error }, 'request end bookkeeping failed');
@@ -61,21 +103,22 @@ export function registerRequestEnd(app: FastifyInstance): void {
     if (!route.config?.family) return;
     const handler = route.handler as (this: FastifyInstance, ...args: Parameters<RouteHandlerMethod>) => unknown;
     route.handler = function (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) {
-      const own = stateOf(request, reply);
+      const own = endStateOf(request, reply);
       own.handling = true;
-      const done = (): void => {
-        own.handling = false;
-        if (own.end) runHooks(request, own);
-      };
       try {
         const result = handler.call(this, request, reply);
-        if (result instanceof Promise) return result.finally(done);
-        done();
+        if (result instanceof Promise) return result.finally(() => handlerReturned(own));
+        handlerReturned(own);
         return result;
       } catch (error) {
-        done();
+        handlerReturned(own);
         throw error;
       }
     } as RouteHandlerMethod;
   });
+}
+
+function handlerReturned(state: EndState): void {
+  state.handling = false;
+  if (state.end) runHooks(state);
 }

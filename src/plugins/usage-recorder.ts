@@ -11,11 +11,13 @@ import { onRequestEnd, type ResponseEnd } from './request-end.js';
 export function registerUsageRecording(app: FastifyInstance): void {
   // A callback hook, not an async one: no promise per request on the hot path.
   app.addHook('onRequest', (request, reply, done) => {
-    if (request.routeOptions.config.family) {
-      onRequestEnd(request, reply, (end) => app.gateway.usage.record(usageEventFor(request, reply, end)));
-    }
+    if (request.routeOptions.config.family) onRequestEnd(request, reply, recordUsage);
     done();
   });
+}
+
+function recordUsage(end: ResponseEnd, request: FastifyRequest, reply: FastifyReply): void {
+  request.server.gateway.usage.record(usageEventFor(request, reply, end));
 }
 
 function usageEventFor(request: FastifyRequest, reply: FastifyReply, end: ResponseEnd): UsageEvent {

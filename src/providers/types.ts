@@ -63,6 +63,12 @@ export interface TranslateContext {
 export interface StreamTranslator {
   /** Translates one upstream event into zero or more events for the client. */
   onEvent(event: SseEvent): OutEvent[];
+  /**
+   * Optional fast path for same-protocol streams: the client's `data` text for a plain upstream
+   * event (one `data:` line, no event name) made from its text alone, or undefined to send it
+   * through `onEvent`. Must leave the translator as `onEvent` would have.
+   */
+  onPlainData?(data: string): string | undefined;
   /** Closing events the upstream did not send (e.g. `data: [DONE]`). */
   onEnd(): OutEvent[];
   /** Usage seen so far (final once onEnd has run). */

@@ -71,9 +71,9 @@ export class RateLimiters {
     return given instanceof Promise ? given.then(() => refused) : refused;
   }
 
-  /** Gives points back, unless their window has already ended. */
-  async give(kind: LimitKind, id: string, points: number, windowEndsAt: number): Promise<void> {
-    if (points > 0 && this.now() < windowEndsAt) await this.limiters[kind].reward(id, points);
+  /** Gives points back, unless their window has already ended. A promise only with a shared store. */
+  give(kind: LimitKind, id: string, points: number, windowEndsAt: number): void | Promise<void> {
+    if (points > 0 && this.now() < windowEndsAt) return settled(this.limiters[kind].reward(id, points));
   }
 
   /** The counter as it stands, without counting anything (tests, and operators' tools). */
@@ -83,10 +83,13 @@ export class RateLimiters {
   }
 
   /** Counts points that turned out to be used beyond what was reserved; never refuses. */
-  async add(kind: LimitKind, id: string, points: number): Promise<void> {
-    if (points > 0) await this.limiters[kind].penalty(id, points);
+  add(kind: LimitKind, id: string, points: number): void | Promise<void> {
+    if (points > 0) return settled(this.limiters[kind].penalty(id, points));
   }
 }
+
+/** A store step's completion: nothing for the in-memory store, a promise of nothing for the others. */
+const settled = (step: unknown): void | Promise<void> => (step instanceof Promise ? step.then(() => undefined) : undefined);
 
 const stateOf = (res: WindowCount, limit: number, consumed: number): LimitState => ({
   limit,

@@ -34,32 +34,26 @@ export const SSE_HEADERS = {
  * upstream read instead of making the gateway buffer the stream in memory.
  */
 export class SseWriter {
-  private closed = false;
+  constructor(private readonly raw: ServerResponse) {}
 
-  constructor(private readonly raw: ServerResponse) {
-    raw.once('close', () => {
-      this.closed = true;
-    });
-  }
-
+  /** The client left (the response is destroyed at its close) or the stream was ended. */
   get isClosed(): boolean {
-    return this.closed || this.raw.destroyed;
+    return this.raw.destroyed || this.raw.writableEnded;
   }
 
   /** Sets the status line and SSE headers (plus any extra); they leave with the first event. */
-  open(extraHeaders: Record<string, string> = {}): void {
+  open(extraHeaders: Record<string, unknown> = {}): void {
     if (this.raw.headersSent) return;
-    this.raw.writeHead(200, { ...SSE_HEADERS, ...extraHeaders });
+    this.raw.writeHead(200, { ...SSE_HEADERS, ...extraHeaders } as Record<string, string>);
   }
 
   /**
-   * Writes events in one socket write. Returns a promise only when the socket is full, to be
-   * awaited before reading more from the upstream (backpressure without a promise per write).
+   * Writes SSE text (one or more whole events) in one socket write. Returns a promise only when
+   * the socket is full, to be awaited before reading more from the upstream (backpressure
+   * without a promise per write).
    */
-  write(events: readonly OutEvent[]): Promise<void> | undefined {
-    if (events.length === 0 || this.isClosed) return undefined;
-    let text = '';
-    for (const out of events) text += formatSse(out);
+  write(text: string): Promise<void> | undefined {
+    if (text === '' || this.isClosed) return undefined;
     if (this.raw.write(text)) return undefined;
     // Both listeners go once either fires: a long stream to a slow client must not pile them up.
     const raw = this.raw;

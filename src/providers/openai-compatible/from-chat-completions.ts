@@ -73,14 +73,16 @@ export function chatCompletionsToOpenAICompatible(quirks: OpenAICompatibleQuirks
         /** The upstream sent `[DONE]`; without it the stream was cut. */
         isDone: false,
       };
+      // Once the first chunk gave us id and created, plain chunks skip parsing altogether.
+      const plainData = (data: string): string | undefined => (state.id ? rewriteChunkText(data, publicModelText, ctx.includeUsage) : undefined);
       return {
+        onPlainData: plainData,
         onEvent(event): OutEvent[] {
           if (event.data === '[DONE]') {
             state.isDone = true;
             return [];
           }
-          // Once the first chunk gave us id and created, plain chunks skip parsing altogether.
-          const raw = state.id ? rewriteChunkText(event.data, publicModelText, ctx.includeUsage) : undefined;
+          const raw = plainData(event.data);
           if (raw !== undefined) return [{ data: raw }];
           const chunk = parseChatChunk(event.data);
           state.id = chunk.id;

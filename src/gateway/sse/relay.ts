@@ -1,0 +1,88 @@
+import { StringDecoder } from 'node:string_decoder';
+import type { StreamTranslator } from '../../providers/types.js';
+import { SseDecoder, type SseEvent } from './parse.js';
+import { formatSse, type OutEvent } from './write.js';
+
+const BLANK_LINE = '\n\n';
+
+/**
+ * Turns an upstream SSE stream into the client's SSE text, read by read, through a stream
+ * translator. Plain events — one `data:` line, LF line ends, which is what every vendor sends —
+ * are cut out of the text directly and offered to the translator's `onPlainData` fast path, so a
+ * same-protocol stream costs a string rewrite per event instead of an event object, a parse and
+ * a re-serialisation. Everything else (CR line ends, a BOM, comments, `event:`/`id:` fields,
+ * multi-line data) goes through the full SSE parser, which sees exactly those events: a block cut
+ * at a blank line is complete, so the parser is never left holding part of one.
+ */
+export class SseRelay {
+  /** Text after the last blank line: the start of an event still arriving. */
+  private carry = '';
+  /** Once the upstream uses CR line ends or a BOM, every read goes to the parser. */
+  private parserOnly = false;
+  private readonly bytes = new StringDecoder('utf8');
+  private readonly parser = new SseDecoder();
+
+  constructor(private readonly translator: StreamTranslator) {}
+
+  /** The client text for one upstream read: '' when the read completed no event. */
+  push(chunk: Buffer): string {
+    const text = this.bytes.write(chunk);
+    if (this.parserOnly) return this.translateEvents(this.parser.feed(text));
+    const pending = this.carry + text;
+    if (pending.includes('\r') || pending.charCodeAt(0) === 0xfeff) {
+      this.parserOnly = true;
+      this.carry = '';
+      return this.translateEvents(this.parser.feed(pending));
+    }
+    const cut = pending.lastIndexOf(BLANK_LINE);
+    if (cut < 0) {
+      this.carry = pending;
+      return '';
+    }
+    this.carry = pending.slice(cut + BLANK_LINE.length);
+    return this.translateBlocks(pending, cut);
+  }
+
+  /** The upstream ended: the client text of an event it left without its closing blank line. */
+  flush(): string {
+    const rest = this.bytes.end();
+    const events = this.parser.feed(this.carry + rest);
+    this.carry = '';
+    return this.translateEvents(events.length > 0 ? [...events, ...this.parser.end()] : this.parser.end());
+  }
+
+  /** The complete events in `text` up to `end` (a blank line), in order. */
+  private translateBlocks(text: string, end: number): string {
+    let out = '';
+    for (let start = 0; start <= end; ) {
+      let stop = text.indexOf(BLANK_LINE, start);
+      if (stop < 0 || stop > end) stop = end;
+      if (stop > start) out += this.translateBlock(text.slice(start, stop));
+      start = stop + BLANK_LINE.length;
+    }
+    return out;
+  }
+
+  private translateBlock(block: string): string {
+    if (block.startsWith('data:') && !block.includes('\n')) {
+      const data = block.charCodeAt(5) === 0x20 ? block.slice(6) : block.slice(5);
+      const fast = this.translator.onPlainData?.(data);
+      if (fast !== undefined) return `data: ${fast}\n\n`;
+      return formatEvents(this.translator.onEvent({ data }));
+    }
+    return this.translateEvents(this.parser.feed(block + BLANK_LINE));
+  }
+
+  private translateEvents(events: readonly SseEvent[]): string {
+    let out = '';
+    for (const event of events) out += formatEvents(this.translator.onEvent(event));
+    return out;
+  }
+}
+
+/** Client events as SSE text. */
+export function formatEvents(events: readonly OutEvent[]): string {
+  let text = '';
+  for (const event of events) text += formatSse(event);
+  return text;
+}
