@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench [-- --quick | --profile | --scenarios chat,stream --concurrency 1,64 --duration 5
+// npm run bench [-- --quick | --profile | --alloc | --scenarios chat,stream --concurrency 1,64 --duration 5
 //                   --warmup 1 --no-portkey --workers N --out DIR --no-build
 //                   --gateway-node-flags=--max-semi-space-size=16 | --soak MINUTES]
 // Starts the upstream simulator, our gateway and Portkey as child processes, then measures each
@@ -17,6 +17,7 @@ import { probe, runLoad } from './lib/load.js';
 import { checkTargets, markdown } from './lib/report.js';
 import { chartSvg } from './lib/chart.js';
 import { runProfiles } from './lib/profile-run.js';
+import { runAllocations } from './lib/alloc-run.js';
 import { runSoak } from './lib/soak.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -24,6 +25,7 @@ const { values: args } = parseArgs({
   options: {
     quick: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
+    alloc: { type: 'boolean', default: false },
     scenarios: { type: 'string' },
     concurrency: { type: 'string' },
     duration: { type: 'string' },
@@ -131,25 +133,42 @@ async function main() {
   if (loadAverageAtStart > 0.5) log(`warning: load average ${loadAverageAtStart} before the run; results will be noisy`);
   build();
   if (args.profile) return runProfiles(root, options, outDir, log);
+  if (args.alloc) {
+    const connections = options.concurrency?.[0] ?? 64;
+    return runAllocations(root, { ...options, connections, durationS: Number(args.duration ?? 4) }, args.out ?? join(root, 'bench/results'), log);
+  }
   if (args.soak) return runSoak(root, Number(args.soak), args.out ?? join(root, 'bench/results'), log);
   const upstream = await startUpstream(root);
   const dataDir = await prepareDataDir(root);
   const servers = { upstream };
-  try {
+  // Each scenario gets freshly started gateways: a process's heap stays at its high-water mark,
+  // so one scenario's peak (100 KB bodies) would otherwise show up in every later one.
+  const startGateways = async () => {
     servers.ours = await startOurs(root, upstream.value, dataDir, { workers: options.workers, nodeFlags: options.gatewayNodeFlags });
     if (options.portkey) servers.portkey = await startPortkey(root);
-    if (options.portkey && !servers.portkey) log('Portkey is not installed (npm install): measuring without it');
-    const ctx = {
+    return buildScenarios({
       upstream: upstream.value,
       gateway: servers.ours.url,
       portkey: servers.portkey?.url,
       keys: { bootstrap: BOOTSTRAP_KEY, limited: LIMITED_KEY },
-    };
-    const all = buildScenarios(ctx);
+    });
+  };
+  const stopGateways = async () => {
+    await Promise.all([servers.ours?.stop(), servers.portkey?.stop()]);
+    servers.ours = servers.portkey = undefined;
+  };
+  try {
+    const all = await startGateways();
+    if (options.portkey && !servers.portkey) log('Portkey is not installed (npm install): measuring without it');
     const chosen = options.scenarios ? all.filter((s) => options.scenarios.includes(s.name)) : all;
     if (chosen.length === 0) throw new Error(`no scenario named ${options.scenarios}; known: ${all.map((s) => s.name).join(', ')}`);
     const scenarios = [];
-    for (const scenario of chosen) {
+    for (const [index, { name }] of chosen.entries()) {
+      let scenario = chosen[0];
+      if (index > 0) {
+        await stopGateways();
+        scenario = (await startGateways()).find((s) => s.name === name);
+      }
       log(`${scenario.name}: ${scenario.description}`);
       scenarios.push(await runScenario(scenario, servers));
     }
@@ -170,7 +189,7 @@ async function main() {
     process.stdout.write(markdown(run));
     log(`\nwrote ${relative(root, base)}.json, .md and ${relative(root, join(outDir, 'chart.svg'))} in ${run.wallSeconds} s`);
   } finally {
-    await Promise.all([servers.ours?.stop(), servers.portkey?.stop(), upstream.stop()]);
+    await Promise.all([stopGateways(), upstream.stop()]);
     removeDataDir(dataDir);
   }
 }

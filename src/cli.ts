@@ -1,6 +1,6 @@
-#!/usr/bin/env -S node --max-semi-space-size=64
+#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=6 --heap-growing-percent=30
 import { loadConfig } from './config/load.js';
-import { Redis } from 'ioredis';
+import { connectRedis } from './db/redis.js';
 import { connectDatabase } from './db/connect.js';
 import { KEY_CACHE_CHANNEL } from './keys/key-cache-bus.js';
 import { KeyStore } from './keys/key-store.js';
@@ -36,7 +36,7 @@ async function main(argv: string[]): Promise<number> {
   if (command === 'keys') {
     const db = await connectDatabase(config);
     // Running instances drop their cached copy of a key changed here (key-cache-bus.ts).
-    const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
+    const redis = config.redisUrl ? connectRedis(config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
     const keys = new KeyStore(db, Date.now, (keyId) => void redis?.publish(KEY_CACHE_CHANNEL, keyId).catch(() => undefined));
     try {
       return await keysCommand(keys, sub, rest);

@@ -8,7 +8,7 @@ import { buildChannels } from './gateway/build-channels.js';
 import { UpstreamClient } from './gateway/upstream-client.js';
 import { buildApp } from './app.js';
 import type { GatewayDeps } from './plugins/request-context.js';
-import { Redis } from 'ioredis';
+import { connectRedis } from './db/redis.js';
 import { UsageRecorder } from './usage/usage-recorder.js';
 import { CircuitBreakers, DEFAULT_CIRCUIT } from './gateway/circuit-breaker.js';
 import { DEFAULT_RETRY_POLICY } from './gateway/retry-policy.js';
@@ -46,7 +46,7 @@ export async function prepareStore(config: GatewayConfig, announce: (line: strin
 export async function startGateway(config: GatewayConfig, options: StartOptions = {}): Promise<RunningGateway> {
   const announce = options.announce ?? ((line: string) => process.stdout.write(line + '\n'));
   const db: Db = await connectDatabase(config);
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
+  const redis = config.redisUrl ? connectRedis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
   let keyCacheBus: KeyCacheBus | undefined;
   const keys = new KeyStore(db, Date.now, (keyId) => keyCacheBus?.publish(keyId));
   await withStartupLock(db, async () => {

@@ -42,10 +42,31 @@ function gatewayConfig(upstream) {
   return yaml;
 }
 
-/** The node flags the gateway ships with: those of its bin's shebang (npm start uses the same). */
-export function shippedNodeFlags(root) {
-  const shebang = readFileSync(join(root, 'src/cli.ts'), 'utf8').split('\n')[0];
-  return shebang.split(/\s+/).filter((word) => word.startsWith('--'));
+/**
+ * How the gateway ships to be started: the node flags and environment of its bin's shebang
+ * (`#!/usr/bin/env -S VAR=value node --flag…`; npm start uses the same).
+ */
+export function shippedLaunch(root) {
+  const words = readFileSync(join(root, 'src/cli.ts'), 'utf8').split('\n')[0].split(/\s+/);
+  return {
+    flags: words.filter((word) => word.startsWith('--')),
+    env: Object.fromEntries(words.filter((word) => /^[A-Z_]+=/.test(word)).map((word) => word.split('='))),
+  };
+}
+
+/** The environment `startOurs` gives the gateway (its config file written into the data directory). */
+export function oursEnv(upstream, dataDir, port) {
+  const configPath = join(dataDir, 'bench-gateway.yaml');
+  writeFileSync(configPath, gatewayConfig(upstream));
+  return {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    GATEWAY_DATA_DIR: dataDir,
+    GATEWAY_CONFIG: configPath,
+    GATEWAY_BOOTSTRAP_KEY: BOOTSTRAP_KEY,
+    GATEWAY_ADMIN_TOKEN: 'gwadm-bench-admin-token',
+    LOG_LEVEL: 'warn',
+  };
 }
 
 /**
@@ -54,20 +75,11 @@ export function shippedNodeFlags(root) {
  * (node:cluster) for the multi-process mode; `nodeFlags` replaces the shipped flags (to
  * compare V8 heap settings).
  */
-export async function startOurs(root, upstream, dataDir, { nodeArgs = [], workers, nodeFlags = shippedNodeFlags(root) } = {}) {
+export async function startOurs(root, upstream, dataDir, { nodeArgs = [], workers, nodeFlags } = {}) {
   const port = await freePort();
-  const configPath = join(dataDir, 'bench-gateway.yaml');
-  writeFileSync(configPath, gatewayConfig(upstream));
-  const env = {
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    GATEWAY_DATA_DIR: dataDir,
-    GATEWAY_CONFIG: configPath,
-    GATEWAY_BOOTSTRAP_KEY: BOOTSTRAP_KEY,
-    GATEWAY_ADMIN_TOKEN: 'gwadm-bench-admin-token',
-    LOG_LEVEL: 'warn',
-    ...(workers ? { GATEWAY_WORKERS: String(workers) } : {}),
-  };
+  const launch = shippedLaunch(root);
+  nodeFlags ??= launch.flags;
+  const env = { ...launch.env, ...oursEnv(upstream, dataDir, port), ...(workers ? { GATEWAY_WORKERS: String(workers) } : {}) };
   const child = await startProcess('gateway', process.execPath, [...nodeFlags, ...nodeArgs, join(root, 'dist/cli.js'), 'start'], {
     env,
     readyUrl: `http://127.0.0.1:${port}/healthz`,

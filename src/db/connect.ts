@@ -1,8 +1,9 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Database } from './schema.js';
 import { dialectOf } from './dialect.js';
 import { initial } from './migrations/0001-initial.js';
@@ -42,7 +43,9 @@ const sqliteHandles = new WeakMap<Db, SqliteDatabase.Database>();
  */
 export const sqliteHandleOf = (db: Db): SqliteDatabase.Database | undefined => sqliteHandles.get(db);
 
-const { builtins, getTypeParser } = pg.types;
+/** pg loads when a database URL is configured: the embedded default never pays for it. */
+let pgModule: typeof pg | undefined;
+const loadPg = (): typeof pg => (pgModule ??= createRequire(import.meta.url)('pg') as typeof pg);
 
 /**
  * pg returns int8 (our bigint timestamps, ids, counts) and numeric (sum() over bigint) as strings,
@@ -50,10 +53,13 @@ const { builtins, getTypeParser } = pg.types;
  * numbers, so both come back as numbers here: the same Kysely code reads the same types on both.
  * Set on this pool only, not on pg's global parsers.
  */
-const pgTypes: pg.CustomTypesConfig = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-    oid === builtins.INT8 || oid === builtins.NUMERIC ? (value: string) => Number(value) : getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
-};
+function numberTypes(types: typeof pg.types): pg.CustomTypesConfig {
+  const { builtins, getTypeParser } = types;
+  return {
+    getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+      oid === builtins.INT8 || oid === builtins.NUMERIC ? (value: string) => Number(value) : getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
+  };
+}
 
 /**
  * Connects to PostgreSQL and brings the schema up to date. Several instances may start at once:
@@ -73,14 +79,17 @@ export async function connectPostgres(url: string, poolSize = 10): Promise<Db> {
 
 /** A pool that reads int8/numeric as numbers; `DATABASE_URL` may carry `?sslmode=…` and the like. */
 export function postgresPool(url: string, max: number): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max, types: pgTypes, connectionTimeoutMillis: 10_000 });
+  const { Pool, types } = loadPg();
+  const pool = new Pool({ connectionString: url, max, types: numberTypes(types), connectionTimeoutMillis: 10_000 });
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', () => undefined);
   return pool;
 }
 
 export async function migrate(db: Db): Promise<void> {
-  const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+  // Names compared by code unit: Kysely's default (localeCompare) loads ICU collation data, ~4 MB of RSS.
+  const nameComparator = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+  const { error, results } = await new Migrator({ db, provider, nameComparator }).migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`database migration ${failed} failed: ${String(error)}`);

@@ -51,8 +51,14 @@ type Attempt<F extends PairFamily> = {
   primed?: Buffer[];
 };
 
-/** A blank line in any of SSE's line-end conventions: an event is complete once one arrived. */
-const EVENT_END = /\n\n|\r\r|\r\n\r\n/;
+/** A blank line in SSE's line-end conventions: an event is complete once one arrived. */
+const EVENT_ENDS = ['\n\n', '\r\r', '\r\n\r\n'];
+
+/** Whether `chunk` completes an event; `tail` is the end of the reads before it (a blank line may span two reads). */
+function completesEvent(tail: Buffer | undefined, chunk: Buffer): boolean {
+  const joined = tail ? Buffer.concat([tail, chunk.subarray(0, 3)]) : undefined;
+  return EVENT_ENDS.some((end) => chunk.includes(end) || (joined !== undefined && joined.includes(end)));
+}
 
 /**
  * Reads a stream until its first complete event, within the channel's first-byte timeout. Until
@@ -66,16 +72,14 @@ async function primeStream(response: UpstreamResponse, channel: Channel): Promis
     response.body.destroy();
   }, channel.timeouts.firstByteMs);
   const reads: Buffer[] = [];
-  let seen = '';
   try {
     for (;;) {
       const chunk = await nextRead(response.body);
       if (timedOut) throw new GatewayError('GW_UPSTREAM_TIMEOUT', `The upstream for channel '${channel.name}' sent no event in time`);
       if (!chunk) return reads;
+      const tail = reads.at(-1)?.subarray(-3);
       reads.push(chunk);
-      // Only the tail can complete a blank line begun in an earlier read.
-      seen = seen.slice(-3) + chunk.toString('latin1');
-      if (EVENT_END.test(seen)) return reads;
+      if (completesEvent(tail, chunk)) return reads;
     }
   } catch (error) {
     response.body.destroy();

@@ -1,4 +1,5 @@
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
+import { Agent } from './undici-agent.js';
 import type { Channel } from './channel.js';
 import type { UpstreamCall } from '../providers/types.js';
 import { GatewayError, isGatewayError } from '../errors.js';

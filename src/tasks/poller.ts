@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import { Agent } from 'undici';
+import { Agent } from '../gateway/undici-agent.js';
 import { GatewayError, isGatewayError } from '../errors.js';
 import type { Channel } from '../gateway/channel.js';
 import { readErrorBody } from '../gateway/upstream-client.js';

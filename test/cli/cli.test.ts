@@ -117,14 +117,15 @@ describe('gateway command line (issue 2)', () => {
 });
 
 describe('shipped node flags', () => {
-  it('npm start runs node with the same V8 flags as the bin shebang (the benchmark reads them there too)', async () => {
+  it('npm start runs node with the same environment and V8 flags as the bin shebang (the benchmark reads them there too)', async () => {
     const { readFileSync } = await import('node:fs');
     const root = join(import.meta.dirname, '..', '..');
     const shebang = readFileSync(join(root, 'src', 'cli.ts'), 'utf8').split('\n')[0]!;
-    const flags = shebang.split(/\s+/).filter((word) => word.startsWith('--'));
-    expect(flags.length).toBeGreaterThan(0);
+    expect(shebang.startsWith('#!/usr/bin/env -S ')).toBe(true);
+    const launch = shebang.slice('#!/usr/bin/env -S '.length);
+    expect(launch).toMatch(/^(?:[A-Z_]+=\S+ )*node(?: --[\w-]+=\S+)+$/);
     const start = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start!;
-    expect(start).toBe(`node ${flags.join(' ')} dist/cli.js start`);
+    expect(start).toBe(`${launch} dist/cli.js start`);
     // The emitted bin keeps the shebang, so an installed `gateway start` gets them as well.
     expect(readFileSync(CLI, 'utf8').split('\n')[0]).toBe(shebang);
   });

@@ -30,9 +30,14 @@ export class SseDecoder {
     return this.take();
   }
 
-  /** The input is over: an event left without its closing blank line still counts. */
+  /**
+   * The input is over: an event left without its closing blank line still counts. The SSE spec
+   * drops it, but the vendors' own SDKs keep it, and dropping a final `data: [DONE]` would turn a
+   * complete stream into a cut one.
+   */
   end(): SseEvent[] {
-    this.parser.reset({ consume: true });
+    this.parser.feed(this.decoder.decode() + '\n\n');
+    this.parser.reset();
     return this.take();
   }
 

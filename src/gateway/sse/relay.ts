@@ -20,9 +20,14 @@ export class SseRelay {
   /** Once the upstream uses CR line ends or a BOM, every read goes to the parser. */
   private parserOnly = false;
   private readonly bytes = new StringDecoder('utf8');
-  private readonly parser = new SseDecoder();
+  /** Made on first need: a stream of plain events never needs it. */
+  private fullParser: SseDecoder | undefined;
 
   constructor(private readonly translator: StreamTranslator) {}
+
+  private get parser(): SseDecoder {
+    return (this.fullParser ??= new SseDecoder());
+  }
 
   /** The client text for one upstream read: '' when the read completed no event. */
   push(chunk: Buffer): string {
@@ -45,32 +50,37 @@ export class SseRelay {
 
   /** The upstream ended: the client text of an event it left without its closing blank line. */
   flush(): string {
-    const rest = this.bytes.end();
-    const events = this.parser.feed(this.carry + rest);
+    const rest = this.carry + this.bytes.end();
     this.carry = '';
+    if (rest === '' && !this.fullParser) return '';
+    const events = this.parser.feed(rest);
     return this.translateEvents(events.length > 0 ? [...events, ...this.parser.end()] : this.parser.end());
   }
 
-  /** The complete events in `text` up to `end` (a blank line), in order. */
+  /** The complete events in `text` up to `end` (where a blank line starts), in order. */
   private translateBlocks(text: string, end: number): string {
     let out = '';
     for (let start = 0; start <= end; ) {
       let stop = text.indexOf(BLANK_LINE, start);
       if (stop < 0 || stop > end) stop = end;
-      if (stop > start) out += this.translateBlock(text.slice(start, stop));
+      if (stop > start) out += this.translateBlock(text, start, stop);
       start = stop + BLANK_LINE.length;
     }
     return out;
   }
 
-  private translateBlock(block: string): string {
-    if (block.startsWith('data:') && !block.includes('\n')) {
-      const data = block.charCodeAt(5) === 0x20 ? block.slice(6) : block.slice(5);
-      const fast = this.translator.onPlainData?.(data);
-      if (fast !== undefined) return `data: ${fast}\n\n`;
-      return formatEvents(this.translator.onEvent({ data }));
+  /** One event, `text` from `start` to `stop`; a plain one is sliced once, straight to its data. */
+  private translateBlock(text: string, start: number, stop: number): string {
+    if (text.startsWith('data:', start)) {
+      const lineEnd = text.indexOf('\n', start);
+      if (lineEnd < 0 || lineEnd >= stop) {
+        const data = text.slice(text.charCodeAt(start + 5) === 0x20 ? start + 6 : start + 5, stop);
+        const fast = this.translator.onPlainData?.(data);
+        if (fast !== undefined) return `data: ${fast}\n\n`;
+        return formatEvents(this.translator.onEvent({ data }));
+      }
     }
-    return this.translateEvents(this.parser.feed(block + BLANK_LINE));
+    return this.translateEvents(this.parser.feed(text.slice(start, stop) + BLANK_LINE));
   }
 
   private translateEvents(events: readonly SseEvent[]): string {
