@@ -161,28 +161,35 @@ export class KeyStore {
     }
   }
 
-  /** Authenticates a presented secret. Unknown secrets are cached too, so floods of bad keys stay cheap. */
-  async authenticate(secret: string): Promise<KeyLookup> {
+  /**
+   * Authenticates a presented secret. Unknown secrets are cached too, so floods of bad keys stay
+   * cheap. A cached answer comes back without a promise (this runs on every request).
+   */
+  authenticate(secret: string): KeyLookup | Promise<KeyLookup> {
     const hash = hashSecret(secret);
     const now = this.now();
-    let entry = this.cache.get(hash);
-    if (!entry || entry.until <= now) {
-      const row = await this.findRow(hash);
-      entry = { storedHash: row?.secret_hash ?? hash, key: row ? toApiKey(row) : null, until: now + CACHE_TTL_MS };
+    const entry = this.cache.get(hash);
+    if (entry && entry.until > now) return judgeKey(entry, hash, now);
+    return this.findRow(hash).then((row) => {
+      const fresh = { storedHash: row?.secret_hash ?? hash, key: row ? toApiKey(row) : null, until: now + CACHE_TTL_MS };
       if (this.cache.size >= CACHE_MAX) this.cache.clear();
-      this.cache.set(hash, entry);
-    }
-    const key = entry.key;
-    if (!key || !digestsEqual(entry.storedHash, hash)) return { status: 'invalid' };
-    if (key.revokedAt !== null) return { status: 'revoked' };
-    if (key.disabledAt !== null) return { status: 'disabled' };
-    if (key.expiresAt !== null && key.expiresAt <= now) return { status: 'expired' };
-    return { status: 'ok', key };
+      this.cache.set(hash, fresh);
+      return judgeKey(fresh, hash, now);
+    });
   }
 
   invalidate(): void {
     this.cache.clear();
   }
+}
+
+function judgeKey(entry: { storedHash: string; key: ApiKey | null }, hash: string, now: number): KeyLookup {
+  const key = entry.key;
+  if (!key || !digestsEqual(entry.storedHash, hash)) return { status: 'invalid' };
+  if (key.revokedAt !== null) return { status: 'revoked' };
+  if (key.disabledAt !== null) return { status: 'disabled' };
+  if (key.expiresAt !== null && key.expiresAt <= now) return { status: 'expired' };
+  return { status: 'ok', key };
 }
 
 function toApiKey(row: ApiKeyTable): ApiKey {

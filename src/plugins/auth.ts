@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GatewayError } from '../errors.js';
 import type { EndpointFamily } from '../catalog/models.js';
-import type { ApiKey } from '../keys/key-store.js';
+import type { ApiKey, KeyLookup } from '../keys/key-store.js';
 
 /**
  * Authenticates every non-public route. `/v1beta` takes the key from `?key=` or the
@@ -9,30 +9,36 @@ import type { ApiKey } from '../keys/key-store.js';
  * `Authorization: Bearer` (or `x-api-key`, as Anthropic-style clients send it).
  */
 export function registerAuth(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request) => {
+  // A callback hook, not an async one: a cached key is checked without a promise per request.
+  app.addHook('onRequest', (request, _reply, done) => {
     const options = request.routeOptions.config;
-    if (options.isPublic || request.is404) return;
+    if (options.isPublic || request.is404) return done();
     const secret = presentedSecret(request);
-    if (!secret) throw new GatewayError('GW_AUTH_MISSING_KEY', 'Missing API key. Pass it as the ' + keyHint(request.url) + '.');
-    const lookup = await app.gateway.keys.authenticate(secret);
-    switch (lookup.status) {
-      case 'ok':
-        break;
-      case 'invalid':
-        throw new GatewayError('GW_AUTH_INVALID_KEY', 'Invalid API key.');
-      case 'revoked':
-        throw new GatewayError('GW_AUTH_KEY_REVOKED', 'This API key has been revoked.');
-      case 'expired':
-        throw new GatewayError('GW_AUTH_KEY_EXPIRED', 'This API key has expired.');
-      case 'disabled':
-        throw new GatewayError('GW_AUTH_KEY_DISABLED', 'This API key has been disabled.');
-    }
-    request.gw.key = lookup.key;
-    if (options.family) {
-      request.gw.family = options.family;
-      assertFamilyAllowed(lookup.key, options.family);
-    }
+    if (!secret) return done(new GatewayError('GW_AUTH_MISSING_KEY', 'Missing API key. Pass it as the ' + keyHint(request.url) + '.'));
+    const lookup = app.gateway.keys.authenticate(secret);
+    if (lookup instanceof Promise) lookup.then((found) => done(admitKey(request, found, options.family)), done);
+    else done(admitKey(request, lookup, options.family));
   });
+}
+
+/** Sets the request's key when the lookup found a usable one; otherwise the error to answer with. */
+function admitKey(request: FastifyRequest, lookup: KeyLookup, family: EndpointFamily | undefined): GatewayError | undefined {
+  switch (lookup.status) {
+    case 'ok':
+      break;
+    case 'invalid':
+      return new GatewayError('GW_AUTH_INVALID_KEY', 'Invalid API key.');
+    case 'revoked':
+      return new GatewayError('GW_AUTH_KEY_REVOKED', 'This API key has been revoked.');
+    case 'expired':
+      return new GatewayError('GW_AUTH_KEY_EXPIRED', 'This API key has expired.');
+    case 'disabled':
+      return new GatewayError('GW_AUTH_KEY_DISABLED', 'This API key has been disabled.');
+  }
+  request.gw.key = lookup.key;
+  if (!family) return undefined;
+  request.gw.family = family;
+  return familyRefusal(lookup.key, family);
 }
 
 function presentedSecret(request: FastifyRequest): string | undefined {
@@ -55,10 +61,12 @@ function presentedSecret(request: FastifyRequest): string | undefined {
 const keyHint = (url: string): string =>
   url.startsWith('/v1beta/') ? "'key' query parameter or the x-goog-api-key header" : "'Authorization: Bearer <API_KEY>' header";
 
-export function assertFamilyAllowed(key: ApiKey, family: EndpointFamily): void {
+/** Endpoint permissions are families; a key without a list may use them all. */
+function familyRefusal(key: ApiKey, family: EndpointFamily): GatewayError | undefined {
   if (key.endpoints && !key.endpoints.includes(family)) {
-    throw new GatewayError('GW_PERMISSION_DENIED', `This API key may not use the ${family} endpoints.`);
+    return new GatewayError('GW_PERMISSION_DENIED', `This API key may not use the ${family} endpoints.`);
   }
+  return undefined;
 }
 
 /** Model permissions are exact ids: no prefixes, no wildcards. */

@@ -11,7 +11,8 @@ import { chatChunkText, renderChatStreamError } from './stream-error.js';
 export function chatShapedHandler(family: 'chat-completions' | 'messages') {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
     const body = request.body as OpenAIChatRequest;
-    await admit(request, reply, body.model, { body });
+    const admitting = admit(request, reply, body.model, { body });
+    if (admitting) await admitting;
     const options = { family, model: body.model, body, request, reply, includeUsage: body.stream_options?.include_usage === true };
     if (body.stream) {
       await dispatchStream({ ...options, renderError: renderChatStreamError, deliveredText: chatChunkText });
