@@ -234,7 +234,7 @@ export async function dispatchStream<F extends PairFamily>(options: DispatchOpti
   const sent: string[] = [];
   /** Writes one read's translation; a promise only while the client's socket is full. */
   const send = (text: string): Promise<void> | undefined => {
-    if (text === '') return undefined;
+    if (text === '' || writer.isClosed) return undefined;
     if (request.gw.firstTokenAt === undefined) request.gw.firstTokenAt = Date.now();
     sent.push(text);
     return writer.write(text);

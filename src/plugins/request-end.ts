@@ -74,12 +74,12 @@ export function onRequestEnd(request: FastifyRequest, reply: FastifyReply, fn: E
 
 /** The request's end state, created with its one close listener on first use. */
 export function endStateOf(request: FastifyRequest, reply: FastifyReply): EndState {
-  const existing = request.gw?.ending;
+  const raw = reply.raw as TrackedResponse;
+  // A request refused before the context hook ran (no gw) keeps its state on the response alone.
+  const existing = request.gw?.ending ?? raw[kEndState];
   if (existing) return existing;
   const own = new EndState(request, reply);
-  // A request refused before the context hook ran (no gw) still gets its hooks.
   if (request.gw) request.gw.ending = own;
-  const raw = reply.raw as TrackedResponse;
   raw[kEndState] = own;
   raw.on('close', EndState.onClose);
   return own;
