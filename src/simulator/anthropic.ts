@@ -55,7 +55,7 @@ export const anthropicSimulator: SimulatorSpec = {
 interface Reply {
   message: AnthropicMessage;
   /** Text and thinking split into the pieces a stream sends. */
-  pieces: Map<number, string[]>;
+  pieces: Map<number, readonly string[]>;
 }
 
 function buildReply(body: AnthropicMessagesRequest): Reply {
@@ -65,7 +65,7 @@ function buildReply(body: AnthropicMessagesRequest): Reply {
   const text = simulateText({ model: body.model, prompt, maxTokens: body.max_tokens, stop: stops, withReasoning });
   const toolUse = pickToolUse(body, prompt);
   const content: AnthropicContentBlock[] = [];
-  const pieces = new Map<number, string[]>();
+  const pieces = new Map<number, readonly string[]>();
   if (withReasoning) {
     pieces.set(content.length, text.reasoningPieces);
     content.push({ type: 'thinking', thinking: text.reasoning, signature: `sig_${stableId(text.reasoning)}` });
