@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // npm run bench [-- --quick | --profile | --alloc | --scenarios chat,stream --concurrency 1,64 --duration 5
-//                   --warmup 1 --rounds 3 --no-portkey --workers N --out DIR --no-build
+//                   --warmup 1 --rounds 3 --no-portkey --workers N --out DIR --no-build --loader wrk
 //                   --gateway-node-flags=--max-semi-space-size=16 | --soak MINUTES]
 // Starts the upstream simulator, our gateway and Portkey as child processes, then measures each
 // scenario direct / ours / Portkey in turn at each concurrency. See README "Benchmarks".
@@ -13,7 +13,8 @@ import { parseArgs } from 'node:util';
 import { buildScenarios, probeLooksRight } from './lib/scenarios.js';
 import { BOOTSTRAP_KEY, LIMITED_KEY, prepareDataDir, removeDataDir, startOurs, startPortkey, startUpstream } from './lib/setup.js';
 import { cpuSeconds, machineBusySeconds, peakRss, resetPeakRss } from './lib/procs.js';
-import { probe, runLoad } from './lib/load.js';
+import { probe, runLoadWith } from './lib/load.js';
+import { wrkAvailable } from './lib/load-wrk.js';
 import { checkTargets, markdown } from './lib/report.js';
 import { chartSvg } from './lib/chart.js';
 import { runProfiles } from './lib/profile-run.js';
@@ -37,6 +38,7 @@ const { values: args } = parseArgs({
     'no-build': { type: 'boolean', default: false },
     'gateway-node-flags': { type: 'string' },
     soak: { type: 'string' },
+    loader: { type: 'string', default: 'autocannon' },
   },
 });
 
@@ -50,7 +52,9 @@ const options = {
   portkey: !args['no-portkey'] && !args.profile,
   workers: args.workers ? Number(args.workers) : undefined,
   gatewayNodeFlags: args['gateway-node-flags']?.split(/\s+/).filter(Boolean),
+  loader: args.loader,
 };
+if (!['autocannon', 'wrk'].includes(options.loader)) throw new Error(`--loader must be autocannon or wrk, got '${options.loader}'`);
 const date = new Date().toISOString().slice(0, 10);
 const outDir = args.out ?? join(root, 'bench/results', args.quick ? 'quick' : args.profile ? `profiles/${date}` : '');
 const log = (line) => process.stderr.write(line + '\n');
@@ -71,13 +75,12 @@ async function measure(target, request, servers, server, connections, durationS)
   resetPeakRss(server.pid);
   const ourCpu = () => Object.values(servers).reduce((sum, s) => sum + (s ? cpuSeconds(s.pid) : 0), 0);
   const upstream = servers.upstream;
-  const before = { server: cpuSeconds(server.pid), upstream: cpuSeconds(upstream.pid), self: process.cpuUsage(), all: ourCpu(), machine: machineBusySeconds() };
-  const result = await runLoad({ ...request, connections, durationS });
+  const before = { server: cpuSeconds(server.pid), upstream: cpuSeconds(upstream.pid), all: ourCpu(), machine: machineBusySeconds() };
+  const result = await runLoadWith(options.loader, { ...request, connections, durationS });
   const serverCpu = cpuSeconds(server.pid) - before.server;
   const upstreamCpu = cpuSeconds(upstream.pid) - before.upstream;
-  const self = process.cpuUsage(before.self);
-  // Machine busy time not spent by the servers or this load generator: other work on the box.
-  const otherCpu = machineBusySeconds() - before.machine - (ourCpu() - before.all) - (self.user + self.system) / 1e6;
+  // Machine busy time not spent by the servers or the load generator: other work on the box.
+  const otherCpu = machineBusySeconds() - before.machine - (ourCpu() - before.all) - result.loadGeneratorCpuSeconds;
   const n = Math.max(1, result.responses);
   return {
     target,
@@ -87,7 +90,7 @@ async function measure(target, request, servers, server, connections, durationS)
     cpuSecondsPer1k: round((serverCpu / n) * 1000, 4),
     cpuUsPerRequest: round((serverCpu / n) * 1e6, 1),
     upstreamCpuUsPerRequest: round((upstreamCpu / n) * 1e6, 1),
-    loadGeneratorCpuUsPerRequest: round((self.user + self.system) / n, 1),
+    loadGeneratorCpuUsPerRequest: round((result.loadGeneratorCpuSeconds / n) * 1e6, 1),
     peakRssBytes: peakRss(server.pid),
   };
 }
@@ -133,7 +136,7 @@ async function runScenario(scenario, servers) {
   const conns = scenario.concurrency ?? options.concurrency ?? DEFAULT_CONCURRENCY;
   const durationS = scenario.durationS ?? options.durationS;
   for (const t of targets) {
-    await runLoad({ ...t.request, connections: Math.min(64, Math.max(...conns)), durationS: options.warmupS });
+    await runLoadWith(options.loader, { ...t.request, connections: Math.min(64, Math.max(...conns)), durationS: options.warmupS });
   }
   for (const c of conns) {
     // Rounds interleave the targets (direct, ours, Portkey, direct, …) so a slow spell of the
@@ -160,6 +163,7 @@ async function main() {
   const loadAverageAtStart = round(loadavg()[0], 2);
   if (loadAverageAtStart > 0.5) log(`warning: load average ${loadAverageAtStart} before the run; results will be noisy`);
   build();
+  if (options.loader === 'wrk' && !(await wrkAvailable())) throw new Error('--loader wrk needs wrk on the PATH (apt-get install -y wrk)');
   if (args.profile) return runProfiles(root, options, outDir, log);
   if (args.alloc) {
     const connections = options.concurrency?.[0] ?? 64;
@@ -210,12 +214,15 @@ async function main() {
     };
     run.targets = checkTargets(scenarios);
     mkdirSync(outDir, { recursive: true });
-    const base = join(outDir, date);
+    // A wrk run sits beside the autocannon run of the same day instead of replacing it.
+    const suffix = options.loader === 'wrk' ? '-wrk' : '';
+    const base = join(outDir, date + suffix);
+    const chart = join(outDir, `chart${suffix}.svg`);
     writeFileSync(`${base}.json`, JSON.stringify(run, null, 2) + '\n');
     writeFileSync(`${base}.md`, markdown(run));
-    writeFileSync(join(outDir, 'chart.svg'), chartSvg(run));
+    writeFileSync(chart, chartSvg(run));
     process.stdout.write(markdown(run));
-    log(`\nwrote ${relative(root, base)}.json, .md and ${relative(root, join(outDir, 'chart.svg'))} in ${run.wallSeconds} s`);
+    log(`\nwrote ${relative(root, base)}.json, .md and ${relative(root, chart)} in ${run.wallSeconds} s`);
   } finally {
     await Promise.all([stopGateways(), upstream.stop()]);
     removeDataDir(dataDir);

@@ -1,7 +1,13 @@
 // One autocannon run with exact latencies: autocannon's own histogram keeps whole
 // milliseconds, too coarse for a sub-millisecond added-latency target, so every 2xx response
-// time (hrtime, fractional ms) is recorded here as well.
+// time (hrtime, fractional ms) is recorded here as well. `--loader wrk` uses load-wrk.js instead.
 import autocannon from 'autocannon';
+import { runWrk } from './load-wrk.js';
+
+/** Runs one load with the chosen loader ('autocannon', the default, or 'wrk'). */
+export function runLoadWith(loader, options) {
+  return loader === 'wrk' ? runWrk(options) : runLoad(options);
+}
 
 /**
  * @param {{url: string, method?: string, headers?: Record<string,string>, body?: string,
@@ -14,6 +20,7 @@ export async function runLoad({ url, method = 'POST', headers = {}, body, connec
   let non2xx = 0;
   const statuses = {};
   const startedAt = process.hrtime.bigint();
+  const cpuBefore = process.cpuUsage();
   const instance = autocannon({
     url,
     method,
@@ -38,6 +45,7 @@ export async function runLoad({ url, method = 'POST', headers = {}, body, connec
     latencies[count++] = responseTime;
   });
   const result = await instance;
+  const cpu = process.cpuUsage(cpuBefore);
   const elapsedS = Number(process.hrtime.bigint() - startedAt) / 1e9;
   const sorted = latencies.subarray(0, count).sort();
   const pct = (p) => (count === 0 ? null : round(sorted[Math.min(count - 1, Math.ceil((p / 100) * count) - 1)]));
@@ -51,6 +59,8 @@ export async function runLoad({ url, method = 'POST', headers = {}, body, connec
     statuses,
     transportErrors: result.errors,
     timeouts: result.timeouts,
+    // autocannon runs in this process: its CPU is this process's.
+    loadGeneratorCpuSeconds: (cpu.user + cpu.system) / 1e6,
   };
 }
 

@@ -84,5 +84,6 @@ export function markdown(run) {
 
 function machineLine(run) {
   const m = run.machine;
-  return `${m.cpus} × ${m.cpuModel}, Node ${m.node}; ${run.options.durationS} s per measurement after a ${run.options.warmupS} s warm-up; load generator, upstream and gateways share the machine (1-minute load average ${m.loadAverageAtStart} before the run).`;
+  const loader = run.options.loader ?? 'autocannon';
+  return `${m.cpus} × ${m.cpuModel}, Node ${m.node}; load from ${loader}; ${run.options.durationS} s per measurement after a ${run.options.warmupS} s warm-up; load generator, upstream and gateways share the machine (1-minute load average ${m.loadAverageAtStart} before the run).`;
 }
