@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // npm run bench [-- --quick | --profile | --alloc | --scenarios chat,stream --concurrency 1,64 --duration 5
-//                   --warmup 1 --rounds 3 --no-portkey --workers N --out DIR --no-build --loader wrk
+//                   --warmup 1 --rounds 3 --no-portkey --workers N --out DIR --no-build --loader wrk | --floor
 //                   --gateway-node-flags=--max-semi-space-size=16 | --soak MINUTES]
 // Starts the upstream simulator, our gateway and Portkey as child processes, then measures each
 // scenario direct / ours / Portkey in turn at each concurrency. See README "Benchmarks".
@@ -20,6 +20,7 @@ import { chartSvg } from './lib/chart.js';
 import { runProfiles } from './lib/profile-run.js';
 import { runAllocations } from './lib/alloc-run.js';
 import { runSoak } from './lib/soak.js';
+import { runFloor } from './lib/floor-run.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { values: args } = parseArgs({
@@ -39,6 +40,7 @@ const { values: args } = parseArgs({
     'gateway-node-flags': { type: 'string' },
     soak: { type: 'string' },
     loader: { type: 'string', default: 'autocannon' },
+    floor: { type: 'boolean', default: false },
   },
 });
 
@@ -169,6 +171,7 @@ async function main() {
     const connections = options.concurrency?.[0] ?? 64;
     return runAllocations(root, { ...options, connections, durationS: Number(args.duration ?? 4) }, args.out ?? join(root, 'bench/results'), log);
   }
+  if (args.floor) return runFloor(root, options, args.out ?? join(root, 'bench/results'), log);
   if (args.soak) return runSoak(root, Number(args.soak), args.out ?? join(root, 'bench/results'), log);
   const upstream = await startUpstream(root);
   const dataDir = await prepareDataDir(root);

@@ -1,0 +1,36 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const root = join(import.meta.dirname, '../..');
+const out = mkdtempSync(join(tmpdir(), 'bench-harness-'));
+
+afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+/**
+ * The one benchmark CI runs (issue 5): the shortest scenario, to prove the harness still starts
+ * the upstream and the gateway, loads both and writes its report. Nothing here asserts on time.
+ */
+describe('benchmark harness (issue 5)', () => {
+  it('npm run bench -- --quick measures direct and ours and writes the JSON, markdown and chart', async () => {
+    await run(process.execPath, ['bench/run.js', '--quick', '--no-portkey', '--no-build', '--out', out], { cwd: root, timeout: 60_000 });
+    const [json] = readdirSync(out).filter((name) => name.endsWith('.json'));
+    const report = JSON.parse(readFileSync(join(out, json!), 'utf8'));
+    const chat = report.scenarios.find((s: { name: string }) => s.name === 'chat');
+    const byTarget = Object.fromEntries(chat.results.map((r: { target: string }) => [r.target, r]));
+    for (const target of ['direct', 'ours']) {
+      expect(byTarget[target].responses).toBeGreaterThan(0);
+      expect(byTarget[target].errors).toBe(0);
+      expect(byTarget[target].cpuUsPerRequest).toBeGreaterThan(0);
+      expect(byTarget[target].peakRssBytes).toBeGreaterThan(0);
+    }
+    expect(report.options.loader).toBe('autocannon');
+    expect(report.targets.map((t: { name: string }) => t.name)).toContain('chat c64 throughput vs direct');
+    expect(readFileSync(join(out, json!.replace(/json$/, 'md')), 'utf8')).toContain('| c | req/s direct | req/s ours |');
+    expect(readFileSync(join(out, 'chart.svg'), 'utf8')).toMatch(/^<svg/);
+  }, 90_000);
+});
