@@ -1,4 +1,4 @@
--- The request for `wrk --loader wrk` (bench/lib/load-wrk.js): method, headers and body come from
+-- The request for `npm run bench -- --loader wrk` (bench/lib/load-wrk.js): method, headers and body come from
 -- files named in the environment (a 100 KB body is too long for an argument or a variable), and
 -- the summary leaves as one JSON line with exact percentiles (wrk keeps microseconds).
 local function read(path)

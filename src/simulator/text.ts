@@ -23,12 +23,17 @@ class Memo<V> {
   }
 }
 
+/**
+ * Only short texts are memoised: the simulator also runs inside the gateway (`npm start`), and
+ * 1,000 remembered long prompts would pin their size in memory 1,000 times.
+ */
+const MEMO_MAX_CHARS = 4096;
 const tokenCounts = new Memo<number>(1000);
 const replies = new Memo<SimulatedText>(1000);
 
-/** Counts tokens as the gateway does (o200k), memoised for texts under 4 KB. */
+/** Counts tokens as the gateway does (o200k), memoised for short texts. */
 export const countTokens = (text: string): number =>
-  text.length > 4096 ? countUncached(text) : tokenCounts.get(text, () => countUncached(text));
+  text.length > MEMO_MAX_CHARS ? countUncached(text) : tokenCounts.get(text, () => countUncached(text));
 
 /** Splits text into its tokens' texts, the unit a simulated stream sends per chunk. */
 export function tokenPieces(text: string): string[] {
@@ -81,6 +86,7 @@ export interface SimulatedText {
  * a stop sequence cuts before its first occurrence (finish `stop`).
  */
 export function simulateText(input: SimulatedTextInput): SimulatedText {
+  if (input.prompt.length > MEMO_MAX_CHARS) return composeText(input);
   const key = JSON.stringify([input.model, input.prompt, input.maxTokens ?? null, input.stop ?? null, input.variant ?? 0, input.withReasoning === true]);
   // A copy: callers may replace `content` (JSON mode); the piece arrays are only read.
   return { ...replies.get(key, () => composeText(input)) };
