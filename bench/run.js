@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { buildScenarios, probeLooksRight } from './lib/scenarios.js';
 import { BOOTSTRAP_KEY, LIMITED_KEY, prepareDataDir, removeDataDir, startOurs, startPortkey, startUpstream } from './lib/setup.js';
-import { cpuSeconds, machineBusySeconds, peakRss, resetPeakRss } from './lib/procs.js';
+import { measure, medianRound, round } from './lib/measure.js';
 import { probe, runLoadWith } from './lib/load.js';
 import { wrkAvailable } from './lib/load-wrk.js';
 import { checkTargets, markdown } from './lib/report.js';
@@ -72,52 +72,6 @@ function build() {
   }
 }
 
-/** Measures one target at one concurrency: load, the server's CPU and its peak RSS. */
-async function measure(target, request, servers, server, connections, durationS) {
-  resetPeakRss(server.pid);
-  const ourCpu = () => Object.values(servers).reduce((sum, s) => sum + (s ? cpuSeconds(s.pid) : 0), 0);
-  const upstream = servers.upstream;
-  const before = { server: cpuSeconds(server.pid), upstream: cpuSeconds(upstream.pid), all: ourCpu(), machine: machineBusySeconds() };
-  const result = await runLoadWith(options.loader, { ...request, connections, durationS });
-  const serverCpu = cpuSeconds(server.pid) - before.server;
-  const upstreamCpu = cpuSeconds(upstream.pid) - before.upstream;
-  // Machine busy time not spent by the servers or the load generator: other work on the box.
-  const otherCpu = machineBusySeconds() - before.machine - (ourCpu() - before.all) - result.loadGeneratorCpuSeconds;
-  const n = Math.max(1, result.responses);
-  return {
-    target,
-    ...result,
-    otherCpuSeconds: round(Math.max(0, otherCpu), 2),
-    cpuSeconds: round(serverCpu, 2),
-    cpuSecondsPer1k: round((serverCpu / n) * 1000, 4),
-    cpuUsPerRequest: round((serverCpu / n) * 1e6, 1),
-    upstreamCpuUsPerRequest: round((upstreamCpu / n) * 1e6, 1),
-    loadGeneratorCpuUsPerRequest: round((result.loadGeneratorCpuSeconds / n) * 1e6, 1),
-    peakRssBytes: peakRss(server.pid),
-  };
-}
-
-const round = (n, digits) => Math.round(n * 10 ** digits) / 10 ** digits;
-
-/**
- * One target's rounds as one result: the round with the median throughput (its latencies stay
- * together), the median CPU per request, the highest peak RSS and every error; all rounds kept.
- */
-function medianRound(results) {
-  if (results.length === 1) return results[0];
-  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-  const byRps = [...results].sort((a, b) => a.rps - b.rps);
-  const cpuUs = median(results.map((r) => r.cpuUsPerRequest));
-  return {
-    ...byRps[Math.floor(results.length / 2)],
-    cpuUsPerRequest: cpuUs,
-    cpuSecondsPer1k: round(cpuUs / 1000, 4),
-    peakRssBytes: Math.max(...results.map((r) => r.peakRssBytes)),
-    errors: results.reduce((sum, r) => sum + r.errors, 0),
-    rounds: results.map(({ rps, cpuUsPerRequest, peakRssBytes, latencyMs, errors }) => ({ rps, cpuUsPerRequest, peakRssBytes, latencyMs, errors })),
-  };
-}
-
 async function runScenario(scenario, servers) {
   const record = { name: scenario.name, description: scenario.description, results: [], skipped: [] };
   const targets = [];
@@ -146,7 +100,7 @@ async function runScenario(scenario, servers) {
     const rounds = new Map(targets.map((t) => [t.name, []]));
     for (let pass = 1; pass <= options.rounds; pass++) {
       for (const t of targets) {
-        const result = await measure(t.name, t.request, servers, t.server, c, durationS);
+        const result = await measure({ loader: options.loader, target: t.name, request: t.request, servers, server: t.server, connections: c, durationS });
         rounds.get(t.name).push(result);
         log(`  ${scenario.name} c${c} ${t.name.padEnd(7)} ${String(Math.round(result.rps)).padStart(6)} req/s  p50 ${result.latencyMs.p50} ms  ` +
           `p99 ${result.latencyMs.p99} ms  errors ${result.errors}  cpu ${result.cpuUsPerRequest} µs/req  rss ${(result.peakRssBytes / 1048576).toFixed(1)} MB` +

@@ -6,10 +6,11 @@
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildScenarios } from './scenarios.js';
+import { buildScenarios, probeLooksRight } from './scenarios.js';
 import { BOOTSTRAP_KEY, LIMITED_KEY, prepareDataDir, removeDataDir, shippedLaunch, startOurs, startUpstream } from './setup.js';
-import { cpuSeconds, freePort, peakRss, resetPeakRss, startProcess } from './procs.js';
+import { freePort, startProcess } from './procs.js';
 import { probe, runLoadWith } from './load.js';
+import { measure, medianRound } from './measure.js';
 
 const PROXY = fileURLToPath(new URL('./floor-proxy.js', import.meta.url));
 const SCENARIOS = ['auth-limited', 'auth-stream-20'];
@@ -23,12 +24,12 @@ async function startFloor(root, kind, upstream) {
   return { ...child, url: `http://127.0.0.1:${port}` };
 }
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
 export async function runFloor(root, options, outDir, log) {
   const upstream = await startUpstream(root, { slow: false });
   const dataDir = await prepareDataDir(root);
-  const servers = { direct: upstream };
+  // `upstream` is also the server of the direct target (measure() reads the upstream's CPU from it).
+  const servers = { upstream };
+  const serverOf = (target) => servers[target === 'direct' ? 'upstream' : target];
   const rounds = Math.max(3, options.rounds);
   const connections = options.concurrency?.[0] ?? 64;
   const report = { date: new Date().toISOString().slice(0, 10), loader: options.loader, connections, rounds, durationS: options.durationS, scenarios: [] };
@@ -47,37 +48,24 @@ export async function runFloor(root, options, outDir, log) {
       };
       for (const target of TARGETS) {
         const answer = await probe(requests[target]);
-        if (answer.status !== 200) throw new Error(`${scenario.name}/${target} answered ${answer.status}: ${answer.text.slice(0, 200)}`);
+        if (!probeLooksRight(scenario, answer)) throw new Error(`${scenario.name}/${target} answered ${answer.status}: ${answer.text.slice(0, 200)}`);
         await runLoadWith(options.loader, { ...requests[target], connections, durationS: options.warmupS });
       }
       const samples = Object.fromEntries(TARGETS.map((t) => [t, []]));
       for (let round = 1; round <= rounds; round++) {
         for (const target of TARGETS) {
-          const pid = servers[target].pid;
-          resetPeakRss(pid);
-          const before = cpuSeconds(pid);
-          const result = await runLoadWith(options.loader, { ...requests[target], connections, durationS: options.durationS });
-          const cpuUs = ((cpuSeconds(pid) - before) / Math.max(1, result.responses)) * 1e6;
-          samples[target].push({ rps: result.rps, cpuUs, p50: result.latencyMs.p50, errors: result.errors, rssMb: peakRss(pid) / 1048576 });
-          log(`  ${scenario.name} ${target.padEnd(13)} ${String(Math.round(result.rps)).padStart(6)} req/s  cpu ${cpuUs.toFixed(0)} µs/req  (round ${round})`);
+          const result = await measure({
+            loader: options.loader, target, request: requests[target], servers, server: serverOf(target), connections, durationS: options.durationS,
+          });
+          samples[target].push(result);
+          log(`  ${scenario.name} ${target.padEnd(13)} ${String(Math.round(result.rps)).padStart(6)} req/s  cpu ${result.cpuUsPerRequest} µs/req  (round ${round})`);
         }
       }
-      const results = TARGETS.map((target) => {
-        const s = samples[target];
-        return {
-          target,
-          rps: median(s.map((x) => x.rps)),
-          cpuUsPerRequest: Math.round(median(s.map((x) => x.cpuUs))),
-          p50Ms: median(s.map((x) => x.p50)),
-          errors: s.reduce((sum, x) => sum + x.errors, 0),
-          peakRssMb: Math.round(Math.max(...s.map((x) => x.rssMb)) * 10) / 10,
-          rounds: s,
-        };
-      });
+      const results = TARGETS.map((target) => medianRound(samples[target]));
       report.scenarios.push({ name: scenario.name, description: scenario.description, results });
     }
   } finally {
-    await Promise.all([servers.ours?.stop(), servers['floor-node']?.stop(), servers['floor-fastify']?.stop(), upstream.stop()]);
+    await Promise.all(Object.values(servers).map((server) => server.stop()));
     removeDataDir(dataDir);
   }
   mkdirSync(outDir, { recursive: true });
@@ -107,9 +95,10 @@ function floorMarkdown(report) {
     lines.push('| target | req/s | server CPU µs/req | × floor-node CPU | p50 ms | errors | peak RSS MB |', '| --- | --- | --- | --- | --- | --- | --- |');
     for (const r of scenario.results) {
       const times = r.target === 'direct' ? '–' : (r.cpuUsPerRequest / by['floor-node'].cpuUsPerRequest).toFixed(2);
-      lines.push(`| ${r.target} | ${Math.round(r.rps)} | ${r.cpuUsPerRequest} | ${times} | ${r.p50Ms} | ${r.errors} | ${r.peakRssMb} |`);
+      lines.push(`| ${r.target} | ${Math.round(r.rps)} | ${Math.round(r.cpuUsPerRequest)} | ${times} | ${r.latencyMs.p50} | ${r.errors} | ${(r.peakRssBytes / 1048576).toFixed(1)} |`);
     }
-    lines.push('', `The gateway's own work above the node floor: ${by.ours.cpuUsPerRequest - by['floor-node'].cpuUsPerRequest} µs per request.`, '');
+    const ownWork = Math.round(by.ours.cpuUsPerRequest - by['floor-node'].cpuUsPerRequest);
+    lines.push('', `The gateway's own work above the node floor: ${ownWork} µs per request.`, '');
   }
   return lines.join('\n');
 }

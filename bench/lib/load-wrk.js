@@ -3,7 +3,7 @@
 // spends about as much CPU per request as the upstream simulator does, on the same two cores, so
 // the two loaders give different ratios and a run can report both.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,7 +18,11 @@ function requestFiles({ method = 'POST', headers = {}, body = '' }) {
   const key = JSON.stringify([method, headers, body]);
   let files = written.get(key);
   if (!files) {
-    requestDir ??= mkdtempSync(join(tmpdir(), 'gateway-bench-wrk-'));
+    if (!requestDir) {
+      requestDir = mkdtempSync(join(tmpdir(), 'gateway-bench-wrk-'));
+      const dir = requestDir;
+      process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    }
     const base = join(requestDir, String(written.size));
     files = { WRK_METHOD: method, WRK_BODY_FILE: `${base}.body`, WRK_HEADERS_FILE: `${base}.headers` };
     writeFileSync(files.WRK_BODY_FILE, body);
