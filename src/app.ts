@@ -22,9 +22,10 @@ import { responsesRoutes } from './api/responses/routes.js';
 import { videoGenerationsRoutes } from './api/video-generations/routes.js';
 import { videoaltRoutes } from './api/videoalt/routes.js';
 import { cloudAssetRoutes } from './api/cloud-asset/routes.js';
+import { consoleRoutes } from './api/console/routes.js';
 
 /** Endpoint families, each a Fastify plugin in its own folder under src/api/. */
-const FAMILY_PLUGINS = [systemRoutes, modelsRoutes, chatCompletionsRoutes, messagesRoutes, responsesRoutes, generateContentRoutes, imagesRoutes, videoGenerationsRoutes, videoaltRoutes, cloudAssetRoutes, adminRoutes];
+const FAMILY_PLUGINS = [systemRoutes, modelsRoutes, chatCompletionsRoutes, messagesRoutes, responsesRoutes, generateContentRoutes, imagesRoutes, videoGenerationsRoutes, videoaltRoutes, cloudAssetRoutes, adminRoutes, consoleRoutes];
 
 /** Request ids: a random per-app prefix and a counter, unique across instances and cheap to make. */
 function requestIds(): () => string {
@@ -87,6 +88,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer' },
           googleKey: { type: 'apiKey', in: 'query', name: 'key' },
+          consoleSession: { type: 'apiKey', in: 'cookie', name: 'gw_session' },
         },
       },
     },

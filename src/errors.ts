@@ -53,6 +53,15 @@ export const ERRORS = Object.freeze({
   GW_UPSTREAM_BAD_RESPONSE: kind(502, 'upstream_bad_response', 'api_error', 'UNAVAILABLE'),
   GW_NO_CHANNEL: kind(503, 'no_channel_available', 'api_error', 'UNAVAILABLE'),
   GW_INTERNAL: kind(500, 'internal_error', 'api_error', 'INTERNAL'),
+  // The console (issue 12): sessions, sign-in, CSRF, users and their allowances.
+  GW_SESSION_REQUIRED: kind(401, 'not_signed_in', 'authentication_error', 'UNAUTHENTICATED'),
+  GW_SIGN_IN_FAILED: kind(401, 'invalid_credentials', 'authentication_error', 'UNAUTHENTICATED'),
+  GW_SIGN_IN_RATE_LIMITED: kind(429, 'too_many_sign_in_attempts', 'rate_limit_error', 'RESOURCE_EXHAUSTED'),
+  GW_CSRF_FAILED: kind(403, 'csrf_failed', 'permission_error', 'PERMISSION_DENIED'),
+  GW_OPERATOR_ONLY: kind(403, 'operator_only', 'permission_error', 'PERMISSION_DENIED'),
+  GW_ALLOWANCE_EXCEEDED: kind(403, 'allowance_exceeded', 'permission_error', 'PERMISSION_DENIED'),
+  GW_INVITATION_INVALID: kind(400, 'invalid_invitation', 'invalid_request_error', 'INVALID_ARGUMENT'),
+  GW_CONFLICT: kind(409, 'conflict', 'invalid_request_error', 'FAILED_PRECONDITION'),
 } satisfies Record<string, ErrorKind>);
 
 export type ErrorCode = keyof typeof ERRORS;

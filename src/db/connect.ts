@@ -9,9 +9,14 @@ import { dialectOf } from './dialect.js';
 import { initial } from './migrations/0001-initial.js';
 import { videoTaskPolls } from './migrations/0002-video-task-polls.js';
 import { keyControls } from './migrations/0003-key-controls.js';
+import { usersSessions } from './migrations/0005-users-sessions.js';
+import { keyOwner } from './migrations/0006-key-owner.js';
 
 /** Migrations in order; the names are what the migration table records. */
-const MIGRATIONS: Record<string, Migration> = { '0001-initial': initial, '0002-video-task-polls': videoTaskPolls, '0003-key-controls': keyControls };
+const MIGRATIONS: Record<string, Migration> = { '0001-initial': initial, '0002-video-task-polls': videoTaskPolls, '0003-key-controls': keyControls,
+  '0005-users-sessions': usersSessions,
+  '0006-key-owner': keyOwner,
+};
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 

@@ -21,6 +21,49 @@ export interface ApiKeyTable {
   created_at: number;
   /** When an operator disabled the key (0003); null while it is enabled. */
   disabled_at: number | null;
+  /** The user the key belongs to (0006); `operator` for keys made by the admin API, CLI or bootstrap. */
+  owner: string;
+}
+
+/** Operators and key holders (0005). `operator` is built in and signs in with the admin token. */
+export interface UserTable {
+  id: string;
+  /** Null only for the built-in operator. */
+  email: string | null;
+  name: string;
+  role: 'operator' | 'user';
+  /** argon2id (PHC string); null until the invitation is accepted, and for the built-in operator. */
+  password_hash: string | null;
+  /** Caps on the keys the user makes; null: no cap. */
+  budget_usd: number | null;
+  rpm: number | null;
+  tpm: number | null;
+  /** JSON arrays of the model ids and endpoint families the user may grant; null: all. */
+  models: string | null;
+  families: string | null;
+  disabled_at: number | null;
+  created_at: number;
+}
+
+/** Console sessions (0005): the cookie's token is stored as its SHA-256 only. */
+export interface SessionTable {
+  token_hash: string;
+  user_id: string;
+  csrf_token: string;
+  method: 'admin_token' | 'password';
+  /** For admin-token sessions: the admin token's hash at sign-in; a replaced token ends them. */
+  admin_token_hash: string | null;
+  created_at: number;
+  expires_at: number;
+}
+
+/** Single-use invitation links (0005), stored as the token's SHA-256. */
+export interface InvitationTable {
+  token_hash: string;
+  user_id: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
 }
 
 export interface SettingTable {
@@ -102,4 +145,7 @@ export interface Database {
   video_tasks: VideoTaskTable;
   assets: AssetTable;
   usage_events: UsageEventTable;
+  users: UserTable;
+  sessions: SessionTable;
+  invitations: InvitationTable;
 }

@@ -2,7 +2,7 @@ import type { Db } from '../db/connect.js';
 import type { KeyStore } from './key-store.js';
 import { digestsEqual, generateSecret, hashSecret } from './secrets.js';
 
-const ADMIN_TOKEN_SETTING = 'admin_token_sha256';
+export const ADMIN_TOKEN_SETTING = 'admin_token_sha256';
 
 /**
  * GATEWAY_BOOTSTRAP_KEY names a key that must exist with access to everything. Without it, an

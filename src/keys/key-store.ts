@@ -19,6 +19,8 @@ export interface ApiKey {
   /** When an operator disabled the key; null while enabled. */
   disabledAt: number | null;
   createdAt: number;
+  /** The user the key belongs to; `operator` unless made for someone (issue 12). */
+  owner: string;
 }
 
 /** A change to a key's settings; `null` clears a limit or list, absent fields stay as they are. */
@@ -38,7 +40,12 @@ export interface CreateKeyInput extends Omit<KeyPatch, 'name' | 'disabled'> {
   name: string;
   /** Use this exact secret (GATEWAY_BOOTSTRAP_KEY); otherwise a random one is made. */
   secret?: string;
+  /** The owning user's id; the built-in operator when absent. */
+  owner?: string;
 }
+
+/** The built-in user who owns keys made by the admin API, the CLI and the bootstrap. */
+export const OPERATOR_USER_ID = 'operator';
 
 export type KeyLookup = { status: 'ok'; key: ApiKey } | { status: 'invalid' | 'revoked' | 'expired' | 'disabled' };
 
@@ -83,6 +90,7 @@ export class KeyStore {
       revoked_at: null,
       created_at: this.now(),
       disabled_at: null,
+      owner: input.owner ?? OPERATOR_USER_ID,
     };
     await this.db.insertInto('api_keys').values(row).execute();
     this.cache.delete(row.secret_hash);
@@ -103,9 +111,42 @@ export class KeyStore {
     return (await this.db.selectFrom('api_keys').select('id').limit(1).executeTakeFirst()) !== undefined;
   }
 
-  async list(): Promise<ApiKey[]> {
-    const rows = await this.db.selectFrom('api_keys').selectAll().orderBy('created_at').execute();
+  /** Every key, or one user's keys. */
+  async list(filter: { owner?: string } = {}): Promise<ApiKey[]> {
+    const rows = await this.db
+      .selectFrom('api_keys')
+      .selectAll()
+      .$if(filter.owner !== undefined, (qb) => qb.where('owner', '=', filter.owner!))
+      .orderBy('created_at')
+      .execute();
     return rows.map(toApiKey);
+  }
+
+  /**
+   * Gives a live key a new secret; the old one is refused from this moment (this instance drops
+   * its cached lookups, `onChange` tells the others). Undefined when there is no live key `id`.
+   */
+  async regenerate(id: string): Promise<{ key: ApiKey; secret: string } | undefined> {
+    const secret = generateSecret();
+    const result = await this.db
+      .updateTable('api_keys')
+      .set({ secret_hash: hashSecret(secret), prefix: displayPrefix(secret) })
+      .where('id', '=', id)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) === 0) return undefined;
+    this.changed(id);
+    const key = await this.get(id);
+    return key ? { key, secret } : undefined;
+  }
+
+  /** Revokes every live key of a user (the user is being removed); returns how many. */
+  async revokeAllOf(owner: string): Promise<number> {
+    const live = await this.db.selectFrom('api_keys').select('id').where('owner', '=', owner).where('revoked_at', 'is', null).execute();
+    if (live.length === 0) return 0;
+    await this.db.updateTable('api_keys').set({ revoked_at: this.now() }).where('owner', '=', owner).where('revoked_at', 'is', null).execute();
+    for (const { id } of live) this.changed(id);
+    return live.length;
   }
 
   async get(id: string): Promise<ApiKey | undefined> {
@@ -208,5 +249,6 @@ function toApiKey(row: ApiKeyTable): ApiKey {
     revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),
     disabledAt: row.disabled_at === null || row.disabled_at === undefined ? null : Number(row.disabled_at),
     createdAt: Number(row.created_at),
+    owner: row.owner ?? OPERATOR_USER_ID,
   };
 }

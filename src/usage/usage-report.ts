@@ -1,11 +1,14 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/connect.js';
 
-export type ReportGroupBy = 'day' | 'model' | 'key';
+export type ReportGroupBy = 'hour' | 'day' | 'model' | 'key' | 'channel' | 'user';
 
 export interface UsageFilter {
   keyId?: string | undefined;
   model?: string | undefined;
+  channel?: string | undefined;
+  /** Only events of keys this user owns (the console's scope, or the admin `user` filter). */
+  ownerId?: string | undefined;
   /** Inclusive, epoch ms. */
   from?: number | undefined;
   /** Exclusive, epoch ms. */
@@ -27,33 +30,39 @@ export interface Totals {
 /** The ledger's outcome for a completed video task's charge: an event, not a request. */
 const VIDEO_CHARGE = 'video_completed';
 const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 
 /**
  * Sums the usage ledger. One aggregate query grouped by (group, outcome), folded here: the rows
- * are bounded by groups × outcomes. `day` groups by `created_at / 86400000`, integer division on
- * both SQLite and PostgreSQL (created_at is an integer of epoch ms), so days are UTC days.
+ * are bounded by groups × outcomes. `day`/`hour` group by `created_at / 86400000` (or 3600000),
+ * integer division on both SQLite and PostgreSQL (created_at is an integer of epoch ms), so days
+ * and hours are UTC. `user` groups by the owner of each event's key (a join on api_keys).
  */
 export async function usageReport(db: Db, filter: UsageFilter, groupBy: ReportGroupBy | undefined): Promise<{ totals: Totals; groups: Array<{ group: string } & Totals> }> {
-  const groupExpr: RawBuilder<number | string | null> =
-    groupBy === 'day' ? sql`created_at / ${sql.lit(DAY_MS)}` : groupBy === 'model' ? sql`model` : sql`key_id`;
+  const groupExpr = groupExpression(groupBy);
   const rows = await db
-    .selectFrom('usage_events')
+    .selectFrom('usage_events as e')
+    .$if(groupBy === 'user', (qb) => qb.leftJoin('api_keys as k', 'k.id', 'e.key_id'))
     .select((eb) => [
-      'outcome',
+      'e.outcome',
       eb.fn.countAll<number | string>().as('events'),
-      eb.fn.sum<number | string>('prompt_tokens').as('prompt_tokens'),
-      eb.fn.sum<number | string>('completion_tokens').as('completion_tokens'),
-      eb.fn.sum<number | string>('reasoning_tokens').as('reasoning_tokens'),
-      eb.fn.sum<number | string>('images').as('images'),
-      eb.fn.sum<number | string>('video_seconds').as('video_seconds'),
-      eb.fn.sum<number | string>('cost_usd').as('cost_usd'),
+      eb.fn.sum<number | string>('e.prompt_tokens').as('prompt_tokens'),
+      eb.fn.sum<number | string>('e.completion_tokens').as('completion_tokens'),
+      eb.fn.sum<number | string>('e.reasoning_tokens').as('reasoning_tokens'),
+      eb.fn.sum<number | string>('e.images').as('images'),
+      eb.fn.sum<number | string>('e.video_seconds').as('video_seconds'),
+      eb.fn.sum<number | string>('e.cost_usd').as('cost_usd'),
     ])
-    .$if(filter.keyId !== undefined, (qb) => qb.where('key_id', '=', filter.keyId!))
-    .$if(filter.model !== undefined, (qb) => qb.where('model', '=', filter.model!))
-    .$if(filter.from !== undefined, (qb) => qb.where('created_at', '>=', filter.from!))
-    .$if(filter.to !== undefined, (qb) => qb.where('created_at', '<', filter.to!))
-    .$if(groupBy !== undefined, (qb) => qb.select(groupExpr.as('grp')).groupBy(groupExpr))
-    .groupBy('outcome')
+    .$if(filter.keyId !== undefined, (qb) => qb.where('e.key_id', '=', filter.keyId!))
+    .$if(filter.model !== undefined, (qb) => qb.where('e.model', '=', filter.model!))
+    .$if(filter.channel !== undefined, (qb) => qb.where('e.channel', '=', filter.channel!))
+    .$if(filter.ownerId !== undefined, (qb) =>
+      qb.where('e.key_id', 'in', (sub) => sub.selectFrom('api_keys as owned').select('owned.id').where('owned.owner', '=', filter.ownerId!)),
+    )
+    .$if(filter.from !== undefined, (qb) => qb.where('e.created_at', '>=', filter.from!))
+    .$if(filter.to !== undefined, (qb) => qb.where('e.created_at', '<', filter.to!))
+    .$if(groupExpr !== undefined, (qb) => qb.select(groupExpr!.as('grp')).groupBy(groupExpr!))
+    .groupBy('e.outcome')
     .execute();
 
   const totals = emptyTotals();
@@ -70,8 +79,28 @@ export async function usageReport(db: Db, filter: UsageFilter, groupBy: ReportGr
   return { totals, groups: sorted.map(([group, t]) => ({ group, ...t })) };
 }
 
+function groupExpression(groupBy: ReportGroupBy | undefined): RawBuilder<number | string | null> | undefined {
+  switch (groupBy) {
+    case undefined:
+      return undefined;
+    case 'hour':
+      return sql`e.created_at / ${sql.lit(HOUR_MS)}`;
+    case 'day':
+      return sql`e.created_at / ${sql.lit(DAY_MS)}`;
+    case 'model':
+      return sql`e.model`;
+    case 'key':
+      return sql`e.key_id`;
+    case 'channel':
+      return sql`e.channel`;
+    case 'user':
+      return sql`k.owner`;
+  }
+}
+
 function groupName(groupBy: ReportGroupBy, value: number | string | null): string {
   if (groupBy === 'day') return new Date(Number(value) * DAY_MS).toISOString().slice(0, 10);
+  if (groupBy === 'hour') return new Date(Number(value) * HOUR_MS).toISOString().slice(0, 13) + ':00Z';
   return value === null ? '' : String(value);
 }
 

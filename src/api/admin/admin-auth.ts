@@ -3,19 +3,29 @@ import type { Db } from '../../db/connect.js';
 import { GatewayError } from '../../errors.js';
 import { verifyAdminToken } from '../../keys/bootstrap.js';
 import { hashSecret } from '../../keys/secrets.js';
+import type { SessionStore } from '../../users/session-store.js';
+import { authenticateSession, sessionTokenOf } from '../console/session-auth.js';
 
 const CACHE_TTL_MS = 5_000;
 const CACHE_MAX = 1_000;
 
 /**
- * Checks `Authorization: Bearer <admin token>` (constant-time, in verifyAdminToken). Verdicts are
- * cached for a few seconds by the presented token's hash, so a burst of admin calls costs one
- * settings read; a rotated token (GATEWAY_ADMIN_TOKEN at restart) is honoured at once.
+ * Admits an operator: `Authorization: Bearer <admin token>` (constant-time, in verifyAdminToken),
+ * or, without that header, an operator's console session cookie (plus the CSRF header on writes,
+ * issue 12). A key holder's session is refused with 403. Token verdicts are cached for a few
+ * seconds by the presented token's hash, so a burst of admin calls costs one settings read; a
+ * rotated token (GATEWAY_ADMIN_TOKEN at restart) is honoured at once.
  */
-export function adminAuthenticator(db: Db, now: () => number): (request: FastifyRequest) => Promise<void> {
+export function adminAuthenticator(db: Db, now: () => number, sessions: SessionStore): (request: FastifyRequest) => Promise<void> {
   const verdicts = new Map<string, { ok: boolean; until: number }>();
   return async (request) => {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
+    const authorization = request.headers.authorization;
+    if (authorization === undefined && sessionTokenOf(request) !== undefined) {
+      const session = await authenticateSession(request, sessions);
+      if (session.user.role !== 'operator') throw new GatewayError('GW_OPERATOR_ONLY', 'The admin API is for operators; this account is a key holder (use /console/api).');
+      return;
+    }
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
     if (!match) throw new GatewayError('GW_ADMIN_UNAUTHORIZED', "Missing admin token. Pass it as the 'Authorization: Bearer <ADMIN_TOKEN>' header.");
     const hash = hashSecret(match[1]!);
     const at = now();

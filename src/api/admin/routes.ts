@@ -1,20 +1,21 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GatewayError } from '../../errors.js';
 import type { ApiKey } from '../../keys/key-store.js';
-import { toFastifyValidator, type Validator } from '../../validation/compile.js';
-import { usageReport } from '../../usage/usage-report.js';
+import { validated } from './route-validation.js';
+import { SessionStore } from '../../users/session-store.js';
+import { UserStore } from '../../users/user-store.js';
 import { adminAuthenticator } from './admin-auth.js';
-import { parseTimestamp, toKeyPatch, toKeyView } from './key-input.js';
+import { toKeyPatch } from './key-input.js';
+import { KeyViews } from './key-views.js';
+import { adminUserRoutes } from './user-routes.js';
+import { sendUsageCsv, usageAnswer } from './usage-answer.js';
 import {
-  CreatedKeyView, CreateKeyBody, KeyIdParams, KeyList, KeyView, PatchKeyBody, PricesView, TiersView, UsageQuery, UsageReport,
-  validateCreateKey, validatePatchKey, validateUsageQuery, type CreateKeyBody as CreateBody, type PatchKeyBody as PatchBody, type UsageQuery as Query,
+  AdminCreateKeyBody, CreatedKeyView, KeyIdParams, KeyList, KeyView, PatchKeyBody, PricesView, TiersView, UsageQuery, UsageReport,
+  validateAdminCreateKey, validatePatchKey, validateUsageQuery, type AdminCreateKeyBody as CreateBody, type PatchKeyBody as PatchBody, type UsageQuery as Query,
 } from './schemas.js';
 
-const security = [{ bearer: [] }];
-const describe = 'Admin token (`Authorization: Bearer <admin token>`), not an API key.';
-/** The route's body (or query) validator; path parameters are plain strings. */
-const validated = (validate: Validator<unknown>) => ({ httpPart }: { httpPart?: string }) =>
-  httpPart === 'body' || httpPart === 'querystring' ? toFastifyValidator(validate) : (value: unknown) => ({ value });
+const security: Array<Record<string, string[]>> = [{ bearer: [] }, { consoleSession: [] }];
+const describe = "Admin token (`Authorization: Bearer <admin token>`, not an API key), or an operator's console session cookie (with the `x-csrf-token` header on writes).";
 
 /**
  * The operator API under /admin/api: keys (create, list, read, change, revoke), the usage
@@ -23,8 +24,10 @@ const validated = (validate: Validator<unknown>) => ({ httpPart }: { httpPart?: 
  */
 export async function adminRoutes(app: FastifyInstance): Promise<void> {
   const { keys, db, now, config, usage } = app.gateway;
-  const authenticate = adminAuthenticator(db, now);
+  const authenticate = adminAuthenticator(db, now, new SessionStore(db, now));
   app.addHook('onRequest', async (request) => authenticate(request));
+  const users = new UserStore(db, now);
+  const views = new KeyViews(db, usage, now);
   const opts = (summary: string, schema: Record<string, unknown> = {}) => ({
     config: { isPublic: true },
     schema: { summary, description: describe, tags: ['admin'], security, ...schema },
@@ -38,25 +41,31 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
 
   app.post(
     '/admin/api/keys',
-    { ...opts('Create an API key (the secret is shown once)', { body: CreateKeyBody, response: { 201: CreatedKeyView } }), validatorCompiler: validated(validateCreateKey) },
+    {
+      ...opts('Create an API key (the secret is shown once); `owner` makes it a user\'s key', { body: AdminCreateKeyBody, response: { 201: CreatedKeyView } }),
+      validatorCompiler: validated(validateAdminCreateKey),
+    },
     async (request, reply) => {
       const body = request.body as CreateBody;
       const patch = toKeyPatch(body, config.file.tiers);
-      const { key, secret } = await keys.create({ ...patch, name: body.name });
-      return reply.code(201).send({ ...toKeyView(key, now()), key: secret });
+      if (body.owner !== undefined && !(await users.get(body.owner))) {
+        throw new GatewayError('GW_REQ_INVALID_PARAM', `'owner': no user '${body.owner}'`, { param: 'owner' });
+      }
+      const { key, secret } = await keys.create({ ...patch, name: body.name, ...(body.owner === undefined ? {} : { owner: body.owner }) });
+      return reply.code(201).send({ ...(await views.one(key)), key: secret });
     },
   );
 
   app.get('/admin/api/keys', opts('List API keys (never their secrets)', { response: { 200: KeyList } }), async () => ({
     object: 'list' as const,
-    data: (await keys.list()).map((key) => toKeyView(key, now())),
+    data: await views.many(await keys.list()),
   }));
 
   app.get('/admin/api/keys/:id', opts('Get an API key and what it has spent', { params: KeyIdParams, response: { 200: KeyView } }), async (request) => {
     const key = await found(idOf(request));
-    await usage.flush();
+    const view = await views.one(key);
     const spent = await db.selectFrom('usage_events').select((eb) => eb.fn.sum<number | string | null>('cost_usd').as('usd')).where('key_id', '=', key.id).executeTakeFirst();
-    return { ...toKeyView(key, now()), spent_usd: Number(spent?.usd ?? 0) };
+    return { ...view, spent_usd: Number(spent?.usd ?? 0) };
   });
 
   app.patch(
@@ -67,7 +76,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
       const current = await found(id);
       if (current.revokedAt !== null) throw new GatewayError('GW_REQ_INVALID_PARAM', `API key '${id}' is revoked and cannot be changed`);
       const updated = await keys.update(id, toKeyPatch(request.body as PatchBody, config.file.tiers));
-      return toKeyView(updated ?? current, now());
+      return views.one(updated ?? current);
     },
   );
 
@@ -75,25 +84,34 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     const id = idOf(request);
     await found(id);
     await keys.revoke(id);
-    return toKeyView(await found(id), now());
+    return views.one(await found(id));
   });
+
+  app.post(
+    '/admin/api/keys/:id/regenerate',
+    opts('Give a key a new secret (shown once); the old secret stops working at once', { params: KeyIdParams, response: { 200: CreatedKeyView } }),
+    async (request, reply) => {
+      const id = idOf(request);
+      await found(id);
+      const regenerated = await keys.regenerate(id);
+      if (!regenerated) throw new GatewayError('GW_REQ_INVALID_PARAM', `API key '${id}' is revoked; its secret cannot be regenerated`);
+      return reply.code(200).send({ ...(await views.one(regenerated.key)), key: regenerated.secret });
+    },
+  );
 
   app.get(
     '/admin/api/usage',
     { ...opts('Usage and cost totals, optionally grouped', { querystring: UsageQuery, response: { 200: UsageReport } }), validatorCompiler: validated(validateUsageQuery) },
-    async (request) => {
-      const query = request.query as Query;
-      const filter = {
-        keyId: query.key,
-        model: query.model,
-        from: query.from === undefined ? undefined : parseTimestamp(query.from, 'from'),
-        to: query.to === undefined ? undefined : parseTimestamp(query.to, 'to'),
-      };
-      // What this instance has counted but not yet written belongs in the answer.
-      await usage.flush();
-      const { totals, groups } = await usageReport(db, filter, query.group_by);
-      return { object: 'usage_report' as const, group_by: query.group_by ?? null, totals, groups };
+    async (request) => usageAnswer(app.gateway, request.query as Query),
+  );
+
+  app.get(
+    '/admin/api/usage.csv',
+    {
+      ...opts('The usage report as CSV (same query and figures as /admin/api/usage)', { querystring: UsageQuery, produces: ['text/csv'], response: { 200: { type: 'string' } } }),
+      validatorCompiler: validated(validateUsageQuery),
     },
+    async (request, reply) => sendUsageCsv(reply, await usageAnswer(app.gateway, request.query as Query)),
   );
 
   app.get('/admin/api/tiers', opts('Rate-limit tiers (configuration)', { response: { 200: TiersView } }), async () => ({
@@ -107,4 +125,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     currency: 'USD' as const,
     data: config.file.prices ?? {},
   }));
+
+  // Users and invitations: routes of this plugin's scope, so the hook above guards them too.
+  await adminUserRoutes(app, { users, keys, opts });
 }

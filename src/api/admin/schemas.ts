@@ -73,6 +73,10 @@ export const KeyView = Type.Object({
   created_at: Type.String({ description: 'ISO-8601 date-time' }),
   revoked_at: IsoOrNull,
   spent_usd: Type.Optional(Type.Number({ description: 'Cost recorded so far (single-key GET only)' })),
+  owner: Type.String({ description: "The owning user's id; `operator` for keys made by the admin API, CLI or bootstrap" }),
+  owner_email: Nullable(Type.String()),
+  last_used_at: Nullable(Type.String({ description: "ISO-8601 date-time of the key's latest request in the usage ledger" })),
+  spent_month_usd: Type.Number({ description: 'Cost recorded this calendar month (UTC)' }),
 });
 export type KeyView = Static<typeof KeyView>;
 
@@ -80,13 +84,23 @@ export const CreatedKeyView = Type.Intersect([KeyView, Type.Object({ key: Type.S
 export const KeyList = Type.Object({ object: Type.Literal('list'), data: Type.Array(KeyView) });
 export const KeyIdParams = Type.Object({ id: Type.String() });
 
-export const GROUP_BY = ['day', 'model', 'key'] as const;
+/** Admin key creation may name the owning user (issue 12); the operator when absent. */
+export const AdminCreateKeyBody = Type.Object(
+  { ...CreateKeyBody.properties, owner: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: "The owning user's id" })) },
+  { additionalProperties: false },
+);
+export type AdminCreateKeyBody = Static<typeof AdminCreateKeyBody>;
+export const validateAdminCreateKey = compileValidator(AdminCreateKeyBody);
+
+export const GROUP_BY = ['hour', 'day', 'model', 'key', 'channel', 'user'] as const;
 export type GroupBy = (typeof GROUP_BY)[number];
 
 export const UsageQuery = Type.Object(
   {
     key: Type.Optional(Type.String({ minLength: 1, description: 'Key id' })),
     model: Type.Optional(Type.String({ minLength: 1 })),
+    channel: Type.Optional(Type.String({ minLength: 1 })),
+    user: Type.Optional(Type.String({ minLength: 1, description: 'User id: usage of the keys this user owns' })),
     from: Type.Optional(Type.String({ minLength: 1, description: 'Inclusive; ISO-8601 or Unix seconds' })),
     to: Type.Optional(Type.String({ minLength: 1, description: 'Exclusive; ISO-8601 or Unix seconds' })),
     group_by: Type.Optional(enumOf(GROUP_BY)),
@@ -113,7 +127,7 @@ export const UsageReport = Type.Object({
   object: Type.Literal('usage_report'),
   group_by: Nullable(enumOf(GROUP_BY)),
   totals: UsageTotals,
-  groups: Type.Array(Type.Intersect([Type.Object({ group: Type.String({ description: 'The day (YYYY-MM-DD, UTC), model id or key id' }) }), UsageTotals])),
+  groups: Type.Array(Type.Intersect([Type.Object({ group: Type.String({ description: 'The hour (YYYY-MM-DDTHH:00Z), day (YYYY-MM-DD), model id, key id, channel or user id' }) }), UsageTotals])),
 });
 export type UsageReport = Static<typeof UsageReport>;
 

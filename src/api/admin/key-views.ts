@@ -1,0 +1,86 @@
+import type { Db } from '../../db/connect.js';
+import type { ApiKey } from '../../keys/key-store.js';
+import type { UsageRecorder } from '../../usage/usage-recorder.js';
+import { toKeyView } from './key-input.js';
+import type { KeyView } from './schemas.js';
+
+/** What a key has done: read from the usage ledger when keys are shown, never tracked per request. */
+export interface KeyActivity {
+  lastUsedAt: number | null;
+  spentMonthUsd: number;
+}
+
+/** The first millisecond of the current calendar month, UTC. */
+export function monthStartUtc(now: number): number {
+  const date = new Date(now);
+  return Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1);
+}
+
+/**
+ * last_used_at and this month's spend of the given keys, from the ledger. Each is a correlated
+ * subquery per key on the (key_id, created_at) index: MAX is one index seek, the month's SUM a
+ * range of this month's rows of that key. No write on the request path: a request's event
+ * reaches the ledger with the usage recorder's next batch (flushed before this is read).
+ */
+export async function keyActivity(db: Db, keyIds: readonly string[], monthStart: number): Promise<Map<string, KeyActivity>> {
+  const result = new Map<string, KeyActivity>();
+  if (keyIds.length === 0) return result;
+  // A long list of ids would hit the stores' bound-parameter limits; then read them all.
+  const filterIds = keyIds.length <= 500;
+  const rows = await db
+    .selectFrom('api_keys')
+    .select((eb) => [
+      'api_keys.id',
+      eb.selectFrom('usage_events').select((u) => u.fn.max('usage_events.created_at').as('m')).whereRef('usage_events.key_id', '=', 'api_keys.id').as('last_used_at'),
+      eb
+        .selectFrom('usage_events')
+        .select((u) => u.fn.sum<number | string | null>('usage_events.cost_usd').as('s'))
+        .whereRef('usage_events.key_id', '=', 'api_keys.id')
+        .where('usage_events.created_at', '>=', monthStart)
+        .as('spent_month'),
+    ])
+    .$if(filterIds, (qb) => qb.where('api_keys.id', 'in', keyIds))
+    .execute();
+  for (const row of rows) {
+    result.set(row.id, {
+      lastUsedAt: row.last_used_at === null || row.last_used_at === undefined ? null : Number(row.last_used_at),
+      spentMonthUsd: Math.round(Number(row.spent_month ?? 0) * 1e9) / 1e9,
+    });
+  }
+  return result;
+}
+
+/** Builds KeyViews with owner, owner_email, last_used_at and spent_month_usd (issue 12). */
+export class KeyViews {
+  constructor(
+    private readonly db: Db,
+    private readonly usage: UsageRecorder,
+    private readonly now: () => number,
+  ) {}
+
+  async many(keys: readonly ApiKey[]): Promise<KeyView[]> {
+    const at = this.now();
+    // What this instance has counted but not yet written belongs in the answer.
+    await this.usage.flush();
+    const owners = [...new Set(keys.map((k) => k.owner))];
+    const [activity, emails] = await Promise.all([
+      keyActivity(this.db, keys.map((k) => k.id), monthStartUtc(at)),
+      owners.length === 0 ? [] : this.db.selectFrom('users').select(['id', 'email']).where('id', 'in', owners).execute(),
+    ]);
+    const emailOf = new Map(emails.map((u) => [u.id, u.email]));
+    return keys.map((key) => {
+      const done = activity.get(key.id);
+      return {
+        ...toKeyView(key, at),
+        owner: key.owner,
+        owner_email: emailOf.get(key.owner) ?? null,
+        last_used_at: done?.lastUsedAt == null ? null : new Date(done.lastUsedAt).toISOString(),
+        spent_month_usd: done?.spentMonthUsd ?? 0,
+      };
+    });
+  }
+
+  async one(key: ApiKey): Promise<KeyView> {
+    return (await this.many([key]))[0]!;
+  }
+}

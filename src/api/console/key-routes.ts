@@ -1,0 +1,89 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { GatewayError } from '../../errors.js';
+import type { ApiKey } from '../../keys/key-store.js';
+import { budgetClaims, fitKeyToAllowance } from '../../users/key-allowance.js';
+import { toKeyPatch } from '../admin/key-input.js';
+import { KeyViews } from '../admin/key-views.js';
+import { validated } from '../admin/route-validation.js';
+import {
+  CreatedKeyView, CreateKeyBody, KeyIdParams, KeyList, KeyView, PatchKeyBody,
+  validateCreateKey, validatePatchKey, type CreateKeyBody as CreateBody, type PatchKeyBody as PatchBody,
+} from '../admin/schemas.js';
+import { sessionOfRequest } from './session-auth.js';
+import type { ConsoleRouteTools } from './routes.js';
+
+/**
+ * The signed-in user's own keys (/console/token in the app). Another user's key id answers 404,
+ * exactly like an id that does not exist: the answer never confirms someone else's key.
+ */
+export async function consoleKeyRoutes(app: FastifyInstance, { opts }: ConsoleRouteTools): Promise<void> {
+  const { keys, db, now, usage, config } = app.gateway;
+  const views = new KeyViews(db, usage, now);
+  const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
+  const ownKey = async (request: FastifyRequest): Promise<ApiKey> => {
+    const id = idOf(request);
+    const key = await keys.get(id);
+    if (!key || key.owner !== sessionOfRequest(request).user.id) throw new GatewayError('GW_RESOURCE_NOT_FOUND', `No API key '${id}'`);
+    return key;
+  };
+  const live = (key: ApiKey, doing: string): ApiKey => {
+    if (key.revokedAt !== null) throw new GatewayError('GW_REQ_INVALID_PARAM', `API key '${key.id}' is revoked and cannot be ${doing}`);
+    return key;
+  };
+
+  app.get('/console/api/keys', opts('Your API keys (never their secrets)', { response: { 200: KeyList } }), async (request) => ({
+    object: 'list' as const,
+    data: await views.many(await keys.list({ owner: sessionOfRequest(request).user.id })),
+  }));
+
+  app.post(
+    '/console/api/keys',
+    {
+      ...opts('Create one of your API keys, within your allowance (the secret is shown once)', { body: CreateKeyBody, response: { 201: CreatedKeyView } }),
+      validatorCompiler: validated(validateCreateKey),
+    },
+    async (request, reply) => {
+      const { user } = sessionOfRequest(request);
+      const body = request.body as CreateBody;
+      const claims = user.role === 'operator' || user.budgetUsd === null ? undefined : await budgetClaims(db, user.id);
+      const patch = fitKeyToAllowance(user, toKeyPatch(body, config.file.tiers), 'create', claims);
+      const { key, secret } = await keys.create({ ...patch, name: body.name, owner: user.id });
+      return reply.code(201).send({ ...(await views.one(key)), key: secret });
+    },
+  );
+
+  app.get('/console/api/keys/:id', opts('One of your API keys', { params: KeyIdParams, response: { 200: KeyView } }), async (request) => views.one(await ownKey(request)));
+
+  app.patch(
+    '/console/api/keys/:id',
+    {
+      ...opts('Change one of your keys (disable, re-enable, rename, limits within your allowance)', { params: KeyIdParams, body: PatchKeyBody, response: { 200: KeyView } }),
+      validatorCompiler: validated(validatePatchKey),
+    },
+    async (request) => {
+      const { user } = sessionOfRequest(request);
+      const key = live(await ownKey(request), 'changed');
+      const body = request.body as PatchBody;
+      const claims = user.role === 'operator' || user.budgetUsd === null || body.budget_usd === undefined ? undefined : await budgetClaims(db, user.id, key.id);
+      const patch = fitKeyToAllowance(user, toKeyPatch(body, config.file.tiers), 'patch', claims);
+      return views.one((await keys.update(key.id, patch)) ?? key);
+    },
+  );
+
+  app.delete('/console/api/keys/:id', opts('Revoke one of your keys (permanent)', { params: KeyIdParams, response: { 200: KeyView } }), async (request) => {
+    const key = await ownKey(request);
+    await keys.revoke(key.id);
+    return views.one((await keys.get(key.id)) ?? key);
+  });
+
+  app.post(
+    '/console/api/keys/:id/regenerate',
+    opts('Give one of your keys a new secret (shown once); the old secret stops working at once', { params: KeyIdParams, response: { 200: CreatedKeyView } }),
+    async (request) => {
+      const key = live(await ownKey(request), 'regenerated');
+      const regenerated = await keys.regenerate(key.id);
+      if (!regenerated) throw new GatewayError('GW_REQ_INVALID_PARAM', `API key '${key.id}' is revoked and cannot be regenerated`);
+      return { ...(await views.one(regenerated.key)), key: regenerated.secret };
+    },
+  );
+}

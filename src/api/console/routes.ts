@@ -1,0 +1,42 @@
+import type { FastifyInstance } from 'fastify';
+import { SessionStore } from '../../users/session-store.js';
+import { UserStore } from '../../users/user-store.js';
+import { authenticateSession } from './session-auth.js';
+import { consoleSessionRoutes } from './session-routes.js';
+import { consoleKeyRoutes } from './key-routes.js';
+import { consoleUsageRoutes } from './usage-routes.js';
+
+export interface ConsoleRouteTools {
+  sessions: SessionStore;
+  users: UserStore;
+  /** Route options: public for the API-key hook (the session is checked here), tagged and documented. */
+  opts: (summary: string, schema?: Record<string, unknown>) => object;
+}
+
+const describe = 'Console session cookie (`gw_session`, set by POST /console/api/session); state-changing requests also need the `x-csrf-token` header.';
+
+/** Routes reachable without a session: signing in and accepting an invitation. */
+const SIGN_IN_ROUTES = new Set(['POST /console/api/session', 'POST /console/api/invite/accept']);
+
+/**
+ * The key holder's API under /console/api (issue 12): everything is scoped to the signed-in
+ * user. Authenticated by the session cookie, with the CSRF header on every write, checked here
+ * for this plugin's routes only. Errors use the general envelope.
+ */
+export async function consoleRoutes(app: FastifyInstance): Promise<void> {
+  const { db, now } = app.gateway;
+  const sessions = new SessionStore(db, now);
+  const users = new UserStore(db, now);
+  app.addHook('onRequest', async (request) => {
+    if (SIGN_IN_ROUTES.has(`${request.method} ${request.routeOptions.url}`)) return;
+    await authenticateSession(request, sessions);
+  });
+  const opts = (summary: string, schema: Record<string, unknown> = {}) => ({
+    config: { isPublic: true },
+    schema: { summary, description: describe, tags: ['console'], security: [{ consoleSession: [] }], ...schema },
+  });
+  const tools: ConsoleRouteTools = { sessions, users, opts };
+  await consoleSessionRoutes(app, tools);
+  await consoleKeyRoutes(app, tools);
+  await consoleUsageRoutes(app, tools);
+}

@@ -1,0 +1,101 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { GatewayError } from '../../errors.js';
+import { verifyAdminToken } from '../../keys/bootstrap.js';
+import { OPERATOR_USER_ID } from '../../keys/key-store.js';
+import { Invitations } from '../../users/invitations.js';
+import { hashPassword, passwordMatches } from '../../users/passwords.js';
+import type { Session, SessionStore } from '../../users/session-store.js';
+import { SignInLimiter } from '../../users/sign-in-limiter.js';
+import { normaliseEmail, type User, type UserStore } from '../../users/user-store.js';
+import { validated } from '../admin/route-validation.js';
+import { AcceptInviteBody, SessionView, SignInBody, validateAcceptInvite, validateSignIn, type AcceptInviteBody as AcceptBody, type SignInBody as SignIn } from './schemas.js';
+import { clearedSessionCookie, sessionCookie, sessionOfRequest } from './session-auth.js';
+import { toUserView } from './user-view.js';
+import type { ConsoleRouteTools } from './routes.js';
+
+/** The account a failed admin-token sign-in counts against (there is one admin token). */
+const ADMIN_TOKEN_ACCOUNT = 'admin-token';
+
+/** Sign-in, the session, sign-out (here and everywhere) and accepting an invitation. */
+export async function consoleSessionRoutes(app: FastifyInstance, { sessions, users, opts }: ConsoleRouteTools): Promise<void> {
+  const { db, now, redis, config } = app.gateway;
+  const limiter = new SignInLimiter(redis);
+  const invitations = new Invitations(db, now);
+  const publicUrl = config.publicUrl;
+
+  const sessionAnswer = (session: Session) => ({ user: toUserView(session.user), csrf_token: session.csrfToken, expires_at: new Date(session.expiresAt).toISOString() });
+  const signIn = async (request: FastifyRequest, reply: FastifyReply, user: User, method: Session['method']) => {
+    const { token, session } = await sessions.create(user, method);
+    reply.header('set-cookie', sessionCookie(request, token, session.expiresAt - now(), publicUrl));
+    return sessionAnswer(session);
+  };
+
+  app.post(
+    '/console/api/session',
+    {
+      ...opts('Sign in with the admin token (as the built-in operator) or an email and password; sets the session cookie', { security: [], body: SignInBody, response: { 200: SessionView } }),
+      validatorCompiler: validated(validateSignIn),
+    },
+    async (request, reply) => {
+      const body = request.body as SignIn;
+      const byToken = body.admin_token !== undefined;
+      if (byToken === (body.email !== undefined || body.password !== undefined) || (!byToken && (body.email === undefined || body.password === undefined))) {
+        throw new GatewayError('GW_REQ_INVALID_PARAM', "Send either 'admin_token', or 'email' and 'password'");
+      }
+      const account = byToken ? ADMIN_TOKEN_ACCOUNT : normaliseEmail(body.email!);
+      const wait = await limiter.blockedFor(request.ip, account);
+      if (wait !== undefined) throw new GatewayError('GW_SIGN_IN_RATE_LIMITED', `Too many failed sign-ins; try again in ${wait} s.`, { retryAfterSeconds: wait });
+
+      let user: User | undefined;
+      if (byToken) {
+        if (await verifyAdminToken(db, body.admin_token!)) user = await users.get(OPERATOR_USER_ID);
+      } else {
+        const found = await users.findByEmail(account);
+        // Verified even when nobody has this email, so the answer takes as long either way.
+        if (await passwordMatches(found?.passwordHash ?? null, body.password!)) user = found;
+      }
+      if (!user) {
+        await limiter.failed(request.ip, account);
+        throw new GatewayError('GW_SIGN_IN_FAILED', byToken ? 'Invalid admin token.' : 'Wrong email or password.');
+      }
+      await limiter.succeeded(account);
+      if (user.disabledAt !== null) throw new GatewayError('GW_PERMISSION_DENIED', 'This account has been disabled by an operator.');
+      await sessions.deleteExpired();
+      return signIn(request, reply, user, byToken ? 'admin_token' : 'password');
+    },
+  );
+
+  app.get('/console/api/session', opts('The signed-in user and the CSRF token for this session', { response: { 200: SessionView } }), async (request) =>
+    sessionAnswer(sessionOfRequest(request)),
+  );
+
+  app.delete('/console/api/session', opts('Sign out (this session)', { response: { 204: { type: 'null' } } }), async (request, reply) => {
+    await sessions.delete(sessionOfRequest(request).tokenHash);
+    return reply.header('set-cookie', clearedSessionCookie(request, publicUrl)).code(204).send();
+  });
+
+  app.post('/console/api/session/revoke-all', opts("Sign out everywhere: ends every session of the signed-in user", { response: { 204: { type: 'null' } } }), async (request, reply) => {
+    await sessions.deleteAllOf(sessionOfRequest(request).user.id);
+    return reply.header('set-cookie', clearedSessionCookie(request, publicUrl)).code(204).send();
+  });
+
+  app.post(
+    '/console/api/invite/accept',
+    {
+      ...opts('Accept an invitation: set a password (at least 10 characters) and sign in', { security: [], body: AcceptInviteBody, response: { 200: SessionView } }),
+      validatorCompiler: validated(validateAcceptInvite),
+    },
+    async (request, reply) => {
+      const body = request.body as AcceptBody;
+      const userId = await invitations.consume(body.token);
+      const user = userId === undefined ? undefined : await users.get(userId);
+      if (!user) throw new GatewayError('GW_INVITATION_INVALID', 'This invitation link is unknown, used or expired; ask an operator for a new one.');
+      if (user.disabledAt !== null) throw new GatewayError('GW_PERMISSION_DENIED', 'This account has been disabled by an operator.');
+      const passwordHash = await hashPassword(body.password);
+      await users.setPassword(user.id, passwordHash);
+      // A new password ends the sessions signed in with the old one.
+      await sessions.deleteAllOf(user.id);
+      return signIn(request, reply, { ...user, passwordHash }, 'password');
+    },
+  );
+}
