@@ -18,9 +18,10 @@ const security: Array<Record<string, string[]>> = [{ bearer: [] }, { consoleSess
 const describe = "Admin token (`Authorization: Bearer <admin token>`, not an API key), or an operator's console session cookie (with the `x-csrf-token` header on writes).";
 
 /**
- * The operator API under /admin/api: keys (create, list, read, change, revoke), the usage
- * ledger, and the configured tiers and prices. Public for the API-key hook; the admin token is
- * checked here, for this plugin's routes only. Errors use the general envelope (by path).
+ * The operator API under /admin/api: keys (create, list, read, change, revoke, regenerate), users
+ * and invitations, the usage ledger (JSON and CSV), and the configured tiers and prices. Public
+ * for the API-key hook; the admin token or an operator's session is checked here, for this
+ * plugin's routes only. Errors use the general envelope (by path).
  */
 export async function adminRoutes(app: FastifyInstance): Promise<void> {
   const { keys, db, now, config, usage } = app.gateway;
