@@ -4,7 +4,7 @@ import { verifyAdminToken } from '../../keys/bootstrap.js';
 import { OPERATOR_USER_ID } from '../../keys/key-store.js';
 import { Invitations } from '../../users/invitations.js';
 import { hashPassword, passwordMatches } from '../../users/passwords.js';
-import type { Session, SessionStore } from '../../users/session-store.js';
+import { SESSION_MAX_MS, type Session, type SessionStore } from '../../users/session-store.js';
 import { SignInLimiter } from '../../users/sign-in-limiter.js';
 import { normaliseEmail, type User, type UserStore } from '../../users/user-store.js';
 import { validated } from '../admin/route-validation.js';
@@ -26,7 +26,8 @@ export async function consoleSessionRoutes(app: FastifyInstance, { sessions, use
   const sessionAnswer = (session: Session) => ({ user: toUserView(session.user), csrf_token: session.csrfToken, expires_at: new Date(session.expiresAt).toISOString() });
   const signIn = async (request: FastifyRequest, reply: FastifyReply, user: User, method: Session['method']) => {
     const { token, session } = await sessions.create(user, method);
-    reply.header('set-cookie', sessionCookie(request, token, session.expiresAt - now(), publicUrl));
+    // The cookie outlives the idle expiry (which slides on the server); the server decides when it ends.
+    reply.header('set-cookie', sessionCookie(request, token, SESSION_MAX_MS, publicUrl));
     return sessionAnswer(session);
   };
 
