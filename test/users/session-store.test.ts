@@ -42,6 +42,8 @@ describe('session expiry', () => {
     }
     // ...until 30 days after sign-in, however often it is used.
     const signedInAt = session.expiresAt - SESSION_IDLE_MS;
+    clock = signedInAt + 24 * DAY;
+    expect((await sessions.find(token))!.expiresAt).toBe(signedInAt + SESSION_MAX_MS);
     clock = signedInAt + 29 * DAY;
     expect((await sessions.find(token))!.expiresAt).toBe(signedInAt + SESSION_MAX_MS);
     clock = signedInAt + SESSION_MAX_MS;
