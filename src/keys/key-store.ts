@@ -107,6 +107,26 @@ export class KeyStore {
     return this.db.selectFrom('api_keys').selectAll().where('secret_hash', '=', hash).executeTakeFirst();
   }
 
+  /**
+   * The row for authentication, with its owner's disabled time: a disabled user's keys are
+   * refused like disabled keys. A join by primary key, on a cache miss only.
+   */
+  private findRowForAuth(hash: string): Promise<(ApiKeyTable & { owner_disabled_at: number | null }) | undefined> {
+    return this.db
+      .selectFrom('api_keys')
+      .leftJoin('users', 'users.id', 'api_keys.owner')
+      .selectAll('api_keys')
+      .select('users.disabled_at as owner_disabled_at')
+      .where('api_keys.secret_hash', '=', hash)
+      .executeTakeFirst();
+  }
+
+  /** A user was disabled, re-enabled or removed: their keys are looked up afresh everywhere. */
+  async ownerChanged(owner: string): Promise<void> {
+    const owned = await this.db.selectFrom('api_keys').select('id').where('owner', '=', owner).execute();
+    for (const { id } of owned) this.changed(id);
+  }
+
   async hasAnyKey(): Promise<boolean> {
     return (await this.db.selectFrom('api_keys').select('id').limit(1).executeTakeFirst()) !== undefined;
   }
@@ -211,8 +231,8 @@ export class KeyStore {
     const now = this.now();
     const entry = this.cache.get(hash);
     if (entry && entry.until > now) return judgeKey(entry, hash, now);
-    return this.findRow(hash).then((row) => {
-      const fresh = { storedHash: row?.secret_hash ?? hash, key: row ? toApiKey(row) : null, until: now + CACHE_TTL_MS };
+    return this.findRowForAuth(hash).then((row) => {
+      const fresh = { storedHash: row?.secret_hash ?? hash, key: row ? toAuthKey(row) : null, until: now + CACHE_TTL_MS };
       if (this.cache.size >= CACHE_MAX) this.cache.clear();
       this.cache.set(hash, fresh);
       return judgeKey(fresh, hash, now);
@@ -231,6 +251,13 @@ function judgeKey(entry: { storedHash: string; key: ApiKey | null }, hash: strin
   if (key.disabledAt !== null) return { status: 'disabled' };
   if (key.expiresAt !== null && key.expiresAt <= now) return { status: 'expired' };
   return { status: 'ok', key };
+}
+
+/** The key as authentication judges it: disabled while either it or its owner is. */
+function toAuthKey(row: ApiKeyTable & { owner_disabled_at: number | null }): ApiKey {
+  const key = toApiKey(row);
+  if (key.disabledAt === null && row.owner_disabled_at !== null) key.disabledAt = Number(row.owner_disabled_at);
+  return key;
 }
 
 function toApiKey(row: ApiKeyTable): ApiKey {

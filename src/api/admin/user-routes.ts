@@ -82,7 +82,7 @@ export async function adminUserRoutes(app: FastifyInstance, { users, keys, opts 
   app.patch(
     '/admin/api/users/:id',
     {
-      ...opts("Change a user (null clears a cap or list); disabling ends their sessions. Keys they have keep their settings.", { params: UserIdParams, body: PatchUserBody, response: { 200: UserView } }),
+      ...opts("Change a user (null clears a cap or list); disabling ends their sessions and refuses their keys until re-enabled. Keys keep their own settings.", { params: UserIdParams, body: PatchUserBody, response: { 200: UserView } }),
       validatorCompiler: validated(validatePatchUser),
     },
     async (request) => {
@@ -95,6 +95,8 @@ export async function adminUserRoutes(app: FastifyInstance, { users, keys, opts 
       const updated = await users.update(id, toPatch(body));
       // A disabled user is signed out everywhere; a demoted operator must sign in again as a user.
       if (body.disabled === true || body.role === 'user') await sessions.deleteAllOf(id);
+      // Their keys are refused while they are disabled (key-store.ts): every instance looks them up afresh.
+      if (body.disabled !== undefined) await keys.ownerChanged(id);
       return toUserView(updated ?? (await found(id)));
     },
   );

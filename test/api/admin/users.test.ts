@@ -90,6 +90,20 @@ describe('admin API: users, invitations and key owners (issue 12)', () => {
     expect((await admin(gateway, 'POST', '/keys/key_nope/regenerate')).status).toBe(404);
   });
 
+  it("disabling a user refuses their keys at once (even just looked up and cached), and re-enabling restores them", async () => {
+    const person = await inviteUser(gateway);
+    const key = await consoleCall(gateway, 'POST', '/console/api/keys', { name: 'paused-with-owner' }, { session: person.session });
+    expect((await chat(gateway, key.json.key)).status).toBe(200);
+    await admin(gateway, 'PATCH', `/users/${person.id}`, { disabled: true });
+    const refused = await chat(gateway, key.json.key);
+    expect(refused.status).toBe(401);
+    expect(refused.json.error.message).toContain('disabled');
+    // The key's own state is untouched: re-enabling the user is all it takes.
+    expect((await admin(gateway, 'GET', `/keys/${key.json.id}`)).json.status).toBe('active');
+    await admin(gateway, 'PATCH', `/users/${person.id}`, { disabled: false });
+    expect((await chat(gateway, key.json.key)).status).toBe(200);
+  });
+
   it('removing a user revokes their keys (401 on /v1) and ends their sessions; the keys stay listed as revoked', async () => {
     const person = await inviteUser(gateway);
     const key = await consoleCall(gateway, 'POST', '/console/api/keys', { name: 'theirs' }, { session: person.session });
