@@ -4,7 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { GatewayError, isGatewayError } from './errors.js';
-import { envelopeForPath, renderError } from './api/envelopes.js';
+import { envelopeForRequest, renderError } from './api/envelopes.js';
 import { compileValidator, toFastifyValidator } from './validation/compile.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerUsageRecording } from './plugins/usage-recorder.js';
@@ -87,6 +87,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer' },
           googleKey: { type: 'apiKey', in: 'query', name: 'key' },
+          googleKeyHeader: { type: 'apiKey', in: 'header', name: 'x-goog-api-key' },
         },
       },
     },
@@ -132,5 +133,5 @@ function sendError(request: FastifyRequest, reply: FastifyReply, error: GatewayE
     .code(error.status)
     .header('x-request-id', request.id)
     .type('application/json; charset=utf-8')
-    .send(renderError(envelopeForPath(request.url), error));
+    .send(renderError(envelopeForRequest(request.url, request.headers), error));
 }

@@ -14,7 +14,10 @@ import {
 } from '../protocols/gemini-generate/types.js';
 import type { SimRequest, SimResponse, SimulatorSpec } from './server.js';
 import { renderPng, sizeForRatio } from './png-image.js';
-import { countTokens, simulateText, stableId, type SimulatedText } from './text.js';
+import { countTokens, simulateText, stableId, tokenPieces, type SimulatedText } from './text.js';
+import { answerPromptAfterTools, decideToolCalls, type SimToolChoice } from './tool-calls.js';
+import { structuredContent, type SimOutputFormat } from './structured-output.js';
+import { geminiSchemaToJsonSchema } from './gemini-schema.js';
 
 const STATUS_BY_CODE: Record<number, string> = {
   400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 429: 'RESOURCE_EXHAUSTED',
@@ -149,24 +152,41 @@ const turnText = (parts: readonly GeminiPart[]): string =>
   [partsText(parts), ...parts.flatMap((p) => (p.functionResponse ? [JSON.stringify(p.functionResponse.response)] : []))].filter(Boolean).join(' ');
 
 /**
- * Calls a declared function when told to (mode ANY, limited to allowedFunctionNames), or in AUTO
- * mode when the user's text names it; never in mode NONE, nor right after a function response in AUTO.
+ * Function calls per toolConfig.functionCallingConfig (tool-calls.ts): mode ANY calls (limited to
+ * allowedFunctionNames), AUTO calls what the user's text is about, never right after function
+ * responses; NONE never. Arguments are sampled from each declaration's schema.
  */
-function pickFunctionCall(body: GeminiGenerateContentRequest, lastUser: GeminiContent): GeminiFunctionCall | undefined {
+function pickFunctionCalls(body: GeminiGenerateContentRequest, lastUser: GeminiContent): GeminiFunctionCall[] {
   const tools = (body.tools ?? []) as Array<{ functionDeclarations?: GeminiFunctionDeclaration[]; function_declarations?: GeminiFunctionDeclaration[] }>;
   const declarations = tools.flatMap((t) => t.functionDeclarations ?? t.function_declarations ?? []);
   const toolConfig = (body.toolConfig ?? body.tool_config) as Record<string, unknown> | undefined;
   const calling = configValue<{ mode?: string; allowedFunctionNames?: string[]; allowed_function_names?: string[] }>(toolConfig, 'functionCallingConfig', 'function_calling_config');
+  const allowed = calling?.allowedFunctionNames ?? calling?.allowed_function_names;
   const mode = calling?.mode ?? 'AUTO';
-  const prompt = partsText(lastUser.parts);
-  let declaration: GeminiFunctionDeclaration | undefined;
-  if (mode === 'ANY') {
-    const allowed = calling?.allowedFunctionNames ?? calling?.allowed_function_names;
-    declaration = allowed ? declarations.find((d) => allowed.includes(d.name)) : declarations[0];
-  } else if (mode !== 'NONE' && countParts(lastUser, 'functionResponse') === 0) {
-    declaration = declarations.find((d) => prompt.includes(d.name));
-  }
-  return declaration ? { name: declaration.name, args: { query: prompt.slice(0, 60) } } : undefined;
+  const choice: SimToolChoice =
+    mode === 'NONE' ? { mode: 'none' } : mode === 'ANY' ? (allowed ? { mode: 'named', names: allowed } : { mode: 'required' }) : { mode: 'auto' };
+  const calls = decideToolCalls({
+    tools: declarations.map((d) => {
+      const declaration = d as GeminiFunctionDeclaration & { parametersJsonSchema?: unknown; parameters_json_schema?: unknown; parameters?: unknown };
+      const jsonSchema = declaration.parametersJsonSchema ?? declaration.parameters_json_schema;
+      return { name: d.name, parameters: jsonSchema ?? (declaration.parameters ? geminiSchemaToJsonSchema(declaration.parameters) : undefined) };
+    }),
+    choice,
+    isParallel: true,
+    prompt: partsText(lastUser.parts),
+    hasToolResults: countParts(lastUser, 'functionResponse') > 0,
+  });
+  return calls.map((call) => ({ name: call.name, args: call.arguments as Record<string, unknown> }));
+}
+
+/** responseMimeType application/json with responseJsonSchema or responseSchema (gemini.md "Request"). */
+function outputFormatOf(config: GeminiGenerationConfig | undefined): SimOutputFormat {
+  const mime = configValue<string>(config, 'responseMimeType', 'response_mime_type');
+  const jsonSchema = configValue<unknown>(config, 'responseJsonSchema', 'response_json_schema');
+  const schema = configValue<unknown>(config, 'responseSchema', 'response_schema');
+  if (jsonSchema !== undefined) return { kind: 'json_schema', schema: jsonSchema };
+  if (schema !== undefined) return { kind: 'json_schema', schema: geminiSchemaToJsonSchema(schema) };
+  return mime === 'application/json' ? { kind: 'json_object' } : undefined;
 }
 
 const countInputImages = (contents: readonly GeminiContent[]): number =>
@@ -202,18 +222,26 @@ function generate(model: string, body: GeminiGenerateContentRequest, png: PngSou
   const allText = [partsText(system?.parts), ...body.contents.map((c) => turnText(c.parts))].join('\n');
   const promptTokenCount = countTokens(allText) + INPUT_IMAGE_TOKENS * countInputImages(body.contents);
   const thinking = configValue<{ includeThoughts?: boolean; include_thoughts?: boolean }>(config, 'thinkingConfig', 'thinking_config');
-  const call = isImageModel ? undefined : pickFunctionCall(body, lastUser);
+  const calls = isImageModel ? [] : pickFunctionCalls(body, lastUser);
+  const format = outputFormatOf(config);
+  const results = lastUser.parts.flatMap((p) => (p.functionResponse ? [JSON.stringify(p.functionResponse.response)] : []));
+  const question = [...body.contents].reverse().find((c) => c.role !== 'model' && countParts(c, 'functionResponse') === 0);
   const perCandidate: Array<{ chunks: Chunk[]; output: Output; reasoningTokens: number }> = [];
   for (let variant = 0; variant < count; variant++) {
-    const text = simulateText({
+    let text = simulateText({
       model,
-      prompt: turnText(lastUser.parts),
+      prompt: results.length > 0 ? answerPromptAfterTools(partsText(question?.parts), results) : turnText(lastUser.parts),
       maxTokens: configValue<number>(config, 'maxOutputTokens', 'max_output_tokens'),
       stop: configValue<string[]>(config, 'stopSequences', 'stop_sequences'),
       variant,
       withReasoning: isImageModel || thinking?.includeThoughts === true || thinking?.include_thoughts === true,
     });
-    const output = isImageModel ? imageOutput(config, png) : call ? callOutput(call) : textOutput(text);
+    const json = isImageModel ? undefined : structuredContent(format, `${turnText(lastUser.parts)}\n${variant}`, text.content);
+    if (json !== undefined) {
+      const contentPieces = tokenPieces(json);
+      text = { ...text, content: json, contentPieces, contentTokens: contentPieces.length, finishReason: 'stop' };
+    }
+    const output = isImageModel ? imageOutput(config, png) : calls.length > 0 ? callOutput(calls) : textOutput(text);
     if (typeof output === 'string') return output;
     const thoughts = groupPieces(text.reasoningPieces, 3).map((group) => ({ candidates: [candidate([{ text: group, thought: true }])] }));
     perCandidate.push({ chunks: [...thoughts, ...output.chunks], output, reasoningTokens: text.reasoningTokens });
@@ -241,9 +269,10 @@ function zipCandidates(lists: readonly Chunk[][]): Chunk[] {
   }));
 }
 
-/** A function call comes whole in one part; Gemini finishes such a turn with STOP. */
-function callOutput(call: GeminiFunctionCall): Output {
-  return { chunks: [{ candidates: [candidate([{ functionCall: call }], 'STOP')] }], tokens: countTokens(JSON.stringify(call)), modality: 'TEXT' };
+/** Each function call comes whole in its own part; Gemini finishes such a turn with STOP. */
+function callOutput(calls: readonly GeminiFunctionCall[]): Output {
+  const parts = calls.map((call) => ({ functionCall: call }));
+  return { chunks: [{ candidates: [candidate(parts, 'STOP')] }], tokens: countTokens(JSON.stringify(calls)), modality: 'TEXT' };
 }
 
 function textOutput(text: SimulatedText): Output {

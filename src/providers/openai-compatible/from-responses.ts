@@ -67,8 +67,19 @@ export function responsesToOpenAICompatible(chatQuirks: OpenAICompatibleQuirks, 
  * no chat counterpart and are not sent; the pass-through allowlist names the exceptions.
  */
 export function toChatRequest(req: OpenAIResponsesRequest, ctx: TranslateContext, chatQuirks: OpenAICompatibleQuirks, quirks: ResponsesViaChatQuirks): OpenAIChatRequest {
+  if ((req as { previous_response_id?: unknown }).previous_response_id != null) {
+    // Chat completions keep no stored responses: ignoring the id would silently drop the context.
+    throw new GatewayError(
+      'GW_REQ_INVALID_PARAM',
+      "'previous_response_id' is not supported for this model: its channel answers through chat completions, which store no responses. Send the whole conversation in 'input'.",
+      { param: 'previous_response_id' },
+    );
+  }
   const messages: OpenAIChatMessage[] = [];
   if (req.instructions) messages.push({ role: 'system', content: req.instructions });
+  if (typeof req.input !== 'string' && req.input.some((item) => item.type !== undefined && item.type !== 'message')) {
+    throw new GatewayError('GW_REQ_INVALID_PARAM', "'input' items of type function_call and function_call_output are not supported for this model (its channel answers through chat completions); use /v1/chat/completions for tool calling.", { param: 'input' });
+  }
   if (typeof req.input === 'string') messages.push({ role: 'user', content: req.input });
   else messages.push(...req.input.map((message) => toChatMessage(message, quirks)));
   const body: OpenAIChatRequest = { model: ctx.upstreamModel, messages };
@@ -76,6 +87,8 @@ export function toChatRequest(req: OpenAIResponsesRequest, ctx: TranslateContext
     if (req[field] !== undefined) body[field] = req[field];
   }
   if (req.max_output_tokens !== undefined) body.max_tokens = req.max_output_tokens;
+  const format = chatResponseFormat(req);
+  if (format) body.response_format = format;
   if (req.temperature !== undefined) body.temperature = req.temperature;
   if (req.top_p !== undefined) body.top_p = req.top_p;
   const effort = req.reasoning?.effort;
@@ -87,6 +100,14 @@ export function toChatRequest(req: OpenAIResponsesRequest, ctx: TranslateContext
     if (chatQuirks.streamUsage === 'stream-options') body.stream_options = { include_usage: true };
   }
   return body;
+}
+
+/** Responses' `text.format` as chat's `response_format` (structured output keeps working through translation). */
+function chatResponseFormat(req: OpenAIResponsesRequest): OpenAIChatRequest['response_format'] | undefined {
+  const format = (req as { text?: { format?: { type?: string; name?: string; schema?: unknown; strict?: boolean } } }).text?.format;
+  if (format?.type === 'json_schema') return { type: 'json_schema', json_schema: { name: format.name ?? 'response', schema: format.schema, ...(format.strict !== undefined ? { strict: format.strict } : {}) } } as OpenAIChatRequest['response_format'];
+  if (format?.type === 'json_object') return { type: 'json_object' };
+  return undefined;
 }
 
 function toChatMessage(message: OpenAIResponsesInputMessage, quirks: ResponsesViaChatQuirks): OpenAIChatMessage {
