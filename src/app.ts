@@ -5,6 +5,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { GatewayError, isGatewayError } from './errors.js';
 import { envelopeForRequest, renderError } from './api/envelopes.js';
+import { completeOpenApiDocument } from './api/openapi/complete-document.js';
 import { compileValidator, toFastifyValidator } from './validation/compile.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerUsageRecording } from './plugins/usage-recorder.js';
@@ -81,6 +82,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   );
 
   await app.register(swagger, {
+    transformObject: (document) => completeOpenApiDocument((document as { openapiObject: never }).openapiObject, { serverUrl: deps.publicUrl() }) as never,
     openapi: {
       info: { title: 'Model Gateway API', version: '1.0.0', description: 'One HTTP/JSON gateway in front of generative-model vendors.' },
       components: {
