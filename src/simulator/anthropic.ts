@@ -16,6 +16,8 @@ import type { SimResponse, SimulatorSpec } from './server.js';
 import { countTokens, simulateText, stableId } from './text.js';
 import { validateAnthropicRequest } from './anthropic-validate.js';
 import { decideToolCalls, type SimToolChoice } from './tool-calls.js';
+import { structuredContent } from './structured-output.js';
+import { tokenPieces } from './text.js';
 
 const ERROR_TYPE_BY_STATUS: Record<number, AnthropicErrorType> = {
   400: 'invalid_request_error', 401: 'authentication_error', 402: 'billing_error', 403: 'permission_error', 404: 'not_found_error',
@@ -63,7 +65,13 @@ function buildReply(body: AnthropicMessagesRequest): Reply {
   const prompt = lastUserText(body.messages);
   const stops = body.stop_sequences ?? [];
   const withReasoning = (body.thinking as { type?: string } | undefined)?.type === 'enabled';
-  const text = simulateText({ model: body.model, prompt, maxTokens: body.max_tokens, stop: stops, withReasoning });
+  let text = simulateText({ model: body.model, prompt, maxTokens: body.max_tokens, stop: stops, withReasoning });
+  const format = body.output_config?.format;
+  const json = format?.type === 'json_schema' ? structuredContent({ kind: 'json_schema', schema: format.schema }, prompt, text.content) : undefined;
+  if (json !== undefined) {
+    const contentPieces = tokenPieces(json);
+    text = { ...text, content: json, contentPieces, contentTokens: contentPieces.length, finishReason: 'stop' };
+  }
   const toolUses = pickToolUses(body, prompt);
   const toolUse = toolUses[0];
   const content: AnthropicContentBlock[] = [];
