@@ -3,6 +3,7 @@ import type { SimErrorBody, SimHandler, SimRequest, SimResponse } from './server
 import { countTokens, simulateText, stableId, tokenPieces, type SimulatedText } from './text.js';
 import { answerPromptAfterTools, decideToolCalls, type SimToolCall, type SimToolChoice } from './tool-calls.js';
 import { structuredContent, type SimOutputFormat } from './structured-output.js';
+import { tokenLogprobs, type SimTokenLogprob } from './logprobs.js';
 
 export interface OpenAIResponsesSimOptions {
   vendor: string;
@@ -76,8 +77,11 @@ async function createResponse(options: OpenAIResponsesSimOptions, req: SimReques
     hasToolResults: toolResults.length > 0,
   });
   const inputTokens = items.reduce((sum, m) => sum + 3 + countTokens(m.output !== undefined ? contentText(m.output) : contentText(m.content)), 3);
-  const response = buildResponse(options, body, text, inputTokens, withReasoning, calls);
-  if (body.stream === true) await res.sse(streamFrames(response, text));
+  // Logprobs come when asked for with include (openai.md §2 `include`, `top_logprobs`).
+  const wantsLogprobs = Array.isArray(body.include) && body.include.includes('message.output_text.logprobs');
+  const logprobs = wantsLogprobs ? tokenLogprobs(text.contentPieces, typeof body.top_logprobs === 'number' ? body.top_logprobs : 0) : [];
+  const response = buildResponse(options, body, text, inputTokens, withReasoning, calls, logprobs);
+  if (body.stream === true) await res.sse(streamFrames(response, text, logprobs));
   else res.json(200, response);
 }
 
@@ -118,6 +122,7 @@ type SimResponseObject = Record<string, unknown> & { id: string; output: Array<R
 
 function buildResponse(
   options: OpenAIResponsesSimOptions, body: Record<string, unknown>, text: SimulatedText, inputTokens: number, withReasoning: boolean, calls: readonly SimToolCall[],
+  logprobs: readonly SimTokenLogprob[],
 ): SimResponseObject {
   const id = stableId(options.vendor, JSON.stringify(body));
   const isCut = text.finishReason === 'length';
@@ -134,7 +139,7 @@ function buildResponse(
       type: 'message',
       role: 'assistant',
       status: isCut ? 'incomplete' : 'completed',
-      content: [{ type: 'output_text', text: text.content, annotations: [] }],
+      content: [{ type: 'output_text', text: text.content, annotations: [], logprobs }],
     });
   }
   const callTokens = calls.reduce((sum, call) => sum + countTokens(JSON.stringify(call.arguments)), 0);
@@ -169,7 +174,7 @@ function buildResponse(
 }
 
 /** The documented event order (openai.md §2), each frame with `event:` equal to the payload type. */
-function streamFrames(response: SimResponseObject, text: SimulatedText): string[] {
+function streamFrames(response: SimResponseObject, text: SimulatedText, logprobs: readonly SimTokenLogprob[]): string[] {
   let sequence = 0;
   const frames: string[] = [];
   const emit = (type: string, payload: Record<string, unknown>) => frames.push(formatSse({ event: type, data: { type, ...payload, sequence_number: sequence++ } }));
@@ -193,9 +198,9 @@ function streamFrames(response: SimResponseObject, text: SimulatedText): string[
       const where = { item_id: itemId, output_index: outputIndex, content_index: 0 };
       emit('response.output_item.added', { output_index: outputIndex, item: { ...item, content: [], status: 'in_progress' } });
       emit('response.content_part.added', { ...where, part: { type: 'output_text', text: '', annotations: [] } });
-      for (const delta of text.contentPieces) emit('response.output_text.delta', { ...where, delta, logprobs: [] });
-      emit('response.output_text.done', { ...where, text: text.content, logprobs: [] });
-      emit('response.content_part.done', { ...where, part: { type: 'output_text', text: text.content, annotations: [] } });
+      text.contentPieces.forEach((delta, at) => emit('response.output_text.delta', { ...where, delta, logprobs: logprobs[at] ? [logprobs[at]] : [] }));
+      emit('response.output_text.done', { ...where, text: text.content, logprobs });
+      emit('response.content_part.done', { ...where, part: { type: 'output_text', text: text.content, annotations: [], logprobs } });
     }
     emit('response.output_item.done', { output_index: outputIndex, item });
   });

@@ -105,6 +105,11 @@ describe('compat: openai 7.x', () => {
     }
     const plain = await client.chat.completions.create({ model: 'delta-4.1', messages: [{ role: 'user', content: 'Hi' }] });
     expect(plain.choices[0]!.logprobs ?? null).toBeNull();
+
+    const response = await client.responses.create({ model: 'beta-seed-2.0-lite', input: 'Hi', include: ['message.output_text.logprobs'], top_logprobs: 2 });
+    const part = response.output.flatMap((item) => (item.type === 'message' ? item.content : [])).find((c) => c.type === 'output_text')!;
+    expect(part.type === 'output_text' && part.logprobs!.map((l) => l.token).join('')).toBe(response.output_text);
+    expect(part.type === 'output_text' && part.logprobs!.every((l) => l.top_logprobs.length === 2)).toBe(true);
   });
 
   it('responses: create, stream, structured output and previous_response_id refused with a clear 400', async () => {

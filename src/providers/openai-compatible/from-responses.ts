@@ -75,6 +75,10 @@ export function toChatRequest(req: OpenAIResponsesRequest, ctx: TranslateContext
       { param: 'previous_response_id' },
     );
   }
+  const include = (req as { include?: unknown }).include;
+  if (Array.isArray(include) && include.includes('message.output_text.logprobs')) {
+    throw new GatewayError('GW_REQ_INVALID_PARAM', "'include' message.output_text.logprobs is not supported for this model (its channel answers through chat completions)", { param: 'include' });
+  }
   const messages: OpenAIChatMessage[] = [];
   if (req.instructions) messages.push({ role: 'system', content: req.instructions });
   if (typeof req.input !== 'string' && req.input.some((item) => item.type !== undefined && item.type !== 'message')) {
