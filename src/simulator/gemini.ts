@@ -18,6 +18,7 @@ import { countTokens, simulateText, stableId, tokenPieces, type SimulatedText } 
 import { answerPromptAfterTools, decideToolCalls, type SimToolChoice } from './tool-calls.js';
 import { structuredContent, type SimOutputFormat } from './structured-output.js';
 import { geminiSchemaToJsonSchema } from './gemini-schema.js';
+import { tokenLogprobs } from './logprobs.js';
 
 const STATUS_BY_CODE: Record<number, string> = {
   400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 429: 'RESOURCE_EXHAUSTED',
@@ -241,7 +242,9 @@ function generate(model: string, body: GeminiGenerateContentRequest, png: PngSou
       const contentPieces = tokenPieces(json);
       text = { ...text, content: json, contentPieces, contentTokens: contentPieces.length, finishReason: 'stop' };
     }
-    const output = isImageModel ? imageOutput(config, png) : calls.length > 0 ? callOutput(calls) : textOutput(text);
+    const wantsLogprobs = configValue<boolean>(config, 'responseLogprobs', 'response_logprobs') === true;
+    const topCount = configValue<number>(config, 'logprobs', 'logprobs') ?? 0;
+    const output = isImageModel ? imageOutput(config, png) : calls.length > 0 ? callOutput(calls) : textOutput(text, wantsLogprobs ? { topCount } : undefined);
     if (typeof output === 'string') return output;
     const thoughts = groupPieces(text.reasoningPieces, 3).map((group) => ({ candidates: [candidate([{ text: group, thought: true }])] }));
     perCandidate.push({ chunks: [...thoughts, ...output.chunks], output, reasoningTokens: text.reasoningTokens });
@@ -275,12 +278,27 @@ function callOutput(calls: readonly GeminiFunctionCall[]): Output {
   return { chunks: [{ candidates: [candidate(parts, 'STOP')] }], tokens: countTokens(JSON.stringify(calls)), modality: 'TEXT' };
 }
 
-function textOutput(text: SimulatedText): Output {
+function textOutput(text: SimulatedText, logprobs: { topCount: number } | undefined): Output {
   const pieces = groupPieces(text.contentPieces, 4);
   const finishReason = text.finishReason === 'length' ? 'MAX_TOKENS' : 'STOP';
   const chunks = pieces.map((piece, i) => ({ candidates: [candidate([{ text: piece }], i === pieces.length - 1 ? finishReason : undefined)] }));
   if (chunks.length === 0) chunks.push({ candidates: [candidate([{ text: '' }], finishReason)] });
+  if (logprobs) Object.assign(chunks[chunks.length - 1]!.candidates[0]!, logprobsResult(text, logprobs.topCount));
   return { chunks, tokens: text.contentTokens, modality: 'TEXT' };
+}
+
+/** generationConfig.responseLogprobs (+ `logprobs` alternatives): Gemini's LogprobsResult on the finishing candidate. */
+function logprobsResult(text: SimulatedText, topCount: number): { avgLogprobs: number; logprobsResult: unknown } {
+  const entries = tokenLogprobs(text.contentPieces, Math.max(1, topCount));
+  const chosen = entries.map((e) => ({ token: e.token, logProbability: e.logprob }));
+  const average = chosen.length > 0 ? chosen.reduce((sum, c) => sum + c.logProbability, 0) / chosen.length : 0;
+  return {
+    avgLogprobs: average,
+    logprobsResult: {
+      chosenCandidates: chosen,
+      topCandidates: topCount > 0 ? entries.map((e) => ({ candidates: e.top_logprobs.map((t) => ({ token: t.token, logProbability: t.logprob })) })) : [],
+    },
+  };
 }
 
 function imageOutput(config: GeminiGenerationConfig | undefined, png: PngSource): Output | string {
@@ -322,5 +340,7 @@ function mergeCandidate(index: number, pieces: readonly Candidate[]): Candidate 
   const text = parts.filter((p) => !p.thought && typeof p.text === 'string').map((p) => p.text).join('');
   const others = parts.filter((p) => p.inlineData || p.functionCall);
   const merged: GeminiPart[] = [...(thought ? [{ text: thought, thought: true }] : []), ...(text || others.length === 0 ? [{ text }] : []), ...others];
-  return { content: { role: 'model', parts: merged }, finishReason: pieces[pieces.length - 1]!.finishReason ?? 'STOP', index };
+  const { avgLogprobs, logprobsResult: result } = pieces[pieces.length - 1]! as Candidate & { avgLogprobs?: number; logprobsResult?: unknown };
+  const logprobs = result === undefined ? {} : { avgLogprobs, logprobsResult: result };
+  return { content: { role: 'model', parts: merged }, finishReason: pieces[pieces.length - 1]!.finishReason ?? 'STOP', index, ...logprobs };
 }

@@ -81,6 +81,15 @@ describe('compat: @google/genai (default API version)', () => {
     expect(['red', 'green']).toContain(JSON.parse(typed.text!).colour);
   });
 
+  it('logprobs when asked (responseLogprobs, logprobs)', async () => {
+    const response = await ai.models.generateContent({ model: 'gamma-2.5-flash-lite', contents: 'Hi', config: { responseLogprobs: true, logprobs: 2 } });
+    const result = response.candidates![0]!.logprobsResult!;
+    expect(result.chosenCandidates!.map((c) => c.token).join('')).toBe(response.text);
+    expect(result.topCandidates!.every((t) => t.candidates!.length === 2)).toBe(true);
+    const plain = await ai.models.generateContent({ model: 'gamma-2.5-flash-lite', contents: 'Hi' });
+    expect(plain.candidates![0]!.logprobsResult).toBeUndefined();
+  });
+
   it('images: the image model streams an inline PNG', async () => {
     let image: string | undefined;
     for await (const chunk of await ai.models.generateContentStream({ model: 'gamma-3.1-flash-image', contents: 'a red fox', config: { responseModalities: ['TEXT', 'IMAGE'] } })) {
