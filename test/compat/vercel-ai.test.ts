@@ -81,6 +81,19 @@ describe('compat: Vercel AI SDK with @ai-sdk/openai-compatible', () => {
     expect(Buffer.from(image.uint8Array).subarray(1, 4).toString()).toBe('PNG');
   });
 
+  it('generateImage needs no second fetch: the image data comes inline (a public URL behind a proxy or on loopback is not fetched)', async () => {
+    // GATEWAY_PUBLIC_URL names an address this client cannot reach: only inline data can work.
+    const behindProxy = await startTestGateway({ env: { publicUrl: 'http://127.0.0.1:9' } });
+    try {
+      const remote = createOpenAICompatible({ name: 'gateway', baseURL: `${behindProxy.url}/v1`, apiKey: TEST_KEY });
+      const { images } = await generateImage({ model: remote.imageModel('gamma-3.1-flash-image'), prompt: 'a fox', n: 2, maxRetries: 0 });
+      expect(images).toHaveLength(2);
+      for (const image of images) expect(Buffer.from(image.uint8Array).subarray(1, 4).toString()).toBe('PNG');
+    } finally {
+      await behindProxy.stop();
+    }
+  });
+
   it('errors: a bad model and a bad key are APICallErrors with the gateway message', async () => {
     const badModel = await generateText({ model: provider('no-such-model'), prompt: 'x', maxRetries: 0 }).catch((e: unknown) => e);
     expect(APICallError.isInstance(badModel)).toBe(true);
