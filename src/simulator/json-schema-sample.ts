@@ -24,7 +24,7 @@ function validatorFor(schema: object, text: string): ValidateFunction | null {
   if (validate === undefined) {
     if (validators.size >= CACHE_LIMIT) validators.clear();
     try {
-      validate = ajv.compile(withoutDialect(schema));
+      validate = ajv.compile(withoutPatterns(withoutDialect(schema)) as object);
     } catch {
       validate = null; // a schema Ajv cannot compile is sampled without the check
     }
@@ -33,10 +33,41 @@ function validatorFor(schema: object, text: string): ValidateFunction | null {
   return validate;
 }
 
+/**
+ * `pattern` is left to the sampler (it builds strings from the expression, it does not run it):
+ * running a client's regular expression in the gateway's process could backtrack for seconds.
+ */
+function withoutPatterns(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(withoutPatterns);
+  if (!schema || typeof schema !== 'object') return schema;
+  return Object.fromEntries(Object.entries(schema as Record<string, unknown>).filter(([key, value]) => !(key === 'pattern' && typeof value === 'string')).map(([key, value]) => [key, withoutPatterns(value)]));
+}
+
 /** `$schema` names the dialect; Ajv2020 reads 2020-12 and draft-07 alike, so it is dropped. */
 function withoutDialect(schema: object): object {
   const { $schema: _dialect, ...rest } = schema as Record<string, unknown>;
   return rest;
+}
+
+/**
+ * The simulator runs inside the gateway, so what a request can make it build is bounded: sizes a
+ * schema asks for are capped (a schema demanding more gets a bounded value that fails the Ajv
+ * check, and is used anyway), and very large schemas are not sampled at all.
+ */
+const MAX_SCHEMA_CHARS = 64 * 1024;
+const SIZE_CAPS: Record<string, number> = { minItems: 16, maxItems: 16, minLength: 256, maxLength: 256, minProperties: 16, maxProperties: 16, minContains: 16 };
+const MAX_SCHEMA_DEPTH = 32;
+
+function boundSchema(schema: unknown, depth = 0): unknown {
+  if (depth > MAX_SCHEMA_DEPTH) return {};
+  if (Array.isArray(schema)) return schema.map((item) => boundSchema(item, depth + 1));
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema as Record<string, unknown>)) {
+    const cap = SIZE_CAPS[key];
+    out[key] = cap !== undefined && typeof value === 'number' ? Math.min(value, cap) : boundSchema(value, depth + 1);
+  }
+  return out;
 }
 
 const seedOf = (text: string, attempt: number): number => createHash('sha256').update(`${attempt}\n${text}`).digest().readUInt32BE(0);
@@ -54,12 +85,14 @@ export interface SampleResult {
 export function sampleJsonSchema(schema: unknown, salt = ''): SampleResult {
   if (!schema || typeof schema !== 'object') return { value: {}, isValid: schema === undefined };
   const text = JSON.stringify(schema);
+  if (text.length > MAX_SCHEMA_CHARS) return { value: {}, isValid: false };
   const validate = validatorFor(schema, text);
+  const bounded = withoutDialect(boundSchema(schema) as object) as JsonSchema;
   let first: unknown;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     let value: unknown;
     try {
-      value = generateSync(withoutDialect(schema) as JsonSchema, {
+      value = generateSync(bounded, {
         seed: seedOf(`${salt}\n${text}`, attempt),
         alwaysFakeOptionals: true,
         maxDepth: 4,

@@ -40,3 +40,18 @@ describe('sampleJsonSchema', () => {
     expect(ajv.validate(schema as object, sampleJsonSchema(schema).value)).toBe(true);
   });
 });
+
+describe('sampleJsonSchema bounds', () => {
+  it('caps the sizes a schema asks for, so a request cannot make the simulator build huge values', () => {
+    const started = Date.now();
+    const { value, isValid } = sampleJsonSchema({ type: 'array', minItems: 100_000, items: { type: 'string', minLength: 5_000_000 } }, 'big');
+    expect(isValid).toBe(false);
+    expect(JSON.stringify(value).length).toBeLessThan(16 * 300);
+    expect(Date.now() - started).toBeLessThan(5_000); // generous: uncapped this takes seconds and megabytes
+  });
+
+  it('does not sample schemas larger than 64 KB', () => {
+    const properties = Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`field_${i}`, { type: 'string', description: 'x'.repeat(20) }]));
+    expect(sampleJsonSchema({ type: 'object', properties }).value).toEqual({});
+  });
+});
