@@ -134,19 +134,30 @@ describe('compat: openai 7.x', () => {
     expect((refused as BadRequestError).message).toMatch(/previous_response_id/);
   });
 
-  it('responses: tool round trip with function_call and function_call_output items', async () => {
+  // beta-seed-2.0-lite is served by a native Responses upstream; epsilon-4.7 through the chat translation.
+  it.each(['beta-seed-2.0-lite', 'epsilon-4.7'])('responses (%s): tool round trip with function_call and function_call_output items', async (model) => {
     const tools: OpenAI.Responses.Tool[] = [{ type: 'function', name: 'get_weather', parameters: WEATHER_PARAMETERS as never, strict: true }];
-    const first = await client.responses.create({ model: 'beta-seed-2.0-lite', input: [{ role: 'user', content: 'Weather in Lima?' }], tools });
+    const first = await client.responses.create({ model, input: [{ role: 'user', content: 'Weather in Lima?' }], tools });
     const call = first.output.find((item) => item.type === 'function_call')!;
     expect(call).toBeDefined();
     expect(call.type === 'function_call' && schemaErrors(WEATHER_PARAMETERS, JSON.parse(call.arguments))).toEqual([]);
     const second = await client.responses.create({
-      model: 'beta-seed-2.0-lite',
+      model,
       tools,
       input: [{ role: 'user', content: 'Weather in Lima?' }, call as OpenAI.Responses.ResponseFunctionToolCall, { type: 'function_call_output', call_id: (call as OpenAI.Responses.ResponseFunctionToolCall).call_id, output: 'foggy' }],
     });
     expect(second.output.some((item) => item.type === 'function_call')).toBe(false);
     expect(second.output_text).toContain('foggy');
+
+    const stream = await client.responses.create({ model, input: [{ role: 'user', content: 'Weather in Lima?' }], tools, stream: true });
+    let streamed: OpenAI.Responses.ResponseOutputItem | undefined;
+    let argumentsText = '';
+    for await (const event of stream) {
+      if (event.type === 'response.function_call_arguments.delta') argumentsText += event.delta;
+      if (event.type === 'response.completed') streamed = event.response.output.find((item) => item.type === 'function_call');
+    }
+    expect(streamed?.type === 'function_call' && streamed.arguments).toBe(argumentsText);
+    expect(schemaErrors(WEATHER_PARAMETERS, JSON.parse(argumentsText))).toEqual([]);
   });
 
   it('images: b64_json and the default answer both carry the image', async () => {
