@@ -4,7 +4,6 @@ import {
   GEMINI_IMAGE_SIZES,
   type GeminiContent,
   type GeminiFunctionCall,
-  type GeminiFunctionDeclaration,
   type GeminiGenerateContentRequest,
   type GeminiGenerateContentResponse,
   type GeminiGenerationConfig,
@@ -15,10 +14,9 @@ import {
 import type { SimRequest, SimResponse, SimulatorSpec } from './server.js';
 import { renderPng, sizeForRatio } from './png-image.js';
 import { countTokens, simulateText, stableId, tokenPieces, type SimulatedText } from './text.js';
-import { answerPromptAfterTools, decideToolCalls, type SimToolChoice } from './tool-calls.js';
-import { structuredContent, type SimOutputFormat } from './structured-output.js';
-import { geminiSchemaToJsonSchema } from './gemini-schema.js';
-import { tokenLogprobs } from './logprobs.js';
+import { answerPromptAfterTools } from './tool-calls.js';
+import { structuredContent } from './structured-output.js';
+import { configValue, countParts, logprobsResult, outputFormatOf, partsText, pickFunctionCalls } from './gemini-agent.js';
 
 const STATUS_BY_CODE: Record<number, string> = {
   400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 429: 'RESOURCE_EXHAUSTED',
@@ -121,9 +119,6 @@ function requestProblem(body: GeminiGenerateContentRequest | undefined): string 
   return functionTurnProblem(body.contents);
 }
 
-const countParts = (content: GeminiContent | undefined, kind: 'functionCall' | 'functionResponse'): number =>
-  content?.parts.filter((p) => p[kind] !== undefined || p[kind === 'functionCall' ? 'function_call' : 'function_response'] !== undefined).length ?? 0;
-
 /** The API's turn rules for function calling, with its own messages (seen in issue threads). */
 function functionTurnProblem(contents: readonly GeminiContent[]): string | undefined {
   for (let i = 0; i < contents.length; i++) {
@@ -145,58 +140,12 @@ function penaltyProblem(model: string, config: GeminiGenerationConfig | undefine
   return hasPenalty && !model.startsWith('gemini-2.0') ? `Penalty is not enabled for models/${model}` : undefined;
 }
 
-const partsText = (parts: readonly GeminiPart[] | undefined): string =>
-  (parts ?? []).map((p) => (typeof p.text === 'string' ? p.text : '')).filter(Boolean).join(' ');
-
 /** What the model reads of a turn: its text, plus the results of function calls as JSON. */
 const turnText = (parts: readonly GeminiPart[]): string =>
   [partsText(parts), ...parts.flatMap((p) => (p.functionResponse ? [JSON.stringify(p.functionResponse.response)] : []))].filter(Boolean).join(' ');
 
-/**
- * Function calls per toolConfig.functionCallingConfig (tool-calls.ts): mode ANY calls (limited to
- * allowedFunctionNames), AUTO calls what the user's text is about, never right after function
- * responses; NONE never. Arguments are sampled from each declaration's schema.
- */
-function pickFunctionCalls(body: GeminiGenerateContentRequest, lastUser: GeminiContent): GeminiFunctionCall[] {
-  const tools = (body.tools ?? []) as Array<{ functionDeclarations?: GeminiFunctionDeclaration[]; function_declarations?: GeminiFunctionDeclaration[] }>;
-  const declarations = tools.flatMap((t) => t.functionDeclarations ?? t.function_declarations ?? []);
-  const toolConfig = (body.toolConfig ?? body.tool_config) as Record<string, unknown> | undefined;
-  const calling = configValue<{ mode?: string; allowedFunctionNames?: string[]; allowed_function_names?: string[] }>(toolConfig, 'functionCallingConfig', 'function_calling_config');
-  const allowed = calling?.allowedFunctionNames ?? calling?.allowed_function_names;
-  const mode = calling?.mode ?? 'AUTO';
-  const choice: SimToolChoice =
-    mode === 'NONE' ? { mode: 'none' } : mode === 'ANY' ? (allowed ? { mode: 'named', names: allowed } : { mode: 'required' }) : { mode: 'auto' };
-  const calls = decideToolCalls({
-    tools: declarations.map((d) => {
-      const declaration = d as GeminiFunctionDeclaration & { parametersJsonSchema?: unknown; parameters_json_schema?: unknown; parameters?: unknown };
-      const jsonSchema = declaration.parametersJsonSchema ?? declaration.parameters_json_schema;
-      return { name: d.name, parameters: jsonSchema ?? (declaration.parameters ? geminiSchemaToJsonSchema(declaration.parameters) : undefined) };
-    }),
-    choice,
-    isParallel: true,
-    prompt: partsText(lastUser.parts),
-    hasToolResults: countParts(lastUser, 'functionResponse') > 0,
-  });
-  return calls.map((call) => ({ name: call.name, args: call.arguments as Record<string, unknown> }));
-}
-
-/** responseMimeType application/json with responseJsonSchema or responseSchema (gemini.md "Request"). */
-function outputFormatOf(config: GeminiGenerationConfig | undefined): SimOutputFormat {
-  const mime = configValue<string>(config, 'responseMimeType', 'response_mime_type');
-  const jsonSchema = configValue<unknown>(config, 'responseJsonSchema', 'response_json_schema');
-  const schema = configValue<unknown>(config, 'responseSchema', 'response_schema');
-  if (jsonSchema !== undefined) return { kind: 'json_schema', schema: jsonSchema };
-  if (schema !== undefined) return { kind: 'json_schema', schema: geminiSchemaToJsonSchema(schema) };
-  return mime === 'application/json' ? { kind: 'json_object' } : undefined;
-}
-
 const countInputImages = (contents: readonly GeminiContent[]): number =>
   contents.reduce((sum, c) => sum + c.parts.filter((p) => p.inlineData !== undefined || p.inline_data !== undefined).length, 0);
-
-/** Reads a generationConfig key in either proto-JSON casing. */
-function configValue<T>(config: Record<string, unknown> | undefined, camel: string, snake: string): T | undefined {
-  return (config?.[camel] ?? config?.[snake]) as T | undefined;
-}
 
 type PngSource = (width: number, height: number) => string;
 type Chunk = GeminiGenerateContentResponse;
@@ -285,20 +234,6 @@ function textOutput(text: SimulatedText, logprobs: { topCount: number } | undefi
   if (chunks.length === 0) chunks.push({ candidates: [candidate([{ text: '' }], finishReason)] });
   if (logprobs) Object.assign(chunks[chunks.length - 1]!.candidates[0]!, logprobsResult(text, logprobs.topCount));
   return { chunks, tokens: text.contentTokens, modality: 'TEXT' };
-}
-
-/** generationConfig.responseLogprobs (+ `logprobs` alternatives): Gemini's LogprobsResult on the finishing candidate. */
-function logprobsResult(text: SimulatedText, topCount: number): { avgLogprobs: number; logprobsResult: unknown } {
-  const entries = tokenLogprobs(text.contentPieces, Math.max(1, topCount));
-  const chosen = entries.map((e) => ({ token: e.token, logProbability: e.logprob }));
-  const average = chosen.length > 0 ? chosen.reduce((sum, c) => sum + c.logProbability, 0) / chosen.length : 0;
-  return {
-    avgLogprobs: average,
-    logprobsResult: {
-      chosenCandidates: chosen,
-      topCandidates: topCount > 0 ? entries.map((e) => ({ candidates: e.top_logprobs.map((t) => ({ token: t.token, logProbability: t.logprob })) })) : [],
-    },
-  };
 }
 
 function imageOutput(config: GeminiGenerationConfig | undefined, png: PngSource): Output | string {
