@@ -21,10 +21,15 @@ describe('compat: LangChain ChatOpenAI', () => {
     expect(reply.usage_metadata!.total_tokens).toBeGreaterThan(0);
   });
 
-  it('stream', async () => {
+  it('stream, with usage at the end', async () => {
     let text = '';
-    for await (const chunk of await model.stream('Stream LangChain')) text += typeof chunk.content === 'string' ? chunk.content : '';
+    let outputTokens = 0;
+    for await (const chunk of await model.stream('Stream LangChain')) {
+      text += typeof chunk.content === 'string' ? chunk.content : '';
+      outputTokens += chunk.usage_metadata?.output_tokens ?? 0;
+    }
     expect(text).toContain('Stream LangChain');
+    expect(outputTokens).toBeGreaterThan(0);
   });
 
   it('bindTools: a tool loop ends with a final answer', async () => {
