@@ -52,7 +52,7 @@ async function chatCompletions(options: OpenAICompatibleSimOptions, req: SimRequ
   const stop = typeof body.stop === 'string' ? [body.stop] : body.stop;
   const maxTokens = body.max_completion_tokens ?? body.max_tokens;
   const toolCalls = pickToolCalls(body, question, toolResults.length > 0);
-  const toolCall = toolCalls.length > 0 ? toolCalls : undefined;
+  const hasCalls = toolCalls.length > 0;
   const format = outputFormatOf(body.response_format);
   const texts: SimulatedText[] = [];
   for (let i = 0; i < n; i++) {
@@ -61,8 +61,9 @@ async function chatCompletions(options: OpenAICompatibleSimOptions, req: SimRequ
     texts.push(json === undefined ? text : withContent(text, json));
   }
   const topLogprobs = typeof body.top_logprobs === 'number' ? body.top_logprobs : 0;
-  const logprobsOf = (text: SimulatedText) => (body.logprobs === true && !toolCall ? { content: tokenLogprobs(text.contentPieces, topLogprobs), refusal: null } : null);
-  const completionTokens = texts.reduce((sum, t) => sum + t.contentTokens + t.reasoningTokens, 0);
+  const logprobsOf = (text: SimulatedText) => (body.logprobs === true && !hasCalls ? { content: tokenLogprobs(text.contentPieces, topLogprobs), refusal: null } : null);
+  const callTokens = hasCalls ? countTokens(JSON.stringify(toolCalls.map((c) => c.function))) : 0;
+  const completionTokens = texts.reduce((sum, t) => sum + (hasCalls ? callTokens : t.contentTokens) + t.reasoningTokens, 0);
   const reasoningTokens = texts.reduce((sum, t) => sum + t.reasoningTokens, 0);
   const usage = {
     prompt_tokens: promptTokens,
@@ -83,11 +84,11 @@ async function chatCompletions(options: OpenAICompatibleSimOptions, req: SimRequ
         index,
         message: {
           role: 'assistant',
-          content: toolCall ? null : text.content,
+          content: hasCalls ? null : text.content,
           ...(withReasoning ? { reasoning_content: text.reasoning } : {}),
-          ...(toolCall ? { tool_calls: toolCall } : {}),
+          ...(hasCalls ? { tool_calls: toolCalls } : {}),
         },
-        finish_reason: toolCall ? 'tool_calls' : text.finishReason,
+        finish_reason: hasCalls ? 'tool_calls' : text.finishReason,
         logprobs: logprobsOf(text),
       })),
       usage,
@@ -105,9 +106,9 @@ async function chatCompletions(options: OpenAICompatibleSimOptions, req: SimRequ
   texts.forEach((text, index) => {
     frames.push(chunk([{ index, delta: { role: 'assistant', content: '' }, finish_reason: null }]));
     for (const piece of text.reasoningPieces) frames.push(chunk([{ index, delta: { reasoning_content: piece }, finish_reason: null }]));
-    if (toolCall) {
+    if (hasCalls) {
       // Each call in two chunks, as OpenAI streams them: id and name first, then the arguments.
-      toolCall.forEach((call, callIndex) => {
+      toolCalls.forEach((call, callIndex) => {
         frames.push(chunk([{ index, delta: { tool_calls: [{ index: callIndex, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }, finish_reason: null }]));
         frames.push(chunk([{ index, delta: { tool_calls: [{ index: callIndex, function: { arguments: call.function.arguments } }] }, finish_reason: null }]));
       });
@@ -118,7 +119,7 @@ async function chatCompletions(options: OpenAICompatibleSimOptions, req: SimRequ
       });
     }
     const isLast = index === texts.length - 1;
-    const finish = toolCall ? 'tool_calls' : text.finishReason;
+    const finish = hasCalls ? 'tool_calls' : text.finishReason;
     // Zhipu-style vendors put usage on the final choice chunk; OpenAI sends a separate usage chunk.
     frames.push(chunk([{ index, delta: {}, finish_reason: finish }], options.alwaysStreamUsage && isLast ? { usage } : {}));
   });
