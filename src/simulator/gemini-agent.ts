@@ -25,7 +25,7 @@ export const partsText = (parts: readonly GeminiPart[] | undefined): string =>
  */
 export function pickFunctionCalls(body: GeminiGenerateContentRequest, lastUser: GeminiContent): GeminiFunctionCall[] {
   const tools = (body.tools ?? []) as Array<{ functionDeclarations?: GeminiFunctionDeclaration[]; function_declarations?: GeminiFunctionDeclaration[] }>;
-  const declarations = tools.flatMap((t) => t.functionDeclarations ?? t.function_declarations ?? []);
+  const declarations = tools.flatMap((t) => (t && (t.functionDeclarations ?? t.function_declarations)) || []).filter((d) => !!d && typeof d.name === 'string');
   const toolConfig = (body.toolConfig ?? body.tool_config) as Record<string, unknown> | undefined;
   const calling = configValue<{ mode?: string; allowedFunctionNames?: string[]; allowed_function_names?: string[] }>(toolConfig, 'functionCallingConfig', 'function_calling_config');
   const allowed = calling?.allowedFunctionNames ?? calling?.allowed_function_names;

@@ -42,6 +42,11 @@ async function chatCompletions(options: OpenAICompatibleSimOptions, req: SimRequ
     res.json(400, options.errorBody(400, 'model and a non-empty messages array are required'));
     return;
   }
+  const toolProblem = toolsProblem(body.tools);
+  if (toolProblem) {
+    res.json(400, options.errorBody(400, toolProblem));
+    return;
+  }
   const thinkingOff = options.hasThinkingSwitch && (body.thinking as { type?: string } | undefined)?.type === 'disabled';
   const withReasoning = options.isReasoningModel(body.model) && !thinkingOff;
   const toolResults = trailingToolResults(body.messages);
@@ -146,6 +151,14 @@ function trailingToolResults(messages: readonly OpenAIChatMessage[]): string[] {
   const results: string[] = [];
   for (let i = messages.length - 1; i >= 0 && messages[i]!.role === 'tool'; i--) results.unshift(messageText(messages[i]!));
   return results;
+}
+
+/** What OpenAI answers for malformed tools: a 400 naming the tool (the gateway checks only family A's). */
+function toolsProblem(tools: unknown): string | undefined {
+  if (tools === undefined || tools === null) return undefined;
+  if (!Array.isArray(tools)) return "Invalid type for 'tools': expected an array.";
+  const at = tools.findIndex((t: { type?: unknown; function?: { name?: unknown } } | null) => !t || t.type !== 'function' || typeof t.function?.name !== 'string');
+  return at >= 0 ? `Invalid 'tools[${at}]': expected a function tool with a function.name.` : undefined;
 }
 
 function toolChoiceOf(choice: OpenAIChatRequest['tool_choice']): SimToolChoice {

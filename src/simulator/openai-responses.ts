@@ -53,7 +53,7 @@ async function createResponse(options: OpenAIResponsesSimOptions, req: SimReques
     res.json(400, options.errorBody(400, 'previous_response_id is not supported by the simulator: it stores no responses. Send the whole conversation in input.'));
     return;
   }
-  const items: SimInputMessage[] = typeof input === 'string' ? [{ role: 'user', content: input }] : (input as SimInputMessage[]);
+  const items: SimInputMessage[] = typeof input === 'string' ? [{ role: 'user', content: input }] : (input as Array<SimInputMessage | null>).filter((m): m is SimInputMessage => !!m && typeof m === 'object');
   const messages: Array<{ role: string; text: string }> = items
     .filter((m) => m.type === undefined || m.type === 'message')
     .map((m) => ({ role: String(m.role), text: contentText(m.content) }));
@@ -95,7 +95,7 @@ function trailingToolResults(items: readonly SimInputMessage[]): string[] {
 function functionTools(tools: unknown): Array<{ name: string; description?: string; parameters?: unknown }> {
   if (!Array.isArray(tools)) return [];
   return tools
-    .filter((t: { type?: unknown; name?: unknown }) => t.type === 'function' && typeof t.name === 'string')
+    .filter((t: { type?: unknown; name?: unknown } | null) => !!t && t.type === 'function' && typeof t.name === 'string')
     .map((t: { name: string; description?: string; parameters?: unknown }) => ({ name: t.name, description: t.description, parameters: t.parameters }));
 }
 

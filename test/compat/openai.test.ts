@@ -171,6 +171,10 @@ describe('compat: openai 7.x', () => {
     const badModel = await client.chat.completions.create({ model: 'no-such-model', messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
     expect(badModel).toBeInstanceOf(BadRequestError);
     expect((badModel as BadRequestError).message).toMatch(/model/);
+    // Family B passes tools on unchecked; the simulator answers a malformed one as OpenAI does (a 400), not a 5xx.
+    const badTool = await client.chat.completions.create({ model: 'beta-seed-2.0-lite', messages: [{ role: 'user', content: 'x' }], tools: [{ type: 'function' } as never] }).catch((e: unknown) => e);
+    expect(badTool).toBeInstanceOf(BadRequestError);
+    expect((badTool as BadRequestError).message).toMatch(/tools\[0\]/);
     const unknownModel = await client.models.retrieve('no-such-model').catch((e: unknown) => e);
     expect(unknownModel).toBeInstanceOf(NotFoundError);
     const stranger = new OpenAI({ apiKey: 'sk-gw-wrong', baseURL: `${gateway.url}/v1`, maxRetries: 0 });
