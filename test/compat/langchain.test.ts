@@ -58,6 +58,15 @@ describe('compat: LangChain ChatOpenAI', () => {
     expect(Movie.parse(movie)).toEqual(movie);
   });
 
+  it('the Responses API (useResponsesApi), with a tool call', async () => {
+    const responses = new ChatOpenAI({ model: 'beta-seed-2.0-lite', apiKey: TEST_KEY, configuration: { baseURL: `${gateway.url}/v1` }, maxRetries: 0, useResponsesApi: true });
+    const reply = await responses.invoke('Hello Responses');
+    expect(reply.text).toContain('Hello Responses');
+    const lookup = tool(async () => 'ok', { name: 'lookup_order', description: 'Find an order', schema: z.object({ order_id: z.string() }) });
+    const called = (await responses.bindTools([lookup]).invoke('Where is my order?')) as AIMessage;
+    expect(called.tool_calls![0]).toMatchObject({ name: 'lookup_order', args: { order_id: expect.any(String) } });
+  });
+
   it('errors: a bad model and a bad key throw with the gateway message', async () => {
     const wrongModel = new ChatOpenAI({ model: 'no-such-model', apiKey: TEST_KEY, configuration: { baseURL: `${gateway.url}/v1` }, maxRetries: 0 });
     const badModel = await wrongModel.invoke('x').catch((e: Error) => e);
