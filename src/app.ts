@@ -4,7 +4,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { GatewayError, isGatewayError } from './errors.js';
-import { envelopeForPath, renderError } from './api/envelopes.js';
+import { envelopeForRequest, renderError } from './api/envelopes.js';
+import { completeOpenApiDocument } from './api/openapi/complete-document.js';
 import { compileValidator, toFastifyValidator } from './validation/compile.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerUsageRecording } from './plugins/usage-recorder.js';
@@ -82,6 +83,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   );
 
   await app.register(swagger, {
+    transformObject: (document) => completeOpenApiDocument((document as { openapiObject: never }).openapiObject, { serverUrl: deps.publicUrl() }) as never,
     openapi: {
       info: { title: 'Model Gateway API', version: '1.0.0', description: 'One HTTP/JSON gateway in front of generative-model vendors.' },
       components: {
@@ -89,6 +91,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
           bearer: { type: 'http', scheme: 'bearer' },
           googleKey: { type: 'apiKey', in: 'query', name: 'key' },
           consoleSession: { type: 'apiKey', in: 'cookie', name: 'gw_session' },
+          googleKeyHeader: { type: 'apiKey', in: 'header', name: 'x-goog-api-key' },
         },
       },
     },
@@ -134,5 +137,5 @@ function sendError(request: FastifyRequest, reply: FastifyReply, error: GatewayE
     .code(error.status)
     .header('x-request-id', request.id)
     .type('application/json; charset=utf-8')
-    .send(renderError(envelopeForPath(request.url), error));
+    .send(renderError(envelopeForRequest(request.url, request.headers), error));
 }

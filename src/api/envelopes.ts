@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { GatewayError } from '../errors.js';
+import { isGoogleMethodPath, isGoogleStyleRequest } from './google-style.js';
 
 /**
  * The error envelopes of the spec's endpoint families (spec "Error body shapes"), plus the
@@ -9,10 +11,16 @@ import type { GatewayError } from '../errors.js';
 export type EnvelopeKind = 'general' | 'chat' | 'google' | 'kling';
 
 export function envelopeForPath(url: string): EnvelopeKind {
-  if (url.startsWith('/v1beta/') || url === '/v1beta') return 'google';
+  if (url.startsWith('/v1beta/') || url === '/v1beta' || isGoogleMethodPath(url)) return 'google';
   if (url.startsWith('/videoalt/')) return 'kling';
   if (url.startsWith('/v1/chat/completions') || url.startsWith('/v1/messages')) return 'chat';
   return 'general';
+}
+
+/** As envelopeForPath, plus the Google envelope for Google-style calls of `/v1/models` (google-style.ts). */
+export function envelopeForRequest(url: string, headers: IncomingHttpHeaders): EnvelopeKind {
+  const kind = envelopeForPath(url);
+  return kind === 'general' && url.startsWith('/v1/models') && isGoogleStyleRequest(url, headers) ? 'google' : kind;
 }
 
 /** Kling's numeric business codes by HTTP status (protocols/kling.md, "Error codes"). */

@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GatewayError } from '../errors.js';
+import { isGoogleMethodPath } from '../api/google-style.js';
 import type { EndpointFamily } from '../catalog/models.js';
 import type { ApiKey, KeyLookup } from '../keys/key-store.js';
 
 /**
- * Authenticates every non-public route. `/v1beta` takes the key from `?key=` or the
- * `x-goog-api-key` header (what @google/genai sends); everything else from
+ * Authenticates every non-public route. `/v1beta` and `/v1/models` take the key from `?key=` or the
+ * `x-goog-api-key` header (what @google/genai sends) as well; everything from
  * `Authorization: Bearer` (or `x-api-key`, as Anthropic-style clients send it).
  */
 export function registerAuth(app: FastifyInstance): void {
@@ -43,7 +44,7 @@ function admitKey(request: FastifyRequest, lookup: KeyLookup, family: EndpointFa
 
 function presentedSecret(request: FastifyRequest): string | undefined {
   const headers = request.headers;
-  if (request.url.startsWith('/v1beta/')) {
+  if (takesGoogleKey(request.url)) {
     const query = request.query as Record<string, unknown> | undefined;
     const fromQuery = typeof query?.key === 'string' ? query.key : undefined;
     const fromHeader = typeof headers['x-goog-api-key'] === 'string' ? headers['x-goog-api-key'] : undefined;
@@ -58,8 +59,11 @@ function presentedSecret(request: FastifyRequest): string | undefined {
   return typeof apiKey === 'string' && apiKey ? apiKey : undefined;
 }
 
+/** The Gemini-native paths, under `/v1beta` and (as @google/genai 2+ calls them) under `/v1/models`. */
+const takesGoogleKey = (url: string): boolean => url.startsWith('/v1beta/') || url.startsWith('/v1/models');
+
 const keyHint = (url: string): string =>
-  url.startsWith('/v1beta/') ? "'key' query parameter or the x-goog-api-key header" : "'Authorization: Bearer <API_KEY>' header";
+  url.startsWith('/v1beta/') || isGoogleMethodPath(url) ? "'key' query parameter or the x-goog-api-key header" : "'Authorization: Bearer <API_KEY>' header";
 
 /** Endpoint permissions are families; a key without a list may use them all. */
 function familyRefusal(key: ApiKey, family: EndpointFamily): GatewayError | undefined {

@@ -15,6 +15,9 @@ import type {
 import type { SimResponse, SimulatorSpec } from './server.js';
 import { countTokens, simulateText, stableId } from './text.js';
 import { validateAnthropicRequest } from './anthropic-validate.js';
+import { decideToolCalls, type SimToolChoice } from './tool-calls.js';
+import { structuredContent } from './structured-output.js';
+import { tokenPieces } from './text.js';
 
 const ERROR_TYPE_BY_STATUS: Record<number, AnthropicErrorType> = {
   400: 'invalid_request_error', 401: 'authentication_error', 402: 'billing_error', 403: 'permission_error', 404: 'not_found_error',
@@ -62,15 +65,22 @@ function buildReply(body: AnthropicMessagesRequest): Reply {
   const prompt = lastUserText(body.messages);
   const stops = body.stop_sequences ?? [];
   const withReasoning = (body.thinking as { type?: string } | undefined)?.type === 'enabled';
-  const text = simulateText({ model: body.model, prompt, maxTokens: body.max_tokens, stop: stops, withReasoning });
-  const toolUse = pickToolUse(body, prompt);
+  let text = simulateText({ model: body.model, prompt, maxTokens: body.max_tokens, stop: stops, withReasoning });
+  const format = body.output_config?.format;
+  const json = format?.type === 'json_schema' ? structuredContent({ kind: 'json_schema', schema: format.schema }, prompt, text.content) : undefined;
+  if (json !== undefined) {
+    const contentPieces = tokenPieces(json);
+    text = { ...text, content: json, contentPieces, contentTokens: contentPieces.length, finishReason: 'stop' };
+  }
+  const toolUses = pickToolUses(body, prompt);
+  const toolUse = toolUses[0];
   const content: AnthropicContentBlock[] = [];
   const pieces = new Map<number, readonly string[]>();
   if (withReasoning) {
     pieces.set(content.length, text.reasoningPieces);
     content.push({ type: 'thinking', thinking: text.reasoning, signature: `sig_${stableId(text.reasoning)}` });
   }
-  if (toolUse) content.push(toolUse);
+  if (toolUse) content.push(...toolUses);
   else {
     pieces.set(content.length, text.contentPieces);
     content.push({ type: 'text', text: text.content });
@@ -78,7 +88,7 @@ function buildReply(body: AnthropicMessagesRequest): Reply {
   const matchedStop = toolUse || text.finishReason === 'length' ? undefined : firstStop(body, prompt, stops);
   const stopReason: AnthropicStopReason = toolUse ? 'tool_use' : text.finishReason === 'length' ? 'max_tokens' : matchedStop ? 'stop_sequence' : 'end_turn';
   const inputTokens = countTokens(body.system ?? '') + body.messages.reduce((sum, m) => sum + 4 + countTokens(messageText(m)), 3);
-  const outputTokens = text.reasoningTokens + (toolUse ? countTokens(JSON.stringify(toolUse.input)) : text.contentTokens);
+  const outputTokens = text.reasoningTokens + (toolUse ? countTokens(JSON.stringify(toolUses.map((t) => t.input))) : text.contentTokens);
   const message: AnthropicMessage = {
     id: `msg_sim${stableId('anthropic', JSON.stringify(body)).slice(0, 20)}`,
     type: 'message',
@@ -145,15 +155,26 @@ function firstStop(body: AnthropicMessagesRequest, prompt: string, stops: readon
   return best?.stop;
 }
 
-/** Calls a tool when told to (`any` or a named tool), or when the prompt names one. */
-function pickToolUse(body: AnthropicMessagesRequest, prompt: string): AnthropicToolUseBlock | undefined {
+/**
+ * Tool calls per tool_choice (`auto`, `any`, `tool`, `none`; `disable_parallel_tool_use`), inputs
+ * sampled from each tool's input_schema (tool-calls.ts); in `auto` mode a turn of tool results
+ * gets the final text answer.
+ */
+function pickToolUses(body: AnthropicMessagesRequest, prompt: string): AnthropicToolUseBlock[] {
   const tools: AnthropicTool[] = body.tools ?? [];
-  const choice = body.tool_choice;
-  if (tools.length === 0 || choice?.type === 'none') return undefined;
-  const tool =
-    choice?.type === 'tool' ? tools.find((t) => t.name === choice.name) : choice?.type === 'any' ? tools[0] : tools.find((t) => prompt.includes(t.name));
-  if (!tool) return undefined;
-  return { type: 'tool_use', id: `toolu_sim${stableId(tool.name, prompt).slice(0, 16)}`, name: tool.name, input: { query: prompt.slice(0, 60) } };
+  const choice = body.tool_choice as { type?: string; name?: string; disable_parallel_tool_use?: boolean } | undefined;
+  const mode: SimToolChoice =
+    choice?.type === 'none' ? { mode: 'none' } : choice?.type === 'any' ? { mode: 'required' } : choice?.type === 'tool' ? { mode: 'named', names: [choice.name ?? ''] } : { mode: 'auto' };
+  const last = body.messages[body.messages.length - 1];
+  const hasToolResults = last?.role === 'user' && Array.isArray(last.content) && last.content.some((b) => b.type === 'tool_result');
+  const calls = decideToolCalls({
+    tools: tools.map((t) => ({ name: t.name, description: (t as { description?: string }).description, parameters: (t as { input_schema?: unknown }).input_schema })),
+    choice: mode,
+    isParallel: choice?.disable_parallel_tool_use !== true,
+    prompt,
+    hasToolResults,
+  });
+  return calls.map((call) => ({ type: 'tool_use', id: `toolu_sim${call.id.slice(0, 16)}`, name: call.name, input: call.arguments as Record<string, unknown> }));
 }
 
 function messageText(message: AnthropicMessageParam): string {

@@ -4,7 +4,6 @@ import {
   GEMINI_IMAGE_SIZES,
   type GeminiContent,
   type GeminiFunctionCall,
-  type GeminiFunctionDeclaration,
   type GeminiGenerateContentRequest,
   type GeminiGenerateContentResponse,
   type GeminiGenerationConfig,
@@ -14,7 +13,10 @@ import {
 } from '../protocols/gemini-generate/types.js';
 import type { SimRequest, SimResponse, SimulatorSpec } from './server.js';
 import { renderPng, sizeForRatio } from './png-image.js';
-import { countTokens, simulateText, stableId, type SimulatedText } from './text.js';
+import { countTokens, simulateText, stableId, tokenPieces, type SimulatedText } from './text.js';
+import { answerPromptAfterTools } from './tool-calls.js';
+import { structuredContent } from './structured-output.js';
+import { configValue, countParts, logprobsResult, outputFormatOf, partsText, pickFunctionCalls } from './gemini-agent.js';
 
 const STATUS_BY_CODE: Record<number, string> = {
   400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 429: 'RESOURCE_EXHAUSTED',
@@ -117,9 +119,6 @@ function requestProblem(body: GeminiGenerateContentRequest | undefined): string 
   return functionTurnProblem(body.contents);
 }
 
-const countParts = (content: GeminiContent | undefined, kind: 'functionCall' | 'functionResponse'): number =>
-  content?.parts.filter((p) => p[kind] !== undefined || p[kind === 'functionCall' ? 'function_call' : 'function_response'] !== undefined).length ?? 0;
-
 /** The API's turn rules for function calling, with its own messages (seen in issue threads). */
 function functionTurnProblem(contents: readonly GeminiContent[]): string | undefined {
   for (let i = 0; i < contents.length; i++) {
@@ -141,41 +140,12 @@ function penaltyProblem(model: string, config: GeminiGenerationConfig | undefine
   return hasPenalty && !model.startsWith('gemini-2.0') ? `Penalty is not enabled for models/${model}` : undefined;
 }
 
-const partsText = (parts: readonly GeminiPart[] | undefined): string =>
-  (parts ?? []).map((p) => (typeof p.text === 'string' ? p.text : '')).filter(Boolean).join(' ');
-
 /** What the model reads of a turn: its text, plus the results of function calls as JSON. */
 const turnText = (parts: readonly GeminiPart[]): string =>
   [partsText(parts), ...parts.flatMap((p) => (p.functionResponse ? [JSON.stringify(p.functionResponse.response)] : []))].filter(Boolean).join(' ');
 
-/**
- * Calls a declared function when told to (mode ANY, limited to allowedFunctionNames), or in AUTO
- * mode when the user's text names it; never in mode NONE, nor right after a function response in AUTO.
- */
-function pickFunctionCall(body: GeminiGenerateContentRequest, lastUser: GeminiContent): GeminiFunctionCall | undefined {
-  const tools = (body.tools ?? []) as Array<{ functionDeclarations?: GeminiFunctionDeclaration[]; function_declarations?: GeminiFunctionDeclaration[] }>;
-  const declarations = tools.flatMap((t) => t.functionDeclarations ?? t.function_declarations ?? []);
-  const toolConfig = (body.toolConfig ?? body.tool_config) as Record<string, unknown> | undefined;
-  const calling = configValue<{ mode?: string; allowedFunctionNames?: string[]; allowed_function_names?: string[] }>(toolConfig, 'functionCallingConfig', 'function_calling_config');
-  const mode = calling?.mode ?? 'AUTO';
-  const prompt = partsText(lastUser.parts);
-  let declaration: GeminiFunctionDeclaration | undefined;
-  if (mode === 'ANY') {
-    const allowed = calling?.allowedFunctionNames ?? calling?.allowed_function_names;
-    declaration = allowed ? declarations.find((d) => allowed.includes(d.name)) : declarations[0];
-  } else if (mode !== 'NONE' && countParts(lastUser, 'functionResponse') === 0) {
-    declaration = declarations.find((d) => prompt.includes(d.name));
-  }
-  return declaration ? { name: declaration.name, args: { query: prompt.slice(0, 60) } } : undefined;
-}
-
 const countInputImages = (contents: readonly GeminiContent[]): number =>
   contents.reduce((sum, c) => sum + c.parts.filter((p) => p.inlineData !== undefined || p.inline_data !== undefined).length, 0);
-
-/** Reads a generationConfig key in either proto-JSON casing. */
-function configValue<T>(config: Record<string, unknown> | undefined, camel: string, snake: string): T | undefined {
-  return (config?.[camel] ?? config?.[snake]) as T | undefined;
-}
 
 type PngSource = (width: number, height: number) => string;
 type Chunk = GeminiGenerateContentResponse;
@@ -202,18 +172,28 @@ function generate(model: string, body: GeminiGenerateContentRequest, png: PngSou
   const allText = [partsText(system?.parts), ...body.contents.map((c) => turnText(c.parts))].join('\n');
   const promptTokenCount = countTokens(allText) + INPUT_IMAGE_TOKENS * countInputImages(body.contents);
   const thinking = configValue<{ includeThoughts?: boolean; include_thoughts?: boolean }>(config, 'thinkingConfig', 'thinking_config');
-  const call = isImageModel ? undefined : pickFunctionCall(body, lastUser);
+  const calls = isImageModel ? [] : pickFunctionCalls(body, lastUser);
+  const format = outputFormatOf(config);
+  const results = lastUser.parts.flatMap((p) => (p.functionResponse ? [JSON.stringify(p.functionResponse.response)] : []));
+  const question = [...body.contents].reverse().find((c) => c.role !== 'model' && countParts(c, 'functionResponse') === 0);
   const perCandidate: Array<{ chunks: Chunk[]; output: Output; reasoningTokens: number }> = [];
   for (let variant = 0; variant < count; variant++) {
-    const text = simulateText({
+    let text = simulateText({
       model,
-      prompt: turnText(lastUser.parts),
+      prompt: results.length > 0 ? answerPromptAfterTools(partsText(question?.parts), results) : turnText(lastUser.parts),
       maxTokens: configValue<number>(config, 'maxOutputTokens', 'max_output_tokens'),
       stop: configValue<string[]>(config, 'stopSequences', 'stop_sequences'),
       variant,
       withReasoning: isImageModel || thinking?.includeThoughts === true || thinking?.include_thoughts === true,
     });
-    const output = isImageModel ? imageOutput(config, png) : call ? callOutput(call) : textOutput(text);
+    const json = isImageModel ? undefined : structuredContent(format, `${turnText(lastUser.parts)}\n${variant}`, text.content);
+    if (json !== undefined) {
+      const contentPieces = tokenPieces(json);
+      text = { ...text, content: json, contentPieces, contentTokens: contentPieces.length, finishReason: 'stop' };
+    }
+    const wantsLogprobs = configValue<boolean>(config, 'responseLogprobs', 'response_logprobs') === true;
+    const topCount = configValue<number>(config, 'logprobs', 'logprobs') ?? 0;
+    const output = isImageModel ? imageOutput(config, png) : calls.length > 0 ? callOutput(calls) : textOutput(text, wantsLogprobs ? { topCount } : undefined);
     if (typeof output === 'string') return output;
     const thoughts = groupPieces(text.reasoningPieces, 3).map((group) => ({ candidates: [candidate([{ text: group, thought: true }])] }));
     perCandidate.push({ chunks: [...thoughts, ...output.chunks], output, reasoningTokens: text.reasoningTokens });
@@ -241,16 +221,18 @@ function zipCandidates(lists: readonly Chunk[][]): Chunk[] {
   }));
 }
 
-/** A function call comes whole in one part; Gemini finishes such a turn with STOP. */
-function callOutput(call: GeminiFunctionCall): Output {
-  return { chunks: [{ candidates: [candidate([{ functionCall: call }], 'STOP')] }], tokens: countTokens(JSON.stringify(call)), modality: 'TEXT' };
+/** Each function call comes whole in its own part; Gemini finishes such a turn with STOP. */
+function callOutput(calls: readonly GeminiFunctionCall[]): Output {
+  const parts = calls.map((call) => ({ functionCall: call }));
+  return { chunks: [{ candidates: [candidate(parts, 'STOP')] }], tokens: countTokens(JSON.stringify(calls)), modality: 'TEXT' };
 }
 
-function textOutput(text: SimulatedText): Output {
+function textOutput(text: SimulatedText, logprobs: { topCount: number } | undefined): Output {
   const pieces = groupPieces(text.contentPieces, 4);
   const finishReason = text.finishReason === 'length' ? 'MAX_TOKENS' : 'STOP';
   const chunks = pieces.map((piece, i) => ({ candidates: [candidate([{ text: piece }], i === pieces.length - 1 ? finishReason : undefined)] }));
   if (chunks.length === 0) chunks.push({ candidates: [candidate([{ text: '' }], finishReason)] });
+  if (logprobs) Object.assign(chunks[chunks.length - 1]!.candidates[0]!, logprobsResult(text, logprobs.topCount));
   return { chunks, tokens: text.contentTokens, modality: 'TEXT' };
 }
 
@@ -293,5 +275,7 @@ function mergeCandidate(index: number, pieces: readonly Candidate[]): Candidate 
   const text = parts.filter((p) => !p.thought && typeof p.text === 'string').map((p) => p.text).join('');
   const others = parts.filter((p) => p.inlineData || p.functionCall);
   const merged: GeminiPart[] = [...(thought ? [{ text: thought, thought: true }] : []), ...(text || others.length === 0 ? [{ text }] : []), ...others];
-  return { content: { role: 'model', parts: merged }, finishReason: pieces[pieces.length - 1]!.finishReason ?? 'STOP', index };
+  const { avgLogprobs, logprobsResult: result } = pieces[pieces.length - 1]! as Candidate & { avgLogprobs?: number; logprobsResult?: unknown };
+  const logprobs = result === undefined ? {} : { avgLogprobs, logprobsResult: result };
+  return { content: { role: 'model', parts: merged }, finishReason: pieces[pieces.length - 1]!.finishReason ?? 'STOP', index, ...logprobs };
 }

@@ -1,7 +1,10 @@
 import { formatSse } from '../gateway/sse/write.js';
 import type { OpenAIChatChunk, OpenAIChatCompletion, OpenAIChatMessage, OpenAIChatRequest, OpenAIChatToolCall } from '../protocols/openai-chat/types.js';
 import type { SimErrorBody, SimHandler, SimRequest, SimResponse, SimulatorSpec } from './server.js';
-import { countTokens, simulateText, stableId, type SimulatedText } from './text.js';
+import { countTokens, simulateText, stableId, tokenPieces, type SimulatedText } from './text.js';
+import { answerPromptAfterTools, decideToolCalls, type SimToolChoice } from './tool-calls.js';
+import { structuredContent, type SimOutputFormat } from './structured-output.js';
+import { tokenLogprobs } from './logprobs.js';
 
 export interface OpenAICompatibleSimOptions {
   vendor: string;
@@ -39,22 +42,33 @@ async function chatCompletions(options: OpenAICompatibleSimOptions, req: SimRequ
     res.json(400, options.errorBody(400, 'model and a non-empty messages array are required'));
     return;
   }
+  const toolProblem = toolsProblem(body.tools);
+  if (toolProblem) {
+    res.json(400, options.errorBody(400, toolProblem));
+    return;
+  }
   const thinkingOff = options.hasThinkingSwitch && (body.thinking as { type?: string } | undefined)?.type === 'disabled';
   const withReasoning = options.isReasoningModel(body.model) && !thinkingOff;
-  const prompt = lastUserText(body.messages);
+  const toolResults = trailingToolResults(body.messages);
+  const question = lastUserText(body.messages);
+  const prompt = toolResults.length > 0 ? answerPromptAfterTools(question, toolResults) : question;
   const promptTokens = body.messages.reduce((sum, m) => sum + 3 + countTokens(messageText(m)), 3);
   const n = body.n ?? 1;
   const stop = typeof body.stop === 'string' ? [body.stop] : body.stop;
   const maxTokens = body.max_completion_tokens ?? body.max_tokens;
-  const toolCall = pickToolCall(body, prompt);
+  const toolCalls = pickToolCalls(body, question, toolResults.length > 0);
+  const hasCalls = toolCalls.length > 0;
+  const format = outputFormatOf(body.response_format);
   const texts: SimulatedText[] = [];
   for (let i = 0; i < n; i++) {
-    texts.push(simulateText({ model: body.model, prompt, maxTokens, stop, variant: i, withReasoning }));
+    const text = simulateText({ model: body.model, prompt, maxTokens, stop, variant: i, withReasoning });
+    const json = structuredContent(format, `${prompt}\n${i}`, text.content);
+    texts.push(json === undefined ? text : withContent(text, json));
   }
-  if (body.response_format?.type === 'json_object') {
-    for (const text of texts) text.content = JSON.stringify({ reply: text.content });
-  }
-  const completionTokens = texts.reduce((sum, t) => sum + t.contentTokens + t.reasoningTokens, 0);
+  const topLogprobs = typeof body.top_logprobs === 'number' ? body.top_logprobs : 0;
+  const logprobsOf = (text: SimulatedText) => (body.logprobs === true && !hasCalls ? { content: tokenLogprobs(text.contentPieces, topLogprobs), refusal: null } : null);
+  const callTokens = hasCalls ? countTokens(JSON.stringify(toolCalls.map((c) => c.function))) : 0;
+  const completionTokens = texts.reduce((sum, t) => sum + (hasCalls ? callTokens : t.contentTokens) + t.reasoningTokens, 0);
   const reasoningTokens = texts.reduce((sum, t) => sum + t.reasoningTokens, 0);
   const usage = {
     prompt_tokens: promptTokens,
@@ -75,12 +89,12 @@ async function chatCompletions(options: OpenAICompatibleSimOptions, req: SimRequ
         index,
         message: {
           role: 'assistant',
-          content: toolCall ? null : text.content,
+          content: hasCalls ? null : text.content,
           ...(withReasoning ? { reasoning_content: text.reasoning } : {}),
-          ...(toolCall ? { tool_calls: [toolCall] } : {}),
+          ...(hasCalls ? { tool_calls: toolCalls } : {}),
         },
-        finish_reason: toolCall ? 'tool_calls' : text.finishReason,
-        logprobs: null,
+        finish_reason: hasCalls ? 'tool_calls' : text.finishReason,
+        logprobs: logprobsOf(text),
       })),
       usage,
     };
@@ -97,13 +111,20 @@ async function chatCompletions(options: OpenAICompatibleSimOptions, req: SimRequ
   texts.forEach((text, index) => {
     frames.push(chunk([{ index, delta: { role: 'assistant', content: '' }, finish_reason: null }]));
     for (const piece of text.reasoningPieces) frames.push(chunk([{ index, delta: { reasoning_content: piece }, finish_reason: null }]));
-    if (toolCall) {
-      frames.push(chunk([{ index, delta: { tool_calls: [{ index: 0, ...toolCall }] }, finish_reason: null }]));
+    if (hasCalls) {
+      // Each call in two chunks, as OpenAI streams them: id and name first, then the arguments.
+      toolCalls.forEach((call, callIndex) => {
+        frames.push(chunk([{ index, delta: { tool_calls: [{ index: callIndex, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } }] }, finish_reason: null }]));
+        frames.push(chunk([{ index, delta: { tool_calls: [{ index: callIndex, function: { arguments: call.function.arguments } }] }, finish_reason: null }]));
+      });
     } else {
-      for (const piece of text.contentPieces) frames.push(chunk([{ index, delta: { content: piece }, finish_reason: null }]));
+      const logprobs = logprobsOf(text)?.content;
+      text.contentPieces.forEach((piece, at) => {
+        frames.push(chunk([{ index, delta: { content: piece }, finish_reason: null, ...(logprobs ? { logprobs: { content: [logprobs[at]!], refusal: null } } : {}) }]));
+      });
     }
     const isLast = index === texts.length - 1;
-    const finish = toolCall ? 'tool_calls' : text.finishReason;
+    const finish = hasCalls ? 'tool_calls' : text.finishReason;
     // Zhipu-style vendors put usage on the final choice chunk; OpenAI sends a separate usage chunk.
     frames.push(chunk([{ index, delta: {}, finish_reason: finish }], options.alwaysStreamUsage && isLast ? { usage } : {}));
   });
@@ -125,20 +146,46 @@ function lastUserText(messages: OpenAIChatMessage[]): string {
   return messageText(messages[messages.length - 1]!);
 }
 
-/** Calls a tool when told to (`required` or a named tool), or when the prompt names one. */
-function pickToolCall(body: OpenAIChatRequest, prompt: string): OpenAIChatToolCall | undefined {
-  const tools = body.tools ?? [];
-  if (tools.length === 0 || body.tool_choice === 'none') return undefined;
-  const named = typeof body.tool_choice === 'object' ? body.tool_choice.function.name : undefined;
-  const tool = named
-    ? tools.find((t) => t.function.name === named)
-    : body.tool_choice === 'required'
-      ? tools[0]
-      : tools.find((t) => prompt.includes(t.function.name));
-  if (!tool) return undefined;
-  return {
-    id: `call_${stableId(tool.function.name, prompt).slice(0, 16)}`,
-    type: 'function',
-    function: { name: tool.function.name, arguments: JSON.stringify({ query: prompt.slice(0, 60) }) },
-  };
+/** The results of the tools called in the previous assistant turn, when they end the conversation. */
+function trailingToolResults(messages: readonly OpenAIChatMessage[]): string[] {
+  const results: string[] = [];
+  for (let i = messages.length - 1; i >= 0 && messages[i]!.role === 'tool'; i--) results.unshift(messageText(messages[i]!));
+  return results;
+}
+
+/** What OpenAI answers for malformed tools: a 400 naming the tool (the gateway checks only family A's). */
+function toolsProblem(tools: unknown): string | undefined {
+  if (tools === undefined || tools === null) return undefined;
+  if (!Array.isArray(tools)) return "Invalid type for 'tools': expected an array.";
+  const at = tools.findIndex((t: { type?: unknown; function?: { name?: unknown } } | null) => !t || t.type !== 'function' || typeof t.function?.name !== 'string');
+  return at >= 0 ? `Invalid 'tools[${at}]': expected a function tool with a function.name.` : undefined;
+}
+
+function toolChoiceOf(choice: OpenAIChatRequest['tool_choice']): SimToolChoice {
+  if (typeof choice === 'object' && choice !== null) return { mode: 'named', names: [choice.function.name] };
+  return choice === 'none' || choice === 'required' ? { mode: choice } : { mode: 'auto' };
+}
+
+/** Tool calls per tool_choice and parallel_tool_calls, arguments sampled from each tool's schema (tool-calls.ts). */
+function pickToolCalls(body: OpenAIChatRequest, prompt: string, hasToolResults: boolean): OpenAIChatToolCall[] {
+  const calls = decideToolCalls({
+    tools: (body.tools ?? []).map((t) => ({ name: t.function.name, description: t.function.description, parameters: t.function.parameters })),
+    choice: toolChoiceOf(body.tool_choice),
+    isParallel: body.parallel_tool_calls !== false,
+    prompt,
+    hasToolResults,
+  });
+  return calls.map((call) => ({ id: `call_${call.id}`, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } }));
+}
+
+function outputFormatOf(format: OpenAIChatRequest['response_format']): SimOutputFormat {
+  if (format?.type === 'json_object') return { kind: 'json_object' };
+  if (format?.type === 'json_schema') return { kind: 'json_schema', schema: (format.json_schema as { schema?: unknown } | undefined)?.schema };
+  return undefined;
+}
+
+/** The reply with its content replaced (structured output), tokens recounted. */
+function withContent(text: SimulatedText, content: string): SimulatedText {
+  const contentPieces = tokenPieces(content);
+  return { ...text, content, contentPieces, contentTokens: contentPieces.length, finishReason: 'stop' };
 }

@@ -1,6 +1,9 @@
 import { formatSse } from '../gateway/sse/write.js';
 import type { SimErrorBody, SimHandler, SimRequest, SimResponse } from './server.js';
-import { countTokens, simulateText, stableId, type SimulatedText } from './text.js';
+import { countTokens, simulateText, stableId, tokenPieces, type SimulatedText } from './text.js';
+import { answerPromptAfterTools, decideToolCalls, type SimToolCall, type SimToolChoice } from './tool-calls.js';
+import { structuredContent, type SimOutputFormat } from './structured-output.js';
+import { tokenLogprobs, type SimTokenLogprob } from './logprobs.js';
 
 export interface OpenAIResponsesSimOptions {
   vendor: string;
@@ -14,8 +17,10 @@ export interface OpenAIResponsesSimOptions {
 }
 
 interface SimInputMessage {
+  type?: unknown;
   role?: unknown;
   content?: unknown;
+  output?: unknown;
 }
 
 /**
@@ -44,17 +49,67 @@ async function createResponse(options: OpenAIResponsesSimOptions, req: SimReques
     res.json(400, options.errorBody(400, 'max_output_tokens must be a positive integer'));
     return;
   }
-  const messages: Array<{ role: string; text: string }> =
-    typeof input === 'string' ? [{ role: 'user', text: input }] : (input as SimInputMessage[]).map((m) => ({ role: String(m.role), text: contentText(m.content) }));
+  if (body.previous_response_id != null) {
+    res.json(400, options.errorBody(400, 'previous_response_id is not supported by the simulator: it stores no responses. Send the whole conversation in input.'));
+    return;
+  }
+  const items: SimInputMessage[] = typeof input === 'string' ? [{ role: 'user', content: input }] : (input as Array<SimInputMessage | null>).filter((m): m is SimInputMessage => !!m && typeof m === 'object');
+  const messages: Array<{ role: string; text: string }> = items
+    .filter((m) => m.type === undefined || m.type === 'message')
+    .map((m) => ({ role: String(m.role), text: contentText(m.content) }));
   if (typeof body.instructions === 'string') messages.unshift({ role: 'system', text: body.instructions });
   const thinkingOff = options.hasThinkingSwitch && (body.thinking as { type?: string } | undefined)?.type === 'disabled';
   const withReasoning = options.isReasoningModel(body.model) && !thinkingOff;
-  const prompt = [...messages].reverse().find((m) => m.role === 'user')?.text ?? messages[messages.length - 1]!.text;
-  const text = simulateText({ model: body.model, prompt, maxTokens, withReasoning });
-  const inputTokens = messages.reduce((sum, m) => sum + 3 + countTokens(m.text), 3);
-  const response = buildResponse(options, body, text, inputTokens, withReasoning);
-  if (body.stream === true) await res.sse(streamFrames(response, text));
+  const question = [...messages].reverse().find((m) => m.role === 'user')?.text ?? messages[messages.length - 1]?.text ?? '';
+  const toolResults = trailingToolResults(items);
+  const prompt = toolResults.length > 0 ? answerPromptAfterTools(question, toolResults) : question;
+  let text = simulateText({ model: body.model, prompt, maxTokens, withReasoning });
+  const json = structuredContent(outputFormatOf(body.text), prompt, text.content);
+  if (json !== undefined) {
+    const contentPieces = tokenPieces(json);
+    text = { ...text, content: json, contentPieces, contentTokens: contentPieces.length, finishReason: 'stop' };
+  }
+  const calls = decideToolCalls({
+    tools: functionTools(body.tools),
+    choice: toolChoiceOf(body.tool_choice),
+    isParallel: body.parallel_tool_calls !== false,
+    prompt: question,
+    hasToolResults: toolResults.length > 0,
+  });
+  const inputTokens = items.reduce((sum, m) => sum + 3 + countTokens(m.output !== undefined ? contentText(m.output) : contentText(m.content)), 3);
+  // Logprobs come when asked for with include (openai.md §2 `include`, `top_logprobs`).
+  const wantsLogprobs = Array.isArray(body.include) && body.include.includes('message.output_text.logprobs');
+  const logprobs = wantsLogprobs ? tokenLogprobs(text.contentPieces, typeof body.top_logprobs === 'number' ? body.top_logprobs : 0) : [];
+  const response = buildResponse(options, body, text, inputTokens, withReasoning, calls, logprobs);
+  if (body.stream === true) await res.sse(streamFrames(response, text, logprobs));
   else res.json(200, response);
+}
+
+/** The outputs of the function calls that end the input (the agent sent results back). */
+function trailingToolResults(items: readonly SimInputMessage[]): string[] {
+  const results: string[] = [];
+  for (let i = items.length - 1; i >= 0 && items[i]!.type === 'function_call_output'; i--) results.unshift(contentText(items[i]!.output));
+  return results;
+}
+
+function functionTools(tools: unknown): Array<{ name: string; description?: string; parameters?: unknown }> {
+  if (!Array.isArray(tools)) return [];
+  return tools
+    .filter((t: { type?: unknown; name?: unknown } | null) => !!t && t.type === 'function' && typeof t.name === 'string')
+    .map((t: { name: string; description?: string; parameters?: unknown }) => ({ name: t.name, description: t.description, parameters: t.parameters }));
+}
+
+function toolChoiceOf(choice: unknown): SimToolChoice {
+  if (choice && typeof choice === 'object' && typeof (choice as { name?: unknown }).name === 'string') return { mode: 'named', names: [(choice as { name: string }).name] };
+  return choice === 'none' || choice === 'required' ? { mode: choice } : { mode: 'auto' };
+}
+
+/** `text.format` (openai.md §2): json_schema carries its schema inline, json_object asks for any object. */
+function outputFormatOf(text: unknown): SimOutputFormat {
+  const format = (text as { format?: { type?: unknown; schema?: unknown } } | undefined)?.format;
+  if (format?.type === 'json_schema') return { kind: 'json_schema', schema: format.schema };
+  if (format?.type === 'json_object') return { kind: 'json_object' };
+  return undefined;
 }
 
 function contentText(content: unknown): string {
@@ -65,36 +120,48 @@ function contentText(content: unknown): string {
 
 type SimResponseObject = Record<string, unknown> & { id: string; output: Array<Record<string, unknown>>; status: string };
 
-function buildResponse(options: OpenAIResponsesSimOptions, body: Record<string, unknown>, text: SimulatedText, inputTokens: number, withReasoning: boolean): SimResponseObject {
+function buildResponse(
+  options: OpenAIResponsesSimOptions, body: Record<string, unknown>, text: SimulatedText, inputTokens: number, withReasoning: boolean, calls: readonly SimToolCall[],
+  logprobs: readonly SimTokenLogprob[],
+): SimResponseObject {
   const id = stableId(options.vendor, JSON.stringify(body));
   const isCut = text.finishReason === 'length';
   const output: Array<Record<string, unknown>> = [];
   if (withReasoning) {
     output.push({ id: `rs_${id}`, type: 'reasoning', summary: [{ type: 'summary_text', text: text.reasoning }], status: 'completed' });
   }
-  output.push({
-    id: `msg_${id}`,
-    type: 'message',
-    role: 'assistant',
-    status: isCut ? 'incomplete' : 'completed',
-    content: [{ type: 'output_text', text: text.content, annotations: [] }],
-  });
-  const outputTokens = text.contentTokens + text.reasoningTokens;
+  for (const call of calls) {
+    output.push({ id: `fc_${call.id}`, type: 'function_call', status: 'completed', call_id: `call_${call.id}`, name: call.name, arguments: JSON.stringify(call.arguments) });
+  }
+  if (calls.length === 0) {
+    output.push({
+      id: `msg_${id}`,
+      type: 'message',
+      role: 'assistant',
+      status: isCut ? 'incomplete' : 'completed',
+      content: [{ type: 'output_text', text: text.content, annotations: [], logprobs }],
+    });
+  }
+  const callTokens = calls.reduce((sum, call) => sum + countTokens(JSON.stringify(call.arguments)), 0);
+  const outputTokens = (calls.length > 0 ? callTokens : text.contentTokens) + text.reasoningTokens;
   // Ark's Response type has no completed_at (volcengine-python-sdk types/responses/response.py).
   return {
     id: `resp_${id}`,
     object: 'response',
     created_at: Math.floor(Date.now() / 1000),
     model: body.model,
-    status: isCut ? 'incomplete' : 'completed',
+    status: isCut && calls.length === 0 ? 'incomplete' : 'completed',
     error: null,
-    incomplete_details: isCut ? { reason: 'max_output_tokens' } : null,
+    incomplete_details: isCut && calls.length === 0 ? { reason: 'max_output_tokens' } : null,
     max_output_tokens: body.max_output_tokens ?? null,
     temperature: body.temperature ?? null,
     top_p: body.top_p ?? null,
     thinking: { type: withReasoning ? 'enabled' : 'disabled' },
     service_tier: 'default',
-    tools: [],
+    tools: Array.isArray(body.tools) ? body.tools : [],
+    tool_choice: body.tool_choice ?? 'auto',
+    parallel_tool_calls: body.parallel_tool_calls ?? true,
+    text: body.text ?? { format: { type: 'text' } },
     output,
     usage: {
       input_tokens: inputTokens,
@@ -107,7 +174,7 @@ function buildResponse(options: OpenAIResponsesSimOptions, body: Record<string, 
 }
 
 /** The documented event order (openai.md §2), each frame with `event:` equal to the payload type. */
-function streamFrames(response: SimResponseObject, text: SimulatedText): string[] {
+function streamFrames(response: SimResponseObject, text: SimulatedText, logprobs: readonly SimTokenLogprob[]): string[] {
   let sequence = 0;
   const frames: string[] = [];
   const emit = (type: string, payload: Record<string, unknown>) => frames.push(formatSse({ event: type, data: { type, ...payload, sequence_number: sequence++ } }));
@@ -123,13 +190,17 @@ function streamFrames(response: SimResponseObject, text: SimulatedText): string[
       for (const delta of text.reasoningPieces) emit('response.reasoning_summary_text.delta', { ...where, delta });
       emit('response.reasoning_summary_text.done', { ...where, text: text.reasoning });
       emit('response.reasoning_summary_part.done', { ...where, part: { type: 'summary_text', text: text.reasoning } });
+    } else if (item.type === 'function_call') {
+      emit('response.output_item.added', { output_index: outputIndex, item: { ...item, arguments: '', status: 'in_progress' } });
+      emit('response.function_call_arguments.delta', { item_id: itemId, output_index: outputIndex, delta: item.arguments });
+      emit('response.function_call_arguments.done', { item_id: itemId, output_index: outputIndex, name: item.name, arguments: item.arguments });
     } else {
       const where = { item_id: itemId, output_index: outputIndex, content_index: 0 };
       emit('response.output_item.added', { output_index: outputIndex, item: { ...item, content: [], status: 'in_progress' } });
       emit('response.content_part.added', { ...where, part: { type: 'output_text', text: '', annotations: [] } });
-      for (const delta of text.contentPieces) emit('response.output_text.delta', { ...where, delta, logprobs: [] });
-      emit('response.output_text.done', { ...where, text: text.content, logprobs: [] });
-      emit('response.content_part.done', { ...where, part: { type: 'output_text', text: text.content, annotations: [] } });
+      text.contentPieces.forEach((delta, at) => emit('response.output_text.delta', { ...where, delta, logprobs: logprobs[at] ? [logprobs[at]] : [] }));
+      emit('response.output_text.done', { ...where, text: text.content, logprobs });
+      emit('response.content_part.done', { ...where, part: { type: 'output_text', text: text.content, annotations: [], logprobs } });
     }
     emit('response.output_item.done', { output_index: outputIndex, item });
   });

@@ -7,6 +7,8 @@ import { admit } from '../../plugins/rate-limit.js';
 import { toFastifyValidator } from '../../validation/compile.js';
 import { GenerateContentQuerySchema, GenerateContentRequestSchema, validateGenerateContentQuery, validateGenerateContentRequest } from './schemas.js';
 import { generateContentChunkText, renderGoogleStreamError } from './stream-error.js';
+import { CountTokensRequestSchema, countTokensOf } from './count-tokens.js';
+import { googleModelsRoutes } from './google-models.js';
 
 declare module '../../providers/types.js' {
   interface FamilyPairs {
@@ -14,46 +16,93 @@ declare module '../../providers/types.js' {
   }
 }
 
+/**
+ * The Gemini-native surface under both API versions: `/v1beta` is the spec's (§8, §9) and what
+ * older SDKs call; @google/genai 2+ calls `/v1` by default. Both answer the same envelopes.
+ */
+const VERSION_PREFIXES = ['/v1beta', '/v1'] as const;
+
+/**
+ * What the Google SDKs call on an ordinary day, per model: the spec's method for each model
+ * (GENERATE_CONTENT_ENDPOINTS) plus the other generate method and countTokens.
+ */
+const METHODS = ['generateContent', 'streamGenerateContent'] as const satisfies readonly GeminiMethod[];
+export const GOOGLE_METHODS_BY_MODEL: Readonly<Record<string, readonly string[]>> = Object.fromEntries(
+  Object.keys(GENERATE_CONTENT_ENDPOINTS).map((model) => [model, [...METHODS, 'countTokens']]),
+);
+
 const DESCRIPTIONS: Record<GeminiMethod, string> = {
   generateContent: 'Native-style generation (spec §9). Answers one GenerateContentResponse.',
   streamGenerateContent:
-    'Image generation in streaming mode (spec §8). Always answers SSE (`alt=sse` optional): thought chunks, one image chunk, then one usage chunk without candidates.',
+    'Streaming generation. The image model (spec §8) always answers SSE: thought chunks, one image chunk, then one usage chunk without candidates. ' +
+    'Text models answer SSE with `alt=sse` (what the SDKs send) and a JSON array of responses without it.',
 };
 
+const isImageModel = (model: string): boolean => (IMAGE_MODELS as readonly string[]).includes(model);
+
 /**
- * POST /v1beta/models/{model}:{method} for the catalog's (model, method) pairs (spec §8, §9).
- * Each pair is a static route (`::` is find-my-way's literal colon), so any other combination is
- * an ordinary 404 in the google envelope, answered before authentication like every unknown path.
+ * POST /{v1beta,v1}/models/{model}:{method} for the catalog's generate-content models. Each pair
+ * is a static route (`::` is find-my-way's literal colon), so any other combination is an
+ * ordinary 404 in the google envelope, answered before authentication like every unknown path.
  */
 export async function generateContentRoutes(app: FastifyInstance): Promise<void> {
-  for (const [model, method] of Object.entries(GENERATE_CONTENT_ENDPOINTS)) {
-    const validateBody = validateGenerateContentRequest({ isImageModel: (IMAGE_MODELS as readonly string[]).includes(model) });
-    app.post(
-      `/v1beta/models/${model}::${method}`,
-      {
-        config: { family: 'generate-content' },
-        schema: {
-          summary: `${model}:${method}`,
-          description: DESCRIPTIONS[method],
-          tags: ['generate-content'],
-          security: [{ googleKey: [] }],
-          querystring: GenerateContentQuerySchema,
-          body: GenerateContentRequestSchema,
+  for (const prefix of VERSION_PREFIXES) {
+    for (const model of Object.keys(GENERATE_CONTENT_ENDPOINTS)) {
+      const validateBody = validateGenerateContentRequest({ isImageModel: isImageModel(model) });
+      for (const method of METHODS) {
+        app.post(
+          `${prefix}/models/${model}::${method}`,
+          {
+            config: { family: 'generate-content' },
+            schema: {
+              summary: `${model}:${method}`,
+              description: DESCRIPTIONS[method],
+              tags: ['generate-content'],
+              security: [{ googleKey: [] }, { googleKeyHeader: [] }],
+              querystring: GenerateContentQuerySchema,
+              body: GenerateContentRequestSchema,
+              ...(prefix === '/v1' ? { hide: true } : {}),
+            },
+            validatorCompiler: ({ httpPart }) => toFastifyValidator(httpPart === 'body' ? validateBody : validateGenerateContentQuery),
+          },
+          async (request, reply) => handle(request, reply, model, method),
+        );
+      }
+      app.post(
+        `${prefix}/models/${model}::countTokens`,
+        {
+          config: { family: 'generate-content' },
+          schema: {
+            summary: `${model}:countTokens`,
+            description: "Counts the request's tokens with the gateway's tokenizer (o200k); no upstream call.",
+            tags: ['generate-content'],
+            security: [{ googleKey: [] }, { googleKeyHeader: [] }],
+            querystring: GenerateContentQuerySchema,
+            body: CountTokensRequestSchema,
+            ...(prefix === '/v1' ? { hide: true } : {}),
+          },
         },
-        validatorCompiler: ({ httpPart }) => toFastifyValidator(httpPart === 'body' ? validateBody : validateGenerateContentQuery),
-      },
-      async (request, reply) => handle(request, reply, model, method),
-    );
+        async (request, reply) => {
+          await admit(request, reply, model);
+          return countTokensOf(request.body as never);
+        },
+      );
+    }
   }
+  await app.register(googleModelsRoutes);
 }
 
 async function handle(request: FastifyRequest, reply: FastifyReply, model: string, method: GeminiMethod): Promise<unknown> {
   await admit(request, reply, model, { body: request.body });
-  const body = { method, body: request.body } as GenerateContentCall;
-  const options = { family: 'generate-content' as const, model, body, request, reply };
-  if (method === 'streamGenerateContent') {
-    await dispatchStream({ ...options, renderError: renderGoogleStreamError, deliveredText: generateContentChunkText });
+  const options = { family: 'generate-content' as const, model, request, reply };
+  if (method === 'streamGenerateContent' && (isImageModel(model) || (request.query as { alt?: string }).alt === 'sse')) {
+    const body = { method, body: request.body } as GenerateContentCall;
+    await dispatchStream({ ...options, body, renderError: renderGoogleStreamError, deliveredText: generateContentChunkText });
     return reply;
   }
-  return (await dispatchJson(options)).body;
+  const body = { method: 'generateContent', body: request.body } as GenerateContentCall;
+  const response = (await dispatchJson({ ...options, body })).body;
+  // Without alt=sse a Gemini stream is one JSON array of responses (gemini.md); a finished
+  // answer is that array with a single element.
+  return method === 'streamGenerateContent' ? [response] : response;
 }

@@ -81,7 +81,11 @@ export const GenerateContentQuerySchema = Type.Object({
 
 const validateShape = compileValidator(GenerateContentRequestSchema);
 
-const DATA_KEYS = ['text', 'inlineData', 'inline_data'] as const;
+/** The kinds of data a part may hold, both casings (function calling and files included). */
+const DATA_KEYS = [
+  'text', 'inlineData', 'inline_data', 'fileData', 'file_data', 'functionCall', 'function_call', 'functionResponse', 'function_response',
+  'executableCode', 'executable_code', 'codeExecutionResult', 'code_execution_result',
+] as const;
 const hasInlineData = (part: GeminiPart): boolean => part.inlineData !== undefined || part.inline_data !== undefined;
 
 /**
@@ -95,7 +99,7 @@ function checkParts(body: GeminiGenerateContentRequest, isImageEndpoint: boolean
       const kinds = DATA_KEYS.filter((key) => part[key] !== undefined);
       if (kinds.length !== 1) {
         const field = `contents[${i}].parts[${j}]`;
-        throw new GatewayError('GW_REQ_INVALID_PARAM', `'${field}' must hold exactly one of: text, inline_data (inlineData)`, { param: field });
+        throw new GatewayError('GW_REQ_INVALID_PARAM', `'${field}' must hold exactly one of: text, inline_data, file_data, function_call, function_response (either casing)`, { param: field });
       }
     });
     if (isImageEndpoint && content.role !== 'model' && content.parts.some(hasInlineData) && !content.parts.some((p) => typeof p.text === 'string')) {

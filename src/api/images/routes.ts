@@ -22,7 +22,7 @@ export async function imagesRoutes(app: FastifyInstance): Promise<void> {
       config: { family: 'images' },
       schema: {
         summary: 'Create images',
-        description: 'OpenAI Images API shape. `n` images come from `n` upstream calls; `response_format` `url` (default) links to `/media/images/…`.',
+        description: 'OpenAI Images API shape. `n` images come from `n` upstream calls; `response_format` `url` links to `/media/images/…`, `b64_json` inlines the image; without it each item carries both.',
         tags: ['images'],
         security: [{ bearer: [] }],
         body: ImagesRequestSchema,
@@ -58,21 +58,27 @@ async function generateImages(request: FastifyRequest, reply: FastifyReply): Pro
   const data = results.flatMap((r) => r.body.data);
   const response: OpenAIImagesResponse = {
     created: results[0]!.body.created,
-    data: (body.response_format ?? 'url') === 'url' ? await Promise.all(data.map((d) => toUrl(request, d))) : data,
+    data: body.response_format === 'b64_json' ? data : await Promise.all(data.map((d) => toUrl(request, d, { keepBase64: body.response_format === undefined }))),
   };
   const usages = results.map((r) => r.body.usage);
   if (usages.every((u): u is OpenAIImagesUsage => u !== undefined)) response.usage = usages.reduce(addImagesUsage);
   return response;
 }
 
-/** Stores the image under the data directory and links to it on our public GET route. */
-async function toUrl(request: FastifyRequest, item: OpenAIImageData): Promise<OpenAIImageData> {
+/**
+ * Stores the image under the data directory and links to it on our public GET route. Without a
+ * response_format the item keeps its b64_json beside the url: SDKs that only read b64_json
+ * (gpt-image style, e.g. the Vercel AI SDK, which also refuses to fetch loopback URLs) and those
+ * that read url both work unchanged (docs/decisions.md).
+ */
+async function toUrl(request: FastifyRequest, item: OpenAIImageData, options: { keepBase64: boolean }): Promise<OpenAIImageData> {
   const bytes = Buffer.from(item.b64_json ?? '', 'base64');
   const extension = sniffImageExtension(bytes);
   if (!extension) throw new GatewayError('GW_UPSTREAM_BAD_RESPONSE', 'The upstream returned image data in an unknown format');
   const gateway = request.server.gateway;
   const name = await storeImage(gateway.config.dataDir, bytes, extension);
   const { b64_json: _b64, ...rest } = item;
+  if (options.keepBase64) return { ...item, url: `${gateway.publicUrl()}/media/images/${name}` };
   return { ...rest, url: `${gateway.publicUrl()}/media/images/${name}` };
 }
 

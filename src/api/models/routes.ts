@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from '@sinclair/typebox';
 import { CATALOG } from '../../catalog/models.js';
+import { isGoogleStyleRequest } from '../google-style.js';
+import { googleModelOr404, googleModelsFor } from '../generate-content/google-models.js';
 
 const CATALOG_CREATED = 1_735_689_600; // 2025-01-01, a fixed date so the list is stable
 
@@ -18,12 +20,15 @@ export async function modelsRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         summary: 'List models',
+        description: 'The OpenAI list shape. A Google-style call (`x-goog-api-key` header or `?key=`, no bearer header) gets the Gemini-native `{models: [...]}` of `GET /v1beta/models` instead.',
         tags: ['models'],
         security: [{ bearer: [] }],
         response: { 200: Type.Object({ object: Type.Literal('list'), data: Type.Array(ModelSchema) }) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
+      // Not through the route's serializer: its schema is the OpenAI list.
+      if (isGoogleStyleRequest(request.url, request.headers)) return reply.type('application/json; charset=utf-8').send(JSON.stringify({ models: googleModelsFor(request.gw.key) }));
       const key = request.gw.key;
       const data = CATALOG.filter((m) => !key?.models || key.models.includes(m.id))
         .filter((m) => !key?.endpoints || m.families.some((f) => key.endpoints!.includes(f)))
@@ -33,6 +38,7 @@ export async function modelsRoutes(app: FastifyInstance): Promise<void> {
   );
   app.get('/v1/models/:model', { schema: { hide: true } }, async (request, reply) => {
     const { model } = request.params as { model: string };
+    if (isGoogleStyleRequest(request.url, request.headers)) return googleModelOr404(request, reply, model);
     const found = CATALOG.find((m) => m.id === model && (!request.gw.key?.models || request.gw.key.models.includes(m.id)));
     if (!found) return reply.callNotFound();
     return { id: found.id, object: 'model', created: CATALOG_CREATED, owned_by: found.owner };

@@ -41,10 +41,24 @@ export const InputMessage = Type.Object({
   content: stringOrArray(InputPart),
 });
 
+/** A tool call of an earlier turn and its result, as agent loops send them back (openai.md §2). */
+export const FunctionCallItem = Type.Object({
+  type: Type.Literal('function_call'),
+  call_id: Type.String({ minLength: 1 }),
+  name: Type.String({ minLength: 1 }),
+  arguments: Type.String(),
+});
+export const FunctionCallOutputItem = Type.Object({
+  type: Type.Literal('function_call_output'),
+  call_id: Type.String({ minLength: 1 }),
+  output: Type.Union([Type.String(), Type.Array(Type.Object({}))]),
+});
+const InputItem = Type.Union([InputMessage, FunctionCallItem, FunctionCallOutputItem]);
+
 export const ResponsesRequest = Type.Object(
   {
     model: enumOf(BETA_FAMILY_MODELS),
-    input: stringOrArray(InputMessage, { minLength: 1, minItems: 1 }),
+    input: stringOrArray(InputItem, { minLength: 1, minItems: 1 }),
     instructions: Type.Optional(Type.String()),
     stream: Type.Optional(Type.Boolean()),
     temperature: Type.Optional(Type.Number({ minimum: 0, maximum: 2 })),

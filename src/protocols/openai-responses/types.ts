@@ -71,7 +71,17 @@ export interface OpenAIReasoningItem {
 }
 
 /** Other item types (function calls, web search, …) pass through untouched on the Ark path. */
-export type OpenAIOutputItem = OpenAIMessageItem | OpenAIReasoningItem;
+/** A tool call the model asks for (openai.md §2 output items); `call_id` pairs it with its output. */
+export interface OpenAIFunctionCallItem {
+  id: string;
+  type: 'function_call';
+  status: 'in_progress' | 'completed';
+  call_id: string;
+  name: string;
+  arguments: string;
+}
+
+export type OpenAIOutputItem = OpenAIMessageItem | OpenAIReasoningItem | OpenAIFunctionCallItem;
 
 export interface OpenAIResponsesUsage {
   input_tokens: number;
@@ -122,6 +132,8 @@ export type OpenAIResponsesEvent =
     }
   | { type: 'response.reasoning_summary_text.delta'; sequence_number: number; item_id: string; output_index: number; summary_index: number; delta: string }
   | { type: 'response.reasoning_summary_text.done'; sequence_number: number; item_id: string; output_index: number; summary_index: number; text: string }
+  | { type: 'response.function_call_arguments.delta'; sequence_number: number; item_id: string; output_index: number; delta: string }
+  | { type: 'response.function_call_arguments.done'; sequence_number: number; item_id: string; output_index: number; name: string; arguments: string }
   | { type: 'error'; sequence_number: number; code: string | null; message: string; param: string | null };
 
 export type OpenAIResponsesEventType = OpenAIResponsesEvent['type'];

@@ -26,7 +26,8 @@ const ANTHROPIC_MAX_TEMPERATURE = 1;
 /**
  * Chat-shaped requests (from /v1/chat/completions and /v1/messages) to the Anthropic Messages API.
  * Mapped: system/developer messages → `system`, `stop` → `stop_sequences`, `user` →
- * `metadata.user_id`, tools and tool_choice. Dropped on purpose: `frequency_penalty` and
+ * `metadata.user_id`, tools and tool_choice (`parallel_tool_calls: false` → `disable_parallel_tool_use`),
+ * `response_format` json_schema → `output_config.format`. Dropped on purpose: `frequency_penalty` and
  * `presence_penalty`, which Anthropic has no equivalent for and rejects as unknown fields.
  * `temperature`: the spec's endpoints take OpenAI's 0..2 scale, Anthropic's ends at 1; values above
  * 1 are sent as 1 (its most varied setting) so every request the spec accepts is served.
@@ -47,7 +48,9 @@ export const chatCompletionsToAnthropic: TranslatorPair<OpenAIChatRequest, OpenA
     if (req.stream) body.stream = true;
     if (req.user !== undefined) body.metadata = { user_id: req.user };
     if (req.tools && req.tools.length > 0) body.tools = req.tools.map(toAnthropicTool);
-    if (req.tool_choice !== undefined) body.tool_choice = toAnthropicToolChoice(req.tool_choice);
+    if (req.tool_choice !== undefined || req.parallel_tool_calls === false) body.tool_choice = toAnthropicToolChoice(req.tool_choice ?? 'auto', req.parallel_tool_calls === false);
+    const schema = req.response_format?.type === 'json_schema' ? (req.response_format.json_schema as { schema?: unknown } | undefined)?.schema : undefined;
+    if (schema !== undefined) body.output_config = { format: { type: 'json_schema', schema } };
     const extra: Record<string, unknown> = {};
     for (const field of PASS_THROUGH_FIELDS) if (req[field] !== undefined) extra[field] = req[field];
     return { method: 'POST', path: ANTHROPIC_MESSAGES_PATH, body: { ...body, ...extra } };
@@ -104,8 +107,15 @@ function rejectUnsupported(req: OpenAIChatRequest): void {
   if (req.n !== undefined && req.n !== 1) {
     throw new GatewayError('GW_REQ_INVALID_PARAM', "'n' must be 1 for this model: its upstream returns one choice", { param: 'n' });
   }
-  if (req.response_format !== undefined && req.response_format.type !== 'text') {
-    throw new GatewayError('GW_REQ_INVALID_PARAM', "'response_format' is not supported for this model's upstream", { param: 'response_format' });
+  const format = req.response_format;
+  if (format?.type === 'json_schema' && (format.json_schema as { schema?: unknown } | undefined)?.schema === undefined) {
+    throw new GatewayError('GW_REQ_INVALID_PARAM', "'response_format.json_schema.schema' is required", { param: 'response_format.json_schema.schema' });
+  }
+  if (format !== undefined && format.type !== 'text' && format.type !== 'json_schema') {
+    throw new GatewayError('GW_REQ_INVALID_PARAM', "'response_format' of type json_object is not supported for this model's upstream; use json_schema", { param: 'response_format' });
+  }
+  if (req.logprobs === true) {
+    throw new GatewayError('GW_REQ_INVALID_PARAM', "'logprobs' is not supported for this model's upstream", { param: 'logprobs' });
   }
 }
 
@@ -116,14 +126,16 @@ const toAnthropicTool = (tool: OpenAIChatTool): AnthropicTool => ({
   input_schema: tool.function.parameters ?? { type: 'object', properties: {} },
 });
 
-function toAnthropicToolChoice(choice: NonNullable<OpenAIChatRequest['tool_choice']>): AnthropicToolChoice {
-  if (typeof choice === 'object') return { type: 'tool', name: choice.function.name };
+/** `parallel_tool_calls: false` is Anthropic's `disable_parallel_tool_use: true`. */
+function toAnthropicToolChoice(choice: NonNullable<OpenAIChatRequest['tool_choice']>, isSingleCall: boolean): AnthropicToolChoice {
+  const single = isSingleCall ? { disable_parallel_tool_use: true } : {};
+  if (typeof choice === 'object') return { type: 'tool', name: choice.function.name, ...single };
   switch (choice) {
     case 'none':
       return { type: 'none' };
     case 'required':
-      return { type: 'any' };
+      return { type: 'any', ...single };
     default:
-      return { type: 'auto' };
+      return { type: 'auto', ...single };
   }
 }

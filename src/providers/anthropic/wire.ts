@@ -60,7 +60,17 @@ export interface AnthropicTool {
   input_schema: Record<string, unknown>;
 }
 
-export type AnthropicToolChoice = { type: 'auto' } | { type: 'any' } | { type: 'none' } | { type: 'tool'; name: string };
+/** `disable_parallel_tool_use` asks for at most one tool_use block (not valid with `none`). */
+export type AnthropicToolChoice =
+  | { type: 'auto'; disable_parallel_tool_use?: boolean }
+  | { type: 'any'; disable_parallel_tool_use?: boolean }
+  | { type: 'none' }
+  | { type: 'tool'; name: string; disable_parallel_tool_use?: boolean };
+
+/** Structured output: the reply's text is JSON valid for the schema (anthropic.md request field `output_config`). */
+export interface AnthropicOutputConfig {
+  format?: { type: 'json_schema'; schema: unknown };
+}
 
 export interface AnthropicMessagesRequest {
   model: string;
@@ -76,6 +86,7 @@ export interface AnthropicMessagesRequest {
   tools?: AnthropicTool[];
   tool_choice?: AnthropicToolChoice;
   thinking?: unknown;
+  output_config?: AnthropicOutputConfig;
 }
 
 export type AnthropicStopReason =

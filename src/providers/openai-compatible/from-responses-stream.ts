@@ -17,6 +17,8 @@ import {
   type ResponseEnding,
   type ResponseIds,
 } from './responses-from-chat.js';
+import { functionCallItems } from './responses-tools-via-chat.js';
+import type { OpenAIChatToolCall } from '../../protocols/openai-chat/types.js';
 
 /** Payload of one event before it is numbered (Omit applied to each member of the union). */
 type Unnumbered = OpenAIResponsesEvent extends infer E ? (E extends unknown ? Omit<E, 'sequence_number'> : never) : never;
@@ -38,6 +40,8 @@ interface ResponsesFromChatState {
   rawUsage: OpenAIChatUsage | undefined;
   /** The upstream sent `[DONE]`; without it the stream was cut. */
   isDone: boolean;
+  /** Tool calls assembled from `delta.tool_calls` by their index; sent as function_call items at the end. */
+  toolCalls: OpenAIChatToolCall[];
 }
 
 /**
@@ -61,6 +65,7 @@ class ResponsesFromChatStream implements ResponsesStreamTranslator {
     ending: undefined,
     rawUsage: undefined,
     isDone: false,
+    toolCalls: [],
   };
 
   constructor(
@@ -83,6 +88,7 @@ class ResponsesFromChatStream implements ResponsesStreamTranslator {
     if (!choice) return out;
     if (choice.delta?.reasoning_content) out.push(...this.reasoningDelta(choice.delta.reasoning_content));
     if (choice.delta?.content) out.push(...this.textDelta(choice.delta.content));
+    for (const piece of choice.delta?.tool_calls ?? []) this.collectToolCall(piece);
     if (choice.finish_reason) this.state.ending = endingFor(choice.finish_reason, this.quirks);
     return out;
   }
@@ -162,17 +168,37 @@ class ResponsesFromChatStream implements ResponsesStreamTranslator {
     return out;
   }
 
+  /** Chat streams a call as pieces: id and name first, then argument fragments, all under one index. */
+  private collectToolCall(piece: { index: number; id?: string; function?: { name?: string; arguments?: string } }): void {
+    const call = (this.state.toolCalls[piece.index] ??= { id: '', type: 'function', function: { name: '', arguments: '' } });
+    if (piece.id) call.id = piece.id;
+    if (piece.function?.name) call.function.name += piece.function.name;
+    if (piece.function?.arguments) call.function.arguments += piece.function.arguments;
+  }
+
   /** Closes the open items and ends the response; runs when the upstream sends [DONE]. */
   private finish(): OutEvent[] {
-    const out = [...this.start(), ...this.closeReasoning(), ...this.openMessage()];
-    const message = this.state.message!;
+    const calls = functionCallItems(this.state.toolCalls.filter(Boolean));
+    const out = [...this.start(), ...this.closeReasoning(), ...(calls.length === 0 ? this.openMessage() : [])];
     const ending = this.state.ending ?? { status: 'completed' };
-    const where = { item_id: this.ids.message, output_index: message.outputIndex, content_index: 0 };
-    const item = messageItem(this.ids.message, message.text, ending.status);
-    this.state.output.push(item);
-    out.push(this.emit({ type: 'response.output_text.done', ...where, text: message.text, logprobs: [] }));
-    out.push(this.emit({ type: 'response.content_part.done', ...where, part: item.content[0]! }));
-    out.push(this.emit({ type: 'response.output_item.done', output_index: message.outputIndex, item }));
+    const message = this.state.message;
+    if (message) {
+      const where = { item_id: this.ids.message, output_index: message.outputIndex, content_index: 0 };
+      const item = messageItem(this.ids.message, message.text, ending.status);
+      this.state.output.push(item);
+      out.push(this.emit({ type: 'response.output_text.done', ...where, text: message.text, logprobs: [] }));
+      out.push(this.emit({ type: 'response.content_part.done', ...where, part: item.content[0]! }));
+      out.push(this.emit({ type: 'response.output_item.done', output_index: message.outputIndex, item }));
+    }
+    for (const call of calls) {
+      const outputIndex = this.state.output.length;
+      const where = { item_id: call.id, output_index: outputIndex };
+      out.push(this.emit({ type: 'response.output_item.added', output_index: outputIndex, item: { ...call, arguments: '', status: 'in_progress' } }));
+      out.push(this.emit({ type: 'response.function_call_arguments.delta', ...where, delta: call.arguments }));
+      out.push(this.emit({ type: 'response.function_call_arguments.done', ...where, name: call.name, arguments: call.arguments }));
+      out.push(this.emit({ type: 'response.output_item.done', output_index: outputIndex, item: call }));
+      this.state.output.push(call);
+    }
     const response = responseObject(this.ids, this.ctx, { ending, output: [...this.state.output], usage: toResponsesUsage(this.state.rawUsage) });
     out.push(this.emit({ type: ending.status === 'incomplete' ? 'response.incomplete' : 'response.completed', response }));
     return out;

@@ -14,6 +14,7 @@ import type { TranslateContext, Usage, UpstreamCall } from '../types.js';
 import { createResponsesFromChatStreamTranslator } from './from-responses-stream.js';
 import type { OpenAICompatibleQuirks } from './quirks.js';
 import { endingFor, messageItem, reasoningItem, responseIdsFor, responseObject, toResponsesUsage } from './responses-from-chat.js';
+import { appendFunctionItem, functionCallItems, isFunctionItem, toChatToolChoice, toChatTools } from './responses-tools-via-chat.js';
 
 /** How a chat-only OpenAI-compatible vendor takes what the Responses API asks for. */
 export interface ResponsesViaChatQuirks {
@@ -48,7 +49,9 @@ export function responsesToOpenAICompatible(chatQuirks: OpenAICompatibleQuirks, 
       const ids = responseIdsFor(ctx);
       const output: OpenAIOutputItem[] = [];
       if (choice.message.reasoning_content) output.push(reasoningItem(ids.reasoning, choice.message.reasoning_content, 'completed'));
-      output.push(messageItem(ids.message, choice.message.content ?? '', ending.status));
+      const calls = functionCallItems(choice.message.tool_calls);
+      if (calls.length === 0 || choice.message.content) output.push(messageItem(ids.message, choice.message.content ?? '', ending.status));
+      output.push(...calls);
       const body = responseObject(ids, ctx, { ending, output, usage: toResponsesUsage(completion.usage) });
       return { body, usage: usageFromOpenAI(completion.usage) };
     },
@@ -67,15 +70,39 @@ export function responsesToOpenAICompatible(chatQuirks: OpenAICompatibleQuirks, 
  * no chat counterpart and are not sent; the pass-through allowlist names the exceptions.
  */
 export function toChatRequest(req: OpenAIResponsesRequest, ctx: TranslateContext, chatQuirks: OpenAICompatibleQuirks, quirks: ResponsesViaChatQuirks): OpenAIChatRequest {
+  if ((req as { previous_response_id?: unknown }).previous_response_id != null) {
+    // Chat completions keep no stored responses: ignoring the id would silently drop the context.
+    throw new GatewayError(
+      'GW_REQ_INVALID_PARAM',
+      "'previous_response_id' is not supported for this model: its channel answers through chat completions, which store no responses. Send the whole conversation in 'input'.",
+      { param: 'previous_response_id' },
+    );
+  }
+  const include = (req as { include?: unknown }).include;
+  if (Array.isArray(include) && include.includes('message.output_text.logprobs')) {
+    throw new GatewayError('GW_REQ_INVALID_PARAM', "'include' message.output_text.logprobs is not supported for this model (its channel answers through chat completions)", { param: 'include' });
+  }
   const messages: OpenAIChatMessage[] = [];
   if (req.instructions) messages.push({ role: 'system', content: req.instructions });
   if (typeof req.input === 'string') messages.push({ role: 'user', content: req.input });
-  else messages.push(...req.input.map((message) => toChatMessage(message, quirks)));
+  else {
+    for (const item of req.input) {
+      if (isFunctionItem(item)) appendFunctionItem(messages, item);
+      else messages.push(toChatMessage(item, quirks));
+    }
+  }
   const body: OpenAIChatRequest = { model: ctx.upstreamModel, messages };
   for (const field of quirks.passThroughFields) {
     if (req[field] !== undefined) body[field] = req[field];
   }
   if (req.max_output_tokens !== undefined) body.max_tokens = req.max_output_tokens;
+  const format = chatResponseFormat(req);
+  if (format) body.response_format = format;
+  const tools = toChatTools(req.tools);
+  if (tools) body.tools = tools;
+  const toolChoice = toChatToolChoice(req.tool_choice);
+  if (toolChoice !== undefined) body.tool_choice = toolChoice;
+  if (typeof req.parallel_tool_calls === 'boolean') body.parallel_tool_calls = req.parallel_tool_calls;
   if (req.temperature !== undefined) body.temperature = req.temperature;
   if (req.top_p !== undefined) body.top_p = req.top_p;
   const effort = req.reasoning?.effort;
@@ -87,6 +114,14 @@ export function toChatRequest(req: OpenAIResponsesRequest, ctx: TranslateContext
     if (chatQuirks.streamUsage === 'stream-options') body.stream_options = { include_usage: true };
   }
   return body;
+}
+
+/** Responses' `text.format` as chat's `response_format` (structured output keeps working through translation). */
+function chatResponseFormat(req: OpenAIResponsesRequest): OpenAIChatRequest['response_format'] | undefined {
+  const format = (req as { text?: { format?: { type?: string; name?: string; schema?: unknown; strict?: boolean } } }).text?.format;
+  if (format?.type === 'json_schema') return { type: 'json_schema', json_schema: { name: format.name ?? 'response', schema: format.schema, ...(format.strict !== undefined ? { strict: format.strict } : {}) } } as OpenAIChatRequest['response_format'];
+  if (format?.type === 'json_object') return { type: 'json_object' };
+  return undefined;
 }
 
 function toChatMessage(message: OpenAIResponsesInputMessage, quirks: ResponsesViaChatQuirks): OpenAIChatMessage {

@@ -104,7 +104,10 @@ describe('chat completions on a channel configured to Gemini (issue 3)', () => {
     expect(choice.message.content).toBeNull();
     const call = choice.message.tool_calls![0]!;
     expect(call.type === 'function' && call.function.name).toBe('lookup');
-    expect(call.type === 'function' && JSON.parse(call.function.arguments)).toEqual({ query: 'Weather?' });
+    // Arguments are sampled from the tool's JSON Schema (issue 16): an object with a string query, nothing else.
+    const args = JSON.parse(call.type === 'function' ? call.function.arguments : '{}') as Record<string, unknown>;
+    expect(Object.keys(args)).toEqual(['query']);
+    expect(typeof args.query).toBe('string');
 
     const second = await client.chat.completions.create({
       model: 'delta-4.1',
@@ -113,7 +116,7 @@ describe('chat completions on a channel configured to Gemini (issue 3)', () => {
     });
     expect((last().body as { contents: unknown }).contents).toEqual([
       { role: 'user', parts: [{ text: 'Weather?' }] },
-      { role: 'model', parts: [{ functionCall: { name: 'lookup', args: { query: 'Weather?' } } }] },
+      { role: 'model', parts: [{ functionCall: { name: 'lookup', args } }] },
       { role: 'user', parts: [{ functionResponse: { name: 'lookup', response: { output: 'Sunny' } } }] },
     ]);
     expect(second.choices[0]!.finish_reason).toBe('stop');
@@ -133,7 +136,8 @@ describe('chat completions on a channel configured to Gemini (issue 3)', () => {
       calls.push(...(chunk.choices[0]?.delta.tool_calls ?? []));
       finish = chunk.choices[0]?.finish_reason ?? finish;
     }
-    expect(calls).toEqual([{ index: 0, id: expect.stringMatching(/^call_req_/), type: 'function', function: { name: 'lookup', arguments: '{"query":"Call lookup now"}' } }]);
+    // No parameters declared: the schema-sampled arguments are an empty object (issue 16).
+    expect(calls).toEqual([{ index: 0, id: expect.stringMatching(/^call_req_/), type: 'function', function: { name: 'lookup', arguments: '{}' } }]);
     expect(finish).toBe('tool_calls');
     expect((last().body as { tools: unknown }).tools).toEqual([{ functionDeclarations: [{ name: 'lookup' }] }]);
   });

@@ -40,10 +40,11 @@ describe('native endpoints: auth, routing and upstream faults (spec "Errors")', 
 
   it('gives any other model:method combination a 404 NOT_FOUND', async () => {
     for (const path of [
-      '/v1beta/models/gamma-2.5-flash-lite:streamGenerateContent',
-      '/v1beta/models/gamma-3.1-flash-image:generateContent',
+      '/v1beta/models/gamma-2.5-flash-lite:embedContent',
+      '/v1beta/models/gamma-3.1-flash-image:predict',
       '/v1beta/models/delta-4.1:generateContent',
-      '/v1beta/models/gamma-2.5-flash-lite:countTokens',
+      '/v1/models/delta-4.1:generateContent',
+      '/v1/models/gamma-2.5-flash-lite:embedContent',
     ]) {
       const response = await call(gateway, 'POST', `${path}?key=${TEST_KEY}`, body, {});
       expect(response.status, path).toBe(404);

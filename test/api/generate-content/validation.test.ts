@@ -32,7 +32,7 @@ const CASES: Case[] = [
   ['parts empty', LITE, { contents: [{ role: 'user', parts: [] }] }, 400, 'contents[0].parts'],
   ['part with no data', LITE, withParts({}), 400, 'contents[0].parts[0]'],
   ['part with text and inline_data', LITE, withParts({ text: 'a', ...inline }), 400, 'contents[0].parts[0]'],
-  ['part with a function call (not in the spec)', LITE, withParts({ functionCall: { name: 'f', args: {} } }), 400, 'contents[0].parts[0]'],
+  ['part with an unknown kind of data', LITE, withParts({ videoClip: { uri: 'x' } }), 400, 'contents[0].parts[0]'],
   ['text not a string', LITE, withParts({ text: 5 }), 400, 'contents[0].parts[0].text'],
   ['inline_data without mime_type', LITE, withParts(text(), { inline_data: { data: PNG_1PX } }), 400, 'contents[0].parts[1].inline_data.mime_type'],
   ['inline_data with a bad media type', LITE, withParts(text(), { inline_data: { mime_type: 'png', data: PNG_1PX } }), 400, 'contents[0].parts[1].inline_data.mime_type'],

@@ -35,15 +35,19 @@ describe('POST /v1/images/generations (OpenAI Images shape, Gemini upstream)', (
     });
   });
 
-  it('answers a public URL by default; the URL serves the PNG without a key', async () => {
+  it('answers a public URL and, by default only, the same image inline; the URL serves the PNG without a key (issue 16)', async () => {
     const result = await client.images.generate({ model: MODEL, prompt: 'A red kite', size: '1024x1024' });
     const url = result.data![0]!.url!;
     expect(url).toMatch(new RegExp(`^${gateway.url}/media/images/[A-Za-z0-9_-]{32}\\.png$`));
-    expect(result.data![0]!.b64_json).toBeUndefined();
+    const inline = Buffer.from(result.data![0]!.b64_json!, 'base64');
+    const asked = await client.images.generate({ model: MODEL, prompt: 'A red kite', size: '1024x1024', response_format: 'url' });
+    expect(asked.data![0]!.b64_json).toBeUndefined();
     const response = await fetch(url);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('image/png');
-    const png = PNG.sync.read(Buffer.from(await response.arrayBuffer()));
+    const served = Buffer.from(await response.arrayBuffer());
+    expect(served.equals(inline)).toBe(true);
+    const png = PNG.sync.read(served);
     expect([png.width, png.height]).toEqual([1024, 1024]);
     expect(readdirSync(join(gateway.dataDir, 'media', 'images'))).toContain(url.split('/').at(-1));
   });

@@ -1,0 +1,77 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import { CATALOG, GENERATE_CONTENT_ENDPOINTS, IMAGE_MODELS } from '../../catalog/models.js';
+import type { ApiKey } from '../../keys/key-store.js';
+
+/** Google's Model resource, as `models.list` and `models.get` return it (js-genai `Model`). */
+export const GoogleModelSchema = Type.Object({
+  name: Type.String({ description: '`models/{id}`' }),
+  baseModelId: Type.String(),
+  version: Type.String(),
+  displayName: Type.String(),
+  description: Type.String(),
+  inputTokenLimit: Type.Integer(),
+  outputTokenLimit: Type.Integer(),
+  supportedGenerationMethods: Type.Array(Type.String()),
+});
+export const GoogleModelListSchema = Type.Object({ models: Type.Array(GoogleModelSchema) });
+
+const METHODS = ['generateContent', 'streamGenerateContent', 'countTokens'];
+/** Limits of the models behind the neutral ids (Gemini API model pages). */
+const LIMITS: Record<string, { input: number; output: number }> = {
+  'gamma-2.5-flash-lite': { input: 1_048_576, output: 65_536 },
+  'gamma-3.1-flash-image': { input: 65_536, output: 32_768 },
+};
+
+const googleModel = (id: string) => ({
+  name: `models/${id}`,
+  baseModelId: id,
+  version: '001',
+  displayName: id,
+  description: (IMAGE_MODELS as readonly string[]).includes(id) ? 'Image generation (text and image output).' : 'Text generation.',
+  inputTokenLimit: LIMITS[id]?.input ?? 32_768,
+  outputTokenLimit: LIMITS[id]?.output ?? 8_192,
+  supportedGenerationMethods: METHODS,
+});
+
+/** The generate-content models this key may use, in Google's shape. */
+export function googleModelsFor(key: ApiKey | undefined): Array<ReturnType<typeof googleModel>> {
+  if (key?.endpoints && !key.endpoints.includes('generate-content')) return [];
+  return CATALOG.filter((m) => m.id in GENERATE_CONTENT_ENDPOINTS && (!key?.models || key.models.includes(m.id))).map((m) => googleModel(m.id));
+}
+
+/** `models.get`: the model when the key may use it, otherwise the ordinary 404. */
+export function googleModelOr404(request: FastifyRequest, reply: FastifyReply, id: string): unknown {
+  const name = id.startsWith('models/') ? id.slice('models/'.length) : id;
+  return googleModelsFor(request.gw.key).find((m) => m.baseModelId === name) ?? reply.callNotFound();
+}
+
+/** GET /v1beta/models and /v1beta/models/{model}; `/v1/models` answers the same to Google-style calls (api/models). */
+export async function googleModelsRoutes(app: FastifyInstance): Promise<void> {
+  app.get(
+    '/v1beta/models',
+    {
+      schema: {
+        summary: 'List models (Gemini-native)',
+        description: 'The generate-content models the key may use. Also answered on `GET /v1/models` to Google-style calls (`x-goog-api-key` or `?key=`, no bearer header).',
+        tags: ['generate-content'],
+        security: [{ googleKey: [] }, { googleKeyHeader: [] }],
+        response: { 200: GoogleModelListSchema },
+      },
+    },
+    async (request) => ({ models: googleModelsFor(request.gw.key) }),
+  );
+  app.get(
+    '/v1beta/models/:model',
+    {
+      schema: {
+        summary: 'Get a model (Gemini-native)',
+        tags: ['generate-content'],
+        security: [{ googleKey: [] }, { googleKeyHeader: [] }],
+        params: Type.Object({ model: Type.String() }),
+        response: { 200: GoogleModelSchema },
+      },
+    },
+    async (request, reply) => googleModelOr404(request, reply, (request.params as { model: string }).model),
+  );
+}
