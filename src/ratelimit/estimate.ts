@@ -1,3 +1,7 @@
+import { approximateTokens } from '../tokens/approximate.js';
+
+export { approximateTokens };
+
 /** Reserved for the completion when the request names no maximum. */
 export const DEFAULT_COMPLETION_ESTIMATE = 1024;
 
@@ -14,17 +18,6 @@ const TEXT_FIELDS = new Set(['content', 'text', 'input', 'instructions', 'prompt
  */
 export function estimateTokens(body: unknown): number {
   return promptTokens(body, approximateTokens) + (requestedMaximum(body) ?? DEFAULT_COMPLETION_ESTIMATE);
-}
-
-/**
- * About four characters a token for Latin-script text and one a token for CJK, o200k's averages,
- * read from the UTF-8 length (native) rather than walking the string: each 3-byte character
- * (most CJK) adds two bytes over its one UTF-16 unit. Errs high on other scripts, which only
- * reserves more than will be settled.
- */
-export function approximateTokens(text: string): number {
-  const wide = (Buffer.byteLength(text, 'utf8') - text.length) / 2;
-  return Math.ceil((text.length - wide) / 4 + wide);
 }
 
 /**
