@@ -18,6 +18,9 @@ export interface AnthropicConversation {
 export function toAnthropicMessages(messages: readonly OpenAIChatMessage[]): AnthropicConversation {
   const system: string[] = [];
   const turns: AnthropicMessageParam[] = [];
+  // The last turn's blocks once it has absorbed a following turn: appended to in place, so a run
+  // of same-role messages merges in linear time (copying on every merge was quadratic, issue 13).
+  let merged: AnthropicContentBlockParam[] | undefined;
   messages.forEach((message, index) => {
     if (message.role === 'system' || message.role === 'developer') {
       system.push(textOf(message.content));
@@ -25,8 +28,13 @@ export function toAnthropicMessages(messages: readonly OpenAIChatMessage[]): Ant
     }
     const turn = toTurn(message, index);
     const previous = turns[turns.length - 1];
-    if (previous && previous.role === turn.role) previous.content = [...asBlocks(previous.content), ...asBlocks(turn.content)];
-    else turns.push(turn);
+    if (previous && previous.role === turn.role) {
+      if (!merged) previous.content = merged = [...asBlocks(previous.content)];
+      for (const block of asBlocks(turn.content)) merged.push(block);
+    } else {
+      turns.push(turn);
+      merged = undefined;
+    }
   });
   if (turns.length === 0) {
     throw new GatewayError('GW_REQ_INVALID_PARAM', "'messages' must contain at least one user or assistant message", { param: 'messages' });

@@ -34,7 +34,7 @@ export function toGeminiContents(messages: readonly OpenAIChatMessage[]): Gemini
       throw new GatewayError('GW_REQ_INVALID_PARAM', `'messages[${index}].content' must not be empty for this model's upstream`, { param: `messages[${index}].content` });
     }
     const previous = contents[contents.length - 1];
-    if (previous && previous.role === turn.role) previous.parts.push(...turn.parts);
+    if (previous && previous.role === turn.role) for (const part of turn.parts) previous.parts.push(part); // no spread: a turn may hold 100,000s of parts
     else contents.push(turn);
   });
   if (contents.length === 0) {
