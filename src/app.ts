@@ -6,6 +6,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { GatewayError, isGatewayError } from './errors.js';
 import { envelopeForRequest, renderError } from './api/envelopes.js';
 import { completeOpenApiDocument } from './api/openapi/complete-document.js';
+import { assertFiniteNumbers, scanJsonText } from './validation/json-shape.js';
 import { compileValidator, toFastifyValidator } from './validation/compile.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerUsageRecording } from './plugins/usage-recorder.js';
@@ -75,7 +76,26 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
 
   // Clients such as `curl -d` send JSON without a JSON content type; every body is read as JSON.
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, app.getDefaultJsonParser('error', 'error'));
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('*', { parseAs: 'string' }, (request, raw, done) => {
+    const text = raw as string;
+    let shape: { hasExponent: boolean };
+    try {
+      shape = scanJsonText(text);
+    } catch (error) {
+      return done(error as Error, undefined);
+    }
+    if (!shape.hasExponent) return parseJson(request, text, done);
+    parseJson(request, text, (error, body) => {
+      if (error) return done(error, undefined);
+      try {
+        assertFiniteNumbers(body);
+      } catch (invalid) {
+        return done(invalid as Error, undefined);
+      }
+      done(null, body);
+    });
+  });
   app.setValidatorCompiler(({ schema }) => toFastifyValidator(compileValidator(schema as never)));
   app.setErrorHandler((error, request, reply) => sendError(request, reply, toGatewayError(error, request)));
   app.setNotFoundHandler((request, reply) =>

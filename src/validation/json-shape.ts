@@ -1,0 +1,65 @@
+import { GatewayError } from '../errors.js';
+
+/**
+ * The deepest nesting of objects and arrays a request body may have. Real requests (chat history,
+ * tool schemas) stay far below it; deeper bodies only exist to exhaust recursive code downstream
+ * (validators, translators, JSON.stringify), which once surfaced as an upstream failure (issue 13).
+ */
+export const MAX_JSON_DEPTH = 64;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+
+/**
+ * One pass over the raw body before it is parsed: rejects nesting past MAX_JSON_DEPTH, and tells
+ * whether any number outside strings has an exponent (the only way to write a number JSON.parse
+ * turns into ±Infinity). String contents are skipped with indexOf, so a body of long texts costs
+ * little more than a memchr. Malformed JSON is left for the parser to report.
+ */
+export function scanJsonText(text: string): { hasExponent: boolean } {
+  let depth = 0;
+  let hasExponent = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      i = closingQuote(text, i);
+      if (i < 0) break;
+    } else if (c === 0x7b || c === 0x5b) {
+      if (++depth > MAX_JSON_DEPTH) {
+        throw new GatewayError('GW_REQ_INVALID_PARAM', `Request body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels`, { param: 'body' });
+      }
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+    } else if ((c === 0x65 || c === 0x45) && isDigit(text.charCodeAt(i - 1))) {
+      hasExponent = true;
+    }
+  }
+  return { hasExponent };
+}
+
+/** Throws when the parsed body holds a number JSON could only express as ±Infinity (`1e400`). */
+export function assertFiniteNumbers(value: unknown, path = 'body'): void {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) {
+      throw new GatewayError('GW_REQ_INVALID_PARAM', `'${path}' is a number too large to represent`, { param: path });
+    }
+  } else if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) assertFiniteNumbers(value[i], `${path}[${i}]`);
+  } else if (value && typeof value === 'object') {
+    for (const key in value) assertFiniteNumbers((value as Record<string, unknown>)[key], path === 'body' ? key : `${path}.${key}`);
+  }
+}
+
+/** Index of the quote that closes the string opened at `open`, or -1. */
+function closingQuote(text: string, open: number): number {
+  let at = open;
+  for (;;) {
+    at = text.indexOf('"', at + 1);
+    if (at < 0) return -1;
+    let backslashes = 0;
+    while (text.charCodeAt(at - 1 - backslashes) === BACKSLASH) backslashes++;
+    if (backslashes % 2 === 0) return at;
+  }
+}
+
+const isDigit = (c: number): boolean => (c >= 0x30 && c <= 0x39) || c === 0x2e;
