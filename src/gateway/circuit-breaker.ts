@@ -64,6 +64,16 @@ export class CircuitBreakers {
     state.isProbing = false;
   }
 
+  /**
+   * Ends a request that neither succeeded nor failed upstream (the client left, the translator
+   * refused the request before sending): not counted, but a probe slot it held is given back, or
+   * the half-open channel would never be tried again (issue 14).
+   */
+  release(channel: string): void {
+    const state = this.states.get(channel);
+    if (state) state.isProbing = false;
+  }
+
   onFailure(channel: string): void {
     const state = this.state(channel);
     if (++state.consecutiveFailures === this.options.threshold) this.tripped++;

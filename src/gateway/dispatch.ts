@@ -126,38 +126,46 @@ async function sendWithFallback<F extends PairFamily>(options: DispatchOptions<F
   let lastError: GatewayError | undefined;
   for (const { channel, offer: pair } of ordered) {
     if (closed.length > 0 && !circuits.tryAcquire(channel.name)) continue;
-    const ctx = contextFor(request, channel, model, options.includeUsage ?? false);
-    const typedPair = pair as unknown as TranslatorPair<RequestOf<F>, unknown>;
-    const call = typedPair.toUpstream(options.body, ctx);
-    call.stream = stream;
-    for (let attempt = 1; ; attempt++) {
-      request.gw.channel = channel.name;
-      let status: number | undefined;
-      try {
-        const response = await upstream.send(channel, call, cancel);
-        if (response.status < 400) {
-          const primed = stream ? await primeStream(response, channel) : undefined;
-          circuits.onSuccess(channel.name);
-          return { response, channel, pair, ctx, primed };
+    // Every way out of this channel's attempts settles its circuit: success, failure, or release.
+    let settled = false;
+    try {
+      const ctx = contextFor(request, channel, model, options.includeUsage ?? false);
+      const typedPair = pair as unknown as TranslatorPair<RequestOf<F>, unknown>;
+      const call = typedPair.toUpstream(options.body, ctx);
+      call.stream = stream;
+      for (let attempt = 1; ; attempt++) {
+        request.gw.channel = channel.name;
+        let status: number | undefined;
+        try {
+          const response = await upstream.send(channel, call, cancel);
+          if (response.status < 400) {
+            const primed = stream ? await primeStream(response, channel) : undefined;
+            circuits.onSuccess(channel.name);
+            settled = true;
+            return { response, channel, pair, ctx, primed };
+          }
+          status = response.status;
+          const mapped = typedPair.fromUpstreamError(response.status, await readErrorBody(response.body));
+          lastError = withRetryAfter(mapped, response);
+        } catch (error) {
+          if (cancel.cancelled) throw new GatewayError('GW_UPSTREAM_ERROR', 'The client closed the connection', { cause: error });
+          lastError = isGatewayError(error) ? error : toTransportError(error, channel);
         }
-        status = response.status;
-        const mapped = typedPair.fromUpstreamError(response.status, await readErrorBody(response.body));
-        lastError = withRetryAfter(mapped, response);
-      } catch (error) {
-        if (cancel.cancelled) throw new GatewayError('GW_UPSTREAM_ERROR', 'The client closed the connection', { cause: error });
-        lastError = isGatewayError(error) ? error : toTransportError(error, channel);
+        const verdict = verdictFor(lastError, status);
+        settled = true;
+        if (verdict === 'final') {
+          circuits.onSuccess(channel.name);
+          throw lastError;
+        }
+        circuits.onFailure(channel.name);
+        if (verdict === 'next-channel' || attempt > channel.maxRetries || circuits.isOpen(channel.name)) break;
+        const delay = retryDelayMs(retryPolicy, attempt, lastError.retryAfterSeconds);
+        if (delay === undefined) break;
+        await pause(delay, cancel);
+        if (cancel.cancelled) throw new GatewayError('GW_UPSTREAM_ERROR', 'The client closed the connection');
       }
-      const verdict = verdictFor(lastError, status);
-      if (verdict === 'final') {
-        circuits.onSuccess(channel.name);
-        throw lastError;
-      }
-      circuits.onFailure(channel.name);
-      if (verdict === 'next-channel' || attempt > channel.maxRetries || circuits.isOpen(channel.name)) break;
-      const delay = retryDelayMs(retryPolicy, attempt, lastError.retryAfterSeconds);
-      if (delay === undefined) break;
-      await pause(delay, cancel);
-      if (cancel.cancelled) throw new GatewayError('GW_UPSTREAM_ERROR', 'The client closed the connection');
+    } finally {
+      if (!settled) circuits.release(channel.name);
     }
   }
   throw lastError ?? new GatewayError('GW_NO_CHANNEL', `No upstream channel is available for model '${model}'`);

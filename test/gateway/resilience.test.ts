@@ -84,6 +84,34 @@ describe('routing and resilience', () => {
     expect(backup().requests.length).toBe(backupBefore); // closed again: primary serves
   });
 
+  it('a half-open probe whose client leaves gives its slot back (issue 14, item 1)', async () => {
+    primary().setOptions({ fault_status: 502 });
+    expect((await chat()).status).toBe(200); // primary's circuit opens; backup answers
+    await new Promise((r) => setTimeout(r, 320));
+    // The probe: primary's first event is late now, and the client gives up while the probe waits
+    // for it (within first_byte_ms, so the probe neither succeeds nor fails).
+    primary().setOptions({ first_token_delay_ms: 2000 });
+    const probed = primary().requests.length;
+    const abort = new AbortController();
+    const leaving = fetch(`${gateway.url}/v1/chat/completions`, {
+      method: 'POST',
+      signal: abort.signal,
+      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'delta-4.1', messages: [{ role: 'user', content: 'probe' }], stream: true }),
+    }).catch(() => undefined);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(primary().requests.length).toBe(probed + 1);
+    abort.abort();
+    await leaving;
+    primary().setOptions({});
+    await new Promise((r) => setTimeout(r, 50));
+    // Before the fix the slot stayed taken and primary never got traffic again.
+    const backupBefore = backup().requests.length;
+    expect((await chat()).status).toBe(200);
+    expect(primary().requests.length).toBe(probed + 2);
+    expect(backup().requests.length).toBe(backupBefore);
+  });
+
   it('a stream whose first event does not come within first_byte_ms falls back', async () => {
     primary().setOptions({ first_token_delay_ms: 2000 });
     const response = await fetch(`${gateway.url}/v1/chat/completions`, {
