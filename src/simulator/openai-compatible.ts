@@ -6,6 +6,9 @@ import { answerPromptAfterTools, decideToolCalls, type SimToolChoice } from './t
 import { structuredContent, type SimOutputFormat } from './structured-output.js';
 import { tokenLogprobs } from './logprobs.js';
 
+/** OpenAI chat takes 1..128 choices. */
+const MAX_CHOICES = 128;
+
 export interface OpenAICompatibleSimOptions {
   vendor: string;
   /** Path prefix the vendor serves under (`/v1`, `/api/v3`, `/api/paas/v4`). */
@@ -54,6 +57,11 @@ async function chatCompletions(options: OpenAICompatibleSimOptions, req: SimRequ
   const prompt = toolResults.length > 0 ? answerPromptAfterTools(question, toolResults) : question;
   const promptTokens = body.messages.reduce((sum, m) => sum + 3 + countTokens(messageText(m)), 3);
   const n = body.n ?? 1;
+  // OpenAI's own bound: the simulator never generates more than a real vendor would (issue 13).
+  if (!Number.isInteger(n) || n < 1 || n > MAX_CHOICES) {
+    res.json(400, options.errorBody(400, `n must be an integer from 1 to ${MAX_CHOICES}`));
+    return;
+  }
   const stop = typeof body.stop === 'string' ? [body.stop] : body.stop;
   const maxTokens = body.max_completion_tokens ?? body.max_tokens;
   const toolCalls = pickToolCalls(body, question, toolResults.length > 0);

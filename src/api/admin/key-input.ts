@@ -1,3 +1,4 @@
+import { LIMITS } from '../../validation/limits.js';
 import { GatewayError } from '../../errors.js';
 import type { TierConfig } from '../../config/schema.js';
 import type { ApiKey, KeyPatch } from '../../keys/key-store.js';
@@ -8,15 +9,20 @@ import type { CreateKeyBody, KeyView, PatchKeyBody } from './schemas.js';
  * ISO-8601 date-time; a date-time without a zone is read as UTC. Returns epoch milliseconds.
  */
 export function parseTimestamp(value: string | number, field: string): number {
-  if (typeof value === 'number') return value * 1000;
-  if (/^\d+$/.test(value)) return Number(value) * 1000;
-  const isIso = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/i.test(value);
-  const hasZone = /(Z|[+-]\d{2}:?\d{2})$/i.test(value) && value.includes('T');
-  const ms = isIso ? Date.parse(hasZone || !value.includes('T') ? value : `${value}Z`) : NaN;
+  const ms = typeof value === 'number' ? value * 1000 : /^\d+$/.test(value) ? Number(value) * 1000 : parseIso(value);
   if (Number.isNaN(ms)) {
     throw new GatewayError('GW_REQ_INVALID_PARAM', `'${field}' must be an ISO-8601 date-time (e.g. 2026-12-31T23:59:59Z) or Unix seconds`, { param: field });
   }
+  if (ms < 0 || ms > LIMITS.unixSeconds * 1000) {
+    throw new GatewayError('GW_REQ_INVALID_PARAM', `'${field}' must be between 1970 and the end of year 9999`, { param: field });
+  }
   return ms;
+}
+
+function parseIso(value: string): number {
+  const isIso = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/i.test(value);
+  const hasZone = /(Z|[+-]\d{2}:?\d{2})$/i.test(value) && value.includes('T');
+  return isIso ? Date.parse(hasZone || !value.includes('T') ? value : `${value}Z`) : NaN;
 }
 
 /** A key's tier must be one the configuration defines; otherwise its limits would silently be none. */
@@ -43,7 +49,8 @@ export function toKeyPatch(body: CreateKeyBody | PatchKeyBody, tiers: Readonly<R
   return patch;
 }
 
-const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
+/** A stored time as ISO-8601; a value no date can hold (a row written before ranges were checked) reads as null, never a 500. */
+const iso = (ms: number | null): string | null => (ms === null || !(Math.abs(ms) <= 8.64e15) ? null : new Date(ms).toISOString());
 
 export function statusOf(key: ApiKey, now: number): KeyView['status'] {
   if (key.revokedAt !== null) return 'revoked';

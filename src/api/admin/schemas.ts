@@ -1,3 +1,4 @@
+import { LIMITS } from '../../validation/limits.js';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { CATALOG, type EndpointFamily } from '../../catalog/models.js';
 import { compileValidator } from '../../validation/compile.js';
@@ -15,9 +16,12 @@ export const MODEL_IDS = CATALOG.map((m) => m.id);
 export const ENDPOINT_FAMILIES = [...new Set(CATALOG.flatMap((m) => m.families))] as EndpointFamily[];
 
 /** ISO-8601 date-time (with a time zone, or read as UTC) or Unix seconds. */
-export const Timestamp = Type.Union([Type.String({ minLength: 1, maxLength: 40 }), Type.Integer({ minimum: 0 })], {
+export const Timestamp = Type.Union([Type.String({ minLength: 1, maxLength: 40 }), Type.Integer({ minimum: 0, maximum: LIMITS.unixSeconds })], {
   description: 'ISO-8601 date-time such as 2026-12-31T23:59:59Z, or Unix seconds',
 });
+
+export const PerMinute = Type.Integer({ minimum: 1, maximum: LIMITS.perMinute });
+export const BudgetUsd = Type.Number({ minimum: 0, maximum: LIMITS.budgetUsd });
 
 const keyFields = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
@@ -26,9 +30,9 @@ const keyFields = {
   /** null: every endpoint family. */
   endpoints: Nullable(Type.Array(enumOf(ENDPOINT_FAMILIES), { uniqueItems: true })),
   tier: Nullable(Type.String({ minLength: 1, maxLength: 64 })),
-  rpm: Nullable(Type.Integer({ minimum: 1 })),
-  tpm: Nullable(Type.Integer({ minimum: 1 })),
-  budget_usd: Nullable(Type.Number({ minimum: 0 })),
+  rpm: Nullable(PerMinute),
+  tpm: Nullable(PerMinute),
+  budget_usd: Nullable(BudgetUsd),
   expires_at: Nullable(Timestamp),
 };
 

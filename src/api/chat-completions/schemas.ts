@@ -4,6 +4,7 @@ import { discriminatedUnion } from '../../validation/discriminated-union.js';
 import { compileValidator, type Validator } from '../../validation/compile.js';
 import { GatewayError } from '../../errors.js';
 import type { OpenAIChatRequest } from '../../protocols/openai-chat/types.js';
+import { LIMITS } from '../../validation/limits.js';
 
 /**
  * POST /v1/chat/completions (spec §1). The request shape depends on the model: family A
@@ -33,7 +34,7 @@ export const ImageUrlPart = Type.Object({
 });
 export const VideoUrlPart = Type.Object({
   type: Type.Literal('video_url'),
-  video_url: Type.Object({ url: Type.String({ minLength: 1 }), fps: Type.Optional(Type.Number()) }),
+  video_url: Type.Object({ url: Type.String({ minLength: 1 }), fps: Type.Optional(Type.Number(LIMITS.fps)) }),
 });
 const MultimodalMessage = Type.Object({
   role: ChatRole,
@@ -53,8 +54,13 @@ const ToolChoice = Type.Union([
   Type.Object({ type: Type.Literal('function'), function: Type.Object({ name: Type.String() }) }),
 ]);
 
+const Choices = Type.Integer({ minimum: 1, maximum: LIMITS.choices });
 const common = {
-  max_tokens: Type.Optional(Type.Integer({ minimum: 1 })),
+  max_tokens: Type.Optional(Type.Integer({ minimum: 1, maximum: LIMITS.outputTokens })),
+  // Not in the spec's tables, but acted on (simulators, budgets) or passed on: bounded all the same.
+  max_completion_tokens: Type.Optional(Type.Integer({ minimum: 1, maximum: LIMITS.outputTokens })),
+  top_logprobs: Type.Optional(Type.Integer({ minimum: 0, maximum: LIMITS.topLogprobs })),
+  seed: Type.Optional(Type.Integer({ minimum: -LIMITS.seed, maximum: LIMITS.seed })),
   temperature: Type.Optional(Temperature),
   top_p: Type.Optional(TopP),
   stream: Type.Optional(Type.Boolean()),
@@ -69,7 +75,7 @@ export const FamilyARequest = Type.Object(
     stop: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
     frequency_penalty: Type.Optional(Penalty),
     presence_penalty: Type.Optional(Penalty),
-    n: Type.Optional(Type.Integer({ minimum: 1 })),
+    n: Type.Optional(Choices),
     response_format: Type.Optional(Type.Object({ type: enumOf(['text', 'json_object', 'json_schema']) })),
     // A one-branch discriminated union, so a non-function tool is told which types exist.
     tools: Type.Optional(Type.Array(discriminatedUnion('type', [FunctionTool]))),
@@ -85,6 +91,7 @@ export const FamilyBRequest = Type.Object(
     messages: Type.Array(MultimodalMessage, { minItems: 1 }),
     ...common,
     stop: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String(), { maxItems: 4 })])),
+    n: Type.Optional(Choices),
   },
   { title: 'Family B (beta multimodal chat)' },
 );

@@ -1,3 +1,4 @@
+import { LIMITS } from '../../validation/limits.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { ASSET_MODEL } from '../../catalog/models.js';
 import { GatewayError } from '../../errors.js';
@@ -26,7 +27,7 @@ export const GetAssetRequest = DeleteAssetRequest;
 export const ListAssetsRequest = Type.Object(
   {
     model: Model,
-    PageNumber: Type.Optional(Type.Integer({ minimum: 1, default: 1 })),
+    PageNumber: Type.Optional(Type.Integer({ minimum: 1, maximum: LIMITS.pageNumber, default: 1 })),
     PageSize: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 10 })),
   },
 );

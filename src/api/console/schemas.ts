@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { compileValidator } from '../../validation/compile.js';
-import { ENDPOINT_FAMILIES, GROUP_BY, MODEL_IDS, UsageQuery } from '../admin/schemas.js';
+import { BudgetUsd, ENDPOINT_FAMILIES, GROUP_BY, MODEL_IDS, PerMinute, UsageQuery } from '../admin/schemas.js';
 import { PriceSchema } from '../../config/schema.js';
 import { MIN_PASSWORD_LENGTH } from '../../users/passwords.js';
 
@@ -59,9 +59,9 @@ const Email = Type.String({ minLength: 3, maxLength: 320, pattern: '^[^@\\s]+@[^
 const userFields = {
   name: Type.String({ minLength: 1, maxLength: 200 }),
   role: enumOf(ROLES),
-  budget_usd: Nullable(Type.Number({ minimum: 0 })),
-  rpm: Nullable(Type.Integer({ minimum: 1 })),
-  tpm: Nullable(Type.Integer({ minimum: 1 })),
+  budget_usd: Nullable(BudgetUsd),
+  rpm: Nullable(PerMinute),
+  tpm: Nullable(PerMinute),
   models: Nullable(Type.Array(enumOf(MODEL_IDS), { uniqueItems: true })),
   families: Nullable(Type.Array(enumOf(ENDPOINT_FAMILIES), { uniqueItems: true })),
 };

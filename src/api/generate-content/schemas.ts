@@ -1,3 +1,4 @@
+import { LIMITS } from '../../validation/limits.js';
 import { Type, type TSchema } from '@sinclair/typebox';
 import { GatewayError } from '../../errors.js';
 import { compileValidator } from '../../validation/compile.js';
@@ -44,6 +45,12 @@ const AspectRatio = enumOf(GEMINI_IMAGE_ASPECT_RATIOS);
 const ImageSize = enumOf(GEMINI_IMAGE_SIZES);
 const Modalities = Type.Array(enumOf(['TEXT', 'IMAGE']));
 const TopP = Type.Number({ minimum: 0, maximum: 1 });
+const OutputTokens = Type.Integer({ minimum: 1, maximum: LIMITS.outputTokens });
+const Candidates = Type.Integer({ minimum: 1, maximum: LIMITS.candidates });
+const TopK = Type.Integer({ minimum: 1, maximum: LIMITS.topK });
+const Seed = Type.Integer({ minimum: -LIMITS.seed, maximum: LIMITS.seed });
+const ThinkingBudget = Type.Integer({ minimum: -1, maximum: LIMITS.thinkingBudget });
+const ThinkingConfig = Type.Object({ thinkingBudget: opt(ThinkingBudget), thinking_budget: opt(ThinkingBudget) });
 
 const ImageConfig = Type.Object({
   aspectRatio: opt(AspectRatio),
@@ -60,6 +67,16 @@ const GenerationConfig = Type.Object({
   response_modalities: opt(Modalities),
   imageConfig: opt(ImageConfig),
   image_config: opt(ImageConfig),
+  // Acted on by the simulator and passed on: finite, the vendor's ranges.
+  maxOutputTokens: opt(OutputTokens),
+  max_output_tokens: opt(OutputTokens),
+  candidateCount: opt(Candidates),
+  candidate_count: opt(Candidates),
+  topK: opt(TopK),
+  top_k: opt(TopK),
+  seed: opt(Seed),
+  thinkingConfig: opt(ThinkingConfig),
+  thinking_config: opt(ThinkingConfig),
 });
 
 export const GenerateContentRequestSchema = Type.Object(

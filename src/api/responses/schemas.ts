@@ -1,3 +1,4 @@
+import { LIMITS } from '../../validation/limits.js';
 import { Type, type TSchema } from '@sinclair/typebox';
 import { BETA_FAMILY_MODELS } from '../../catalog/models.js';
 import { discriminatedUnion } from '../../validation/discriminated-union.js';
@@ -29,7 +30,7 @@ export const InputImagePart = Type.Object({ type: Type.Literal('input_image'), i
 export const InputVideoPart = Type.Object({
   type: Type.Literal('input_video'),
   video_url: Type.String({ minLength: 1 }),
-  fps: Type.Optional(Type.Number()),
+  fps: Type.Optional(Type.Number(LIMITS.fps)),
 });
 export const InputFilePart = Type.Object({ type: Type.Literal('input_file'), file_url: Type.String({ minLength: 1 }) });
 
@@ -63,7 +64,8 @@ export const ResponsesRequest = Type.Object(
     stream: Type.Optional(Type.Boolean()),
     temperature: Type.Optional(Type.Number({ minimum: 0, maximum: 2 })),
     top_p: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
-    max_output_tokens: Type.Optional(Type.Integer({ minimum: 1 })),
+    max_output_tokens: Type.Optional(Type.Integer({ minimum: 1, maximum: LIMITS.outputTokens })),
+    top_logprobs: Type.Optional(Type.Integer({ minimum: 0, maximum: LIMITS.topLogprobs })),
     reasoning: Type.Optional(
       Type.Object({
         effort: Type.Optional(nullableEnumOf(OPENAI_REASONING_EFFORTS)),

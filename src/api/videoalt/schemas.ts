@@ -18,15 +18,17 @@ export const DEFAULT_MODEL: Record<KlingCapability, string> = { text2video: 'kli
 const DURATIONS = Array.from({ length: 13 }, (_, i) => String(i + 3));
 const Prompt = Type.String({ maxLength: 2500 });
 const CameraAxis = Type.Number({ minimum: -10, maximum: 10 });
+/** A trajectory point in image pixels (Kling: at most 77 points a trajectory). */
+const Pixel = Type.Integer({ minimum: -100_000, maximum: 100_000 });
 const CAMERA_AXES = ['horizontal', 'vertical', 'pan', 'tilt', 'roll', 'zoom'] as const;
 const CameraControl = Type.Object({
   type: enumOf(['simple', 'down_back', 'forward_up', 'right_turn_forward', 'left_turn_forward']),
   config: Type.Optional(Type.Object(Object.fromEntries(CAMERA_AXES.map((axis) => [axis, Type.Optional(CameraAxis)])))),
 });
 const ShotPrompt = Type.Object({
-  index: Type.Integer({ minimum: 1 }),
+  index: Type.Integer({ minimum: 1, maximum: 6 }),
   prompt: Type.String({ maxLength: 512 }),
-  duration: Type.Union([Type.String({ pattern: '^[0-9]+$' }), Type.Integer({ minimum: 1 })]),
+  duration: Type.Union([Type.String({ pattern: '^[0-9]{1,3}$' }), Type.Integer({ minimum: 1, maximum: 15 })]),
 });
 
 const common = {
@@ -64,11 +66,11 @@ export const Image2VideoRequest = Type.Object({
   ...shotsAndSound,
   image: Type.Optional(ImageRef),
   image_tail: Type.Optional(ImageRef),
-  element_list: Type.Optional(Type.Array(Type.Object({ element_id: Type.Union([Type.String(), Type.Integer()]) }), { maxItems: 3 })),
+  element_list: Type.Optional(Type.Array(Type.Object({ element_id: Type.Union([Type.String({ maxLength: 64 }), Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER })]) }), { maxItems: 3 })),
   static_mask: Type.Optional(ImageRef),
   dynamic_masks: Type.Optional(
     Type.Array(
-      Type.Object({ mask: ImageRef, trajectories: Type.Array(Type.Object({ x: Type.Integer(), y: Type.Integer() }), { minItems: 1 }) }),
+      Type.Object({ mask: ImageRef, trajectories: Type.Array(Type.Object({ x: Pixel, y: Pixel }), { minItems: 1, maxItems: 77 }) }),
       { minItems: 1, maxItems: 6 },
     ),
   ),
