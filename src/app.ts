@@ -152,7 +152,10 @@ export function toGatewayError(error: unknown, request: FastifyRequest): Gateway
 }
 
 function sendError(request: FastifyRequest, reply: FastifyReply, error: GatewayError): FastifyReply {
-  if (error.retryAfterSeconds !== undefined) reply.header('retry-after', String(Math.max(0, Math.ceil(error.retryAfterSeconds))));
+  // Every 429 says when to come back (issue 14): the upstream's or limiter's own figure, else
+  // the gateway's backoff ceiling, so clients that honour Retry-After never hammer a rate limit.
+  const retryAfter = error.retryAfterSeconds ?? (error.status === 429 ? request.server.gateway.retryPolicy.maxDelayMs / 1000 : undefined);
+  if (retryAfter !== undefined) reply.header('retry-after', String(Math.max(0, Math.ceil(retryAfter))));
   return reply
     .code(error.status)
     .header('x-request-id', request.id)

@@ -75,7 +75,7 @@ async function primeStream(response: UpstreamResponse, channel: Channel): Promis
   try {
     for (;;) {
       const chunk = await nextRead(response.body);
-      if (timedOut) throw new GatewayError('GW_UPSTREAM_TIMEOUT', `The upstream for channel '${channel.name}' sent no event in time`);
+      if (timedOut) throw new GatewayError('GW_UPSTREAM_TIMEOUT', 'The upstream provider sent no event in time');
       if (!chunk) return reads;
       const tail = reads.at(-1)?.subarray(-3);
       reads.push(chunk);
@@ -153,6 +153,8 @@ async function sendWithFallback<F extends PairFamily>(options: DispatchOptions<F
         }
         const verdict = verdictFor(lastError, status);
         settled = true;
+        // The channel's name stays with the operator (log, metrics), never in the client's error.
+        request.log.warn({ channel: channel.name, attempt, status, code: lastError.code, verdict }, 'upstream attempt failed');
         if (verdict === 'final') {
           circuits.onSuccess(channel.name);
           throw lastError;

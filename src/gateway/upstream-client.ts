@@ -116,7 +116,7 @@ class Exchange implements Dispatcher.DispatchHandler {
     private readonly resolve: (response: UpstreamResponse) => void,
     private readonly reject: (error: unknown) => void,
   ) {
-    this.timer = setTimeout(() => this.abort(new GatewayError('GW_UPSTREAM_TIMEOUT', `The upstream for channel '${channel.name}' timed out`)), channel.timeouts.totalMs);
+    this.timer = setTimeout(() => this.abort(new GatewayError('GW_UPSTREAM_TIMEOUT', 'The upstream provider timed out')), channel.timeouts.totalMs);
     this.stopListening = cancel.onCancel(() => this.abort(Object.assign(new Error('The client closed the connection'), { name: 'AbortError' })));
   }
 
@@ -168,12 +168,12 @@ class Exchange implements Dispatcher.DispatchHandler {
 export function toTransportError(error: unknown, channel: Channel): GatewayError {
   const code = (error as { code?: string }).code ?? '';
   if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
-    return new GatewayError('GW_UPSTREAM_TIMEOUT', `The upstream for channel '${channel.name}' timed out`, { cause: error });
+    return new GatewayError('GW_UPSTREAM_TIMEOUT', 'The upstream provider timed out', { cause: error });
   }
   if ((error as Error).name === 'AbortError') {
     return new GatewayError('GW_UPSTREAM_ERROR', 'The upstream request was aborted', { cause: error });
   }
-  return new GatewayError('GW_UPSTREAM_UNAVAILABLE', `The upstream for channel '${channel.name}' could not be reached`, { cause: error });
+  return new GatewayError('GW_UPSTREAM_UNAVAILABLE', 'The upstream provider could not be reached', { cause: error });
 }
 
 /** Reads an upstream error body as JSON when it is JSON (bounded), for fromUpstreamError. */

@@ -46,9 +46,13 @@ export function sanitizeUpstreamMessage(message: string): string {
     .slice(0, 500);
 }
 
-/** Reads `error.message` (or a top-level `message`) from an upstream error body, when present. */
+/**
+ * Reads `error.message` (or a top-level `message`) from an upstream error body, when present.
+ * Only a vendor's structured explanation counts: a body that is not JSON (a proxy's HTML page
+ * with its server version, a stack trace) is never relayed (issue 14).
+ */
 export function upstreamMessage(body: unknown): string | undefined {
-  if (!body || typeof body !== 'object') return typeof body === 'string' && body.length < 500 ? body : undefined;
+  if (!body || typeof body !== 'object') return undefined;
   const record = body as { error?: { message?: unknown } | string; message?: unknown };
   if (record.error && typeof record.error === 'object' && typeof record.error.message === 'string') return record.error.message;
   if (typeof record.error === 'string') return record.error;

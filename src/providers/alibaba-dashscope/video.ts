@@ -46,7 +46,7 @@ export const videoGenerationsToDashScope: VideoAdapter<VideoGenerationRequest> =
 
   fromUpstreamError(status, body) {
     const { code, message } = (body && typeof body === 'object' ? body : {}) as DashScopeErrorBody;
-    const detail = typeof message === 'string' ? message : typeof body === 'string' ? body : undefined;
+    const detail = typeof message === 'string' ? message : undefined;
     if (typeof code === 'string' && CONTENT_FILTER_CODES.has(code)) {
       return new GatewayError('GW_UPSTREAM_CONTENT_FILTER', detail ? sanitizeUpstreamMessage(detail) : 'The request was rejected by content moderation');
     }

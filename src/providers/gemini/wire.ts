@@ -9,6 +9,8 @@ interface GoogleErrorInfo {
   message: string | undefined;
   status: string | undefined;
   reasons: string[];
+  /** `RetryInfo.retryDelay` in seconds, when the error carries one (quota errors do). */
+  retryDelaySeconds: number | undefined;
 }
 
 /** Reads `{error:{code,message,status,details}}`; non-SSE streams wrap it in `[ ]` (gemini.md). */
@@ -16,18 +18,32 @@ export function readGoogleError(body: unknown): GoogleErrorInfo {
   const record = Array.isArray(body) ? (body[0] as unknown) : body;
   const error = record && typeof record === 'object' ? (record as { error?: unknown }).error : undefined;
   if (!error || typeof error !== 'object') {
-    return { code: undefined, message: typeof body === 'string' && body.length < 500 ? body : undefined, status: undefined, reasons: [] };
+    // Not Google's JSON (a proxy's page, a bare text): nothing of it reaches the client (issue 14).
+    return { code: undefined, message: undefined, status: undefined, reasons: [], retryDelaySeconds: undefined };
   }
   const e = error as { code?: unknown; message?: unknown; status?: unknown; details?: unknown };
-  const reasons = Array.isArray(e.details)
-    ? e.details.flatMap((d) => (d && typeof d === 'object' && typeof (d as { reason?: unknown }).reason === 'string' ? [(d as { reason: string }).reason] : []))
-    : [];
+  const details = Array.isArray(e.details) ? (e.details as unknown[]).filter((d): d is Record<string, unknown> => !!d && typeof d === 'object') : [];
+  const reasons = details.flatMap((d) => (typeof d.reason === 'string' ? [d.reason] : []));
   return {
+    retryDelaySeconds: retryDelayOf(details),
     code: typeof e.code === 'number' ? e.code : undefined,
     message: typeof e.message === 'string' ? e.message : undefined,
     status: typeof e.status === 'string' ? e.status : undefined,
     reasons,
   };
+}
+
+/**
+ * Gemini answers quota errors with a bare 429 (no Retry-After header); the delay it wants, if
+ * any, is a protobuf Duration string (`"37s"`, `"1.5s"`) in a `google.rpc.RetryInfo` detail.
+ */
+function retryDelayOf(details: ReadonlyArray<Record<string, unknown>>): number | undefined {
+  for (const detail of details) {
+    if (typeof detail['@type'] !== 'string' || !detail['@type'].endsWith('google.rpc.RetryInfo')) continue;
+    const match = typeof detail.retryDelay === 'string' ? /^(\d+(?:\.\d+)?)s$/.exec(detail.retryDelay) : null;
+    if (match) return Number(match[1]);
+  }
+  return undefined;
 }
 
 /** Maps a Gemini error to ours. Gemini's own statuses and messages never reach the client raw. */
@@ -38,7 +54,9 @@ export function geminiErrorToGateway(status: number, body: unknown): GatewayErro
   if (info.reasons.includes('API_KEY_INVALID')) return upstreamStatusError(401, info.message);
   // Billing or region preconditions are the channel's problem too.
   if (info.status === 'FAILED_PRECONDITION') return upstreamStatusError(502, info.message);
-  return upstreamStatusError(status, info.message);
+  const error = upstreamStatusError(status, info.message);
+  if (info.retryDelaySeconds === undefined) return error;
+  return new GatewayError(error.code, error.message, { retryAfterSeconds: info.retryDelaySeconds, param: error.param });
 }
 
 /** One `data:` event of an `alt=sse` stream: a whole GenerateContentResponse, or an error body. */
