@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError, isGatewayError } from '../errors.js';
-import type { FamilyPairs, PairFamily, StreamErrorRenderer, StreamTextExtractor, TranslateContext, TranslatorPair, Usage } from '../providers/types.js';
+import type { FamilyPairs, PairFamily, StreamErrorRenderer, StreamTextExtractor, StreamTranslator, TranslateContext, TranslatorPair, Usage } from '../providers/types.js';
 import { partialStreamUsage } from '../usage/partial-usage.js';
 import type { Channel } from './channel.js';
 import { routeModelOffering } from './route-model.js';
@@ -47,8 +47,11 @@ type Attempt<F extends PairFamily> = {
   channel: Channel;
   pair: PairOf<F>;
   ctx: TranslateContext;
-  /** Streams: what the upstream sent before its first complete event (read within the first-byte window). */
-  primed?: Buffer[];
+  /** Streams: the relay, already fed what the upstream sent up to its first complete event. */
+  relay?: SseRelay;
+  /** Streams: the client text of those first reads (not sent yet). */
+  firstText?: string;
+  translator?: StreamTranslator;
 };
 
 /** A blank line in SSE's line-end conventions: an event is complete once one arrived. */
@@ -87,6 +90,25 @@ async function primeStream(response: UpstreamResponse, channel: Channel): Promis
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Whether the upstream answered JSON where a stream was asked for (an error, whatever the status). */
+function isJsonAnswer(response: UpstreamResponse): boolean {
+  const type = response.headers['content-type'];
+  return typeof type === 'string' && type.includes('application/json');
+}
+
+/**
+ * Primes a stream (its first complete event, within first_byte_ms) and translates those reads,
+ * so an upstream whose first event is already its error can still be retried or replaced.
+ */
+async function openStream(response: UpstreamResponse, channel: Channel, pair: TranslatorPair<unknown, unknown>, ctx: TranslateContext) {
+  const primed = await primeStream(response, channel);
+  const translator = pair.createStreamTranslator(ctx);
+  const relay = new SseRelay(translator);
+  let firstText = '';
+  for (const chunk of primed) firstText += relay.push(chunk);
+  return { translator, relay, firstText, failedBeforeOutput: relay.failure !== undefined && firstText === '' };
 }
 
 /** The upstream's next read (all that arrived since the last one), or null at the end. */
@@ -138,15 +160,23 @@ async function sendWithFallback<F extends PairFamily>(options: DispatchOptions<F
         let status: number | undefined;
         try {
           const response = await upstream.send(channel, call, cancel);
-          if (response.status < 400) {
-            const primed = stream ? await primeStream(response, channel) : undefined;
-            circuits.onSuccess(channel.name);
-            settled = true;
-            return { response, channel, pair, ctx, primed };
+          if (response.status < 400 && !(stream && isJsonAnswer(response))) {
+            const first = stream ? await openStream(response, channel, typedPair, ctx) : undefined;
+            if (!first?.failedBeforeOutput) {
+              circuits.onSuccess(channel.name);
+              settled = true;
+              return { response, channel, pair, ctx, ...first };
+            }
+            // The upstream's first event was its error: nothing reached the client, so this is a
+            // failed attempt like any other (retry, then fall back), not a 200 with a lone error.
+            response.body.destroy();
+            lastError = isGatewayError(first.relay.failure) ? first.relay.failure : new GatewayError('GW_UPSTREAM_BAD_RESPONSE', 'The upstream sent a stream event that could not be read');
+          } else {
+            // A stream request answered with JSON (`200 {"error":…}`) failed the same way.
+            status = response.status < 400 ? undefined : response.status;
+            const mapped = typedPair.fromUpstreamError(response.status < 400 ? 502 : response.status, await readErrorBody(response.body));
+            lastError = withRetryAfter(mapped, response);
           }
-          status = response.status;
-          const mapped = typedPair.fromUpstreamError(response.status, await readErrorBody(response.body));
-          lastError = withRetryAfter(mapped, response);
         } catch (error) {
           if (cancel.cancelled) throw new GatewayError('GW_UPSTREAM_ERROR', 'The client closed the connection', { cause: error });
           lastError = isGatewayError(error) ? error : toTransportError(error, channel);
@@ -230,9 +260,10 @@ export interface StreamOptions {
 export async function dispatchStream<F extends PairFamily>(options: DispatchOptions<F> & StreamOptions): Promise<void> {
   const { request, reply } = options;
   const cancel = clientGoneOf(options);
-  const { response, channel, pair, ctx, primed } = await sendWithFallback(options, cancel, true);
-  const translator = (pair as unknown as TranslatorPair<unknown, unknown>).createStreamTranslator(ctx);
-  const relay = new SseRelay(translator);
+  const attempt = await sendWithFallback(options, cancel, true);
+  const { response, channel } = attempt;
+  const relay = attempt.relay!;
+  const translator = attempt.translator!;
   reply.hijack();
   const writer = new SseWriter(reply.raw);
   // The reply's own headers (x-ratelimit-*) go out with the stream's head.
@@ -251,12 +282,17 @@ export async function dispatchStream<F extends PairFamily>(options: DispatchOpti
   };
   try {
     let drained: Promise<void> | undefined;
-    for (const chunk of primed!) if ((drained = send(relay.push(chunk)))) await drained;
-    for (let chunk = await nextRead(response.body); chunk && !writer.isClosed; chunk = await nextRead(response.body)) {
+    if ((drained = send(attempt.firstText!))) await drained;
+    for (let chunk = relay.failure === undefined ? await nextRead(response.body) : null; chunk && !writer.isClosed; chunk = await nextRead(response.body)) {
       if ((drained = send(relay.push(chunk)))) await drained;
+      if (relay.failure !== undefined) break;
     }
-    if (!writer.isClosed) {
+    if (!writer.isClosed && relay.failure === undefined) {
       if ((drained = send(relay.flush()))) await drained;
+    }
+    // Every event before the failing one has been sent; now the failure itself.
+    if (relay.failure !== undefined) throw relay.failure;
+    if (!writer.isClosed) {
       if ((drained = send(formatEvents(translator.onEnd())))) await drained;
     }
   } catch (error) {

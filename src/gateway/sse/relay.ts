@@ -22,6 +22,13 @@ export class SseRelay {
   private readonly bytes = new StringDecoder('utf8');
   /** Made on first need: a stream of plain events never needs it. */
   private fullParser: SseDecoder | undefined;
+  /**
+   * What the translator threw (an upstream error event, a malformed chunk), if it did. The read
+   * that met it still returns the text of every event before it — what the client sees must not
+   * depend on how the upstream's bytes were split into reads (issue 14) — and later reads
+   * translate nothing; the caller raises this once that text is sent.
+   */
+  failure: unknown = undefined;
 
   constructor(private readonly translator: StreamTranslator) {}
 
@@ -31,6 +38,7 @@ export class SseRelay {
 
   /** The client text for one upstream read: '' when the read completed no event. */
   push(chunk: Buffer): string {
+    if (this.failure !== undefined) return '';
     const text = this.bytes.write(chunk);
     if (this.parserOnly) return this.translateEvents(this.parser.feed(text));
     const pending = this.carry + text;
@@ -50,6 +58,7 @@ export class SseRelay {
 
   /** The upstream ended: the client text of an event it left without its closing blank line. */
   flush(): string {
+    if (this.failure !== undefined) return '';
     const rest = this.carry + this.bytes.end();
     this.carry = '';
     if (rest === '' && !this.fullParser) return '';
@@ -60,11 +69,15 @@ export class SseRelay {
   /** The complete events in `text` up to `end` (where a blank line starts), in order. */
   private translateBlocks(text: string, end: number): string {
     let out = '';
-    for (let start = 0; start <= end; ) {
-      let stop = text.indexOf(BLANK_LINE, start);
-      if (stop < 0 || stop > end) stop = end;
-      if (stop > start) out += this.translateBlock(text, start, stop);
-      start = stop + BLANK_LINE.length;
+    try {
+      for (let start = 0; start <= end && this.failure === undefined; ) {
+        let stop = text.indexOf(BLANK_LINE, start);
+        if (stop < 0 || stop > end) stop = end;
+        if (stop > start) out += this.translateBlock(text, start, stop);
+        start = stop + BLANK_LINE.length;
+      }
+    } catch (error) {
+      this.failure = error;
     }
     return out;
   }
@@ -85,7 +98,11 @@ export class SseRelay {
 
   private translateEvents(events: readonly SseEvent[]): string {
     let out = '';
-    for (const event of events) out += formatEvents(this.translator.onEvent(event));
+    try {
+      for (const event of events) out += formatEvents(this.translator.onEvent(event));
+    } catch (error) {
+      this.failure = error;
+    }
     return out;
   }
 }
