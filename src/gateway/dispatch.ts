@@ -128,6 +128,9 @@ function verdictFor(error: GatewayError, status: number | undefined): Verdict {
   if (RETRYABLE_STATUSES.has(status)) return 'retry';
   // Our credentials for this account were refused: another account may still serve the request.
   if (status === 401 || status === 403) return 'next-channel';
+  // The model is gone from this account or deployment (or the base URL is wrong): the channel's
+  // fault, counted against it; another channel may still have the model (issue 14).
+  if (status === 404) return 'next-channel';
   return 'final';
 }
 

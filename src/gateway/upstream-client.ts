@@ -83,8 +83,10 @@ export class UpstreamClient {
           method: call.method,
           headers,
           body,
-          headersTimeout: channel.timeouts.firstByteMs,
-          bodyTimeout: channel.timeouts.idleMs,
+          // The exchange keeps these with its own timers: undici's coarse timer wheel fired a
+          // first_byte_ms of 800 at ~650 ms (issue 14).
+          headersTimeout: 0,
+          bodyTimeout: 0,
         },
         exchange,
       );
@@ -105,6 +107,10 @@ class Exchange implements Dispatcher.DispatchHandler {
   private controller: Dispatcher.DispatchController | undefined;
   private body: UpstreamBody | undefined;
   private readonly timer: NodeJS.Timeout;
+  /** Until the response headers: the channel's first_byte_ms. */
+  private readonly firstByteTimer: NodeJS.Timeout;
+  /** After the headers: idle_ms between reads, restarted (refresh, no new timer) on each read. */
+  private idleTimer: NodeJS.Timeout | undefined;
   private readonly stopListening: () => void;
   private readonly sentAt = performance.now();
   private abortReason: Error | undefined;
@@ -117,6 +123,7 @@ class Exchange implements Dispatcher.DispatchHandler {
     private readonly reject: (error: unknown) => void,
   ) {
     this.timer = setTimeout(() => this.abort(new GatewayError('GW_UPSTREAM_TIMEOUT', 'The upstream provider timed out')), channel.timeouts.totalMs);
+    this.firstByteTimer = setTimeout(() => this.abort(new GatewayError('GW_UPSTREAM_TIMEOUT', 'The upstream provider did not answer in time')), channel.timeouts.firstByteMs);
     this.stopListening = cancel.onCancel(() => this.abort(Object.assign(new Error('The client closed the connection'), { name: 'AbortError' })));
   }
 
@@ -133,12 +140,15 @@ class Exchange implements Dispatcher.DispatchHandler {
 
   onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
     if (statusCode < 200) return;
+    clearTimeout(this.firstByteTimer);
+    this.idleTimer = setTimeout(() => this.abort(new GatewayError('GW_UPSTREAM_TIMEOUT', 'The upstream stream went silent for too long')), this.channel.timeouts.idleMs);
     this.body = new UpstreamBody(controller);
     this.observer?.(this.channel.name, (performance.now() - this.sentAt) / 1000, `${Math.floor(statusCode / 100)}xx`);
     this.resolve({ status: statusCode, headers, body: this.body });
   }
 
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.idleTimer?.refresh();
     this.body?.push(chunk);
   }
 
@@ -160,6 +170,8 @@ class Exchange implements Dispatcher.DispatchHandler {
 
   private release(): void {
     clearTimeout(this.timer);
+    clearTimeout(this.firstByteTimer);
+    clearTimeout(this.idleTimer);
     this.stopListening();
   }
 }

@@ -6,6 +6,7 @@ import { GatewayError, type ErrorCode } from '../errors.js';
  * `message` is the upstream's own explanation, already extracted by the vendor's translator.
  */
 export function upstreamStatusError(status: number, message: string | undefined): GatewayError {
+  if (status === 404) return new GatewayError('GW_UPSTREAM_ERROR', 'No upstream provider currently serves this model');
   const code = codeForStatus(status);
   // Only a rejected request carries the upstream's explanation (the client can act on it);
   // other failures are about our account upstream and say nothing of it.

@@ -125,3 +125,68 @@ describe('upstream error bodies and Retry-After (issue 14, items 4-6)', () => {
     }
   });
 });
+
+describe('a model the upstream no longer has, and timeouts on time (issue 14, items 7-8)', () => {
+  let gateway: TestGateway;
+  let gone: Awaited<ReturnType<typeof fakeVendor>>;
+  const modelNotFound: Handler = (_req, res) =>
+    res
+      .writeHead(404, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ error: { message: 'The model `gpt-4.1` does not exist or you do not have access to it.', type: 'invalid_request_error', code: 'model_not_found' } }));
+  const slow = (ms: number): Handler => (_req, res) => setTimeout(() => ok(_req, res), ms);
+  const chatTo = (base: string, model: string) =>
+    fetch(`${base}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model, messages: [{ role: 'user', content: 'hi' }] }),
+    });
+
+  beforeAll(async () => {
+    gone = await fakeVendor();
+    gateway = await startTestGateway({
+      file: {
+        routing: { circuit_threshold: 100 },
+        channels: [
+          { name: 'retired', vendor: 'openai', base_url: `${gone.url}/v1`, api_key: 'k', models: { 'delta-4.1': 'gpt-4.1', 'beta-seed-2.0-pro': 'x' }, priority: 0, max_retries: 0 },
+          { name: 'current', vendor: 'openai', models: { 'delta-4.1': 'gpt-4.1' }, priority: 1 },
+          { name: 'slow', vendor: 'gemini', base_url: gone.url, api_key: 'k', models: { 'gamma-2.5-flash-lite': 'gemini-2.5-flash-lite' }, max_retries: 0, timeouts: { first_byte_ms: 1300 } },
+        ],
+      },
+    });
+  });
+  afterAll(async () => {
+    await gateway.stop();
+    gone.server.close();
+  });
+
+  it("an upstream 404 for the model falls back to the next channel", async () => {
+    gone.next.push(modelNotFound);
+    const response = await chatTo(gateway.url, 'delta-4.1');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-simulator')).toBe('openai');
+  });
+
+  it('when no channel has the model the client is told so, without the upstream text', async () => {
+    gone.next.push(modelNotFound);
+    const response = await chatTo(gateway.url, 'beta-seed-2.0-pro');
+    const text = await response.text();
+    expect(response.status).toBe(502);
+    expect(text).toContain('No upstream provider currently serves this model');
+    expect(text).not.toContain('gpt-4.1');
+  });
+
+  it('first_byte_ms: 1300 fires at 1300 ms (undici ticks its coarse timers every ~500 ms past 1 s)', async () => {
+    gone.next.push(slow(2500));
+    const started = performance.now();
+    const response = await fetch(`${gateway.url}/v1beta/models/gamma-2.5-flash-lite:generateContent`, {
+      method: 'POST',
+      headers: { 'x-goog-api-key': TEST_KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'hi' }] }] }),
+    });
+    const elapsed = performance.now() - started;
+    expect(response.status).toBe(504);
+    expect(elapsed).toBeGreaterThanOrEqual(1275);
+    // Accurate to ~50 ms, with room for a busy CI machine: undici's own timer fired at ~1,520 ms here.
+    expect(elapsed).toBeLessThan(1475);
+  });
+});
