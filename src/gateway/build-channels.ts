@@ -48,7 +48,8 @@ export async function buildChannels(configured: readonly ChannelConfig[], defaul
         idleMs: config.timeouts?.idle_ms ?? DEFAULT_TIMEOUTS.idleMs,
         totalMs: config.timeouts?.total_ms ?? DEFAULT_TIMEOUTS.totalMs,
       },
-      headers: { ...config.headers },
+      // Lower-cased so a channel's `Anthropic-Version` replaces the vendor default, not doubles it.
+      headers: { ...provider.defaultHeaders, ...lowerCaseKeys(config.headers) },
       isSimulator: !config.base_url,
     });
     for (const model of Object.keys(config.models)) served.add(model);
@@ -65,6 +66,10 @@ export async function buildChannels(configured: readonly ChannelConfig[], defaul
   return { channels, simulators };
 }
 
+function lowerCaseKeys(headers: Readonly<Record<string, string>> | undefined): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
+}
+
 function simulatorChannel(name: string, provider: ProviderModule, simulator: RunningSimulator, models: Record<string, string>): Channel {
   return {
     name,
@@ -77,7 +82,7 @@ function simulatorChannel(name: string, provider: ProviderModule, simulator: Run
     weight: 1,
     maxRetries: 0,
     timeouts: DEFAULT_TIMEOUTS,
-    headers: {},
+    headers: { ...provider.defaultHeaders },
     isSimulator: true,
   };
 }

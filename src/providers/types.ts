@@ -120,6 +120,11 @@ export interface ProviderModule {
   /** Base URL of the real service, and the path prefix its simulator serves under. */
   readonly defaultBaseUrl: string;
   readonly simulatorBasePath: string;
+  /**
+   * Headers every call to this vendor carries unless the channel's `headers` set them (API
+   * version pins such as `anthropic-version`): merged once when the channel is built.
+   */
+  readonly defaultHeaders?: Readonly<Record<string, string>>;
   /** Credential headers for one request (endpoint.ts is the only place that sees secrets). */
   authHeaders(credentials: ChannelCredentials, nowSeconds: number): Record<string, string>;
   /** Headers for calls with `auth: 'request-signature'` (AK/SK signing over method, URL and body). */

@@ -11,7 +11,8 @@ export const ANTHROPIC_VERSION = '2023-06-01';
 /** Relative to the base URL, which carries no version segment. */
 export const ANTHROPIC_MESSAGES_PATH = '/v1/messages';
 
-export const anthropicAuthHeaders = (credentials: ChannelCredentials): Record<string, string> => ({
-  'anthropic-version': ANTHROPIC_VERSION,
-  ...(credentials.apiKey ? { 'x-api-key': credentials.apiKey } : {}),
-});
+/** The version a channel pins unless its `headers` name another (and `anthropic-beta` flags). */
+export const ANTHROPIC_DEFAULT_HEADERS = { 'anthropic-version': ANTHROPIC_VERSION };
+
+export const anthropicAuthHeaders = (credentials: ChannelCredentials): Record<string, string> =>
+  credentials.apiKey ? { 'x-api-key': credentials.apiKey } : {};

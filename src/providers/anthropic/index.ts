@@ -1,6 +1,6 @@
 import type { ProviderModule } from '../types.js';
 import { anthropicSimulator } from '../../simulator/anthropic.js';
-import { ANTHROPIC_BASE_URL, anthropicAuthHeaders } from './endpoint.js';
+import { ANTHROPIC_BASE_URL, ANTHROPIC_DEFAULT_HEADERS, anthropicAuthHeaders } from './endpoint.js';
 import { chatCompletionsToAnthropic } from './from-chat-completions.js';
 
 /** Public alpha ids → Anthropic model ids (anthropic.md: `alpha-` becomes `claude-`). */
@@ -14,6 +14,7 @@ export const anthropic: ProviderModule = {
   defaultModels: ANTHROPIC_MODELS,
   defaultBaseUrl: ANTHROPIC_BASE_URL,
   simulatorBasePath: '',
+  defaultHeaders: ANTHROPIC_DEFAULT_HEADERS,
   authHeaders: anthropicAuthHeaders,
   // /v1/messages is chat-shaped (spec §2), so one pair serves it and chat-completions channels.
   pairs: {

@@ -173,3 +173,30 @@ describe('POST /v1/messages through the Anthropic simulator (spec §2)', () => {
     expect(res.json).toEqual({ error: { code: 'invalid_api_key', message: expect.any(String) } });
   });
 });
+
+describe('per-channel Anthropic API version and beta flags (issue 14)', () => {
+  it("a channel's headers replace anthropic-version and add anthropic-beta, whatever their case", async () => {
+    const gateway = await startTestGateway({
+      file: {
+        channels: [
+          {
+            name: 'anthropic-pinned',
+            vendor: 'anthropic',
+            models: { [MODEL]: 'claude-sonnet-4-5' },
+            headers: { 'Anthropic-Version': '2023-01-01', 'anthropic-beta': 'output-128k-2025-02-19' },
+          },
+        ],
+      },
+    });
+    try {
+      const res = await call(gateway, 'POST', '/v1/messages', { model: MODEL, messages: [{ role: 'user', content: 'x' }] });
+      expect(res.status).toBe(200);
+      const sent = gateway.deps.simulators.get('anthropic-pinned')!.requests.at(-1)!;
+      expect(sent.headers['anthropic-version']).toBe('2023-01-01');
+      expect(sent.headers['anthropic-beta']).toBe('output-128k-2025-02-19');
+      expect(sent.headers['x-api-key']).toBe('simulator-key');
+    } finally {
+      await gateway.stop();
+    }
+  });
+});
