@@ -32,6 +32,8 @@ export const ChannelSchema = Type.Object(
     api_key: Type.Optional(Type.String()),
     access_key: Type.Optional(Type.String()),
     secret_key: Type.Optional(Type.String()),
+    /** Signing region of AK/SK-signed APIs (the Ark asset library): cn-beijing unless set. */
+    region: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     /** public model id → upstream model name */
     models: Type.Record(Type.String(), Type.String()),
     priority: Type.Optional(Type.Integer()),

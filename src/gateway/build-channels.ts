@@ -36,7 +36,7 @@ export async function buildChannels(configured: readonly ChannelConfig[], defaul
       provider,
       baseUrl,
       credentials: baseUrl && config.base_url
-        ? { apiKey: config.api_key, accessKey: config.access_key, secretKey: config.secret_key }
+        ? { apiKey: config.api_key, accessKey: config.access_key, secretKey: config.secret_key, region: config.region }
         : SIMULATOR_CREDENTIALS,
       models: { ...config.models },
       priority: config.priority ?? 0,

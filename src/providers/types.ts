@@ -110,6 +110,8 @@ export interface ChannelCredentials {
   apiKey?: string;
   accessKey?: string;
   secretKey?: string;
+  /** The signing region for AK/SK-signed APIs (Volcengine's `cn-beijing`, BytePlus's `ap-southeast-1`). */
+  region?: string;
 }
 
 /** Vendor facts the generic code needs, all in one object per vendor folder (index.ts). */

@@ -14,7 +14,8 @@ export const arkAuthHeaders = (credentials: ChannelCredentials): Record<string, 
 
 /**
  * The signed control-plane OpenAPI (asset library): `POST /?Action=<Action>&Version=2024-01-01`,
- * service `ark`, region `cn-beijing`, AK/SK-signed (volcengine-ark.md "Asset library").
+ * service `ark`, AK/SK-signed (volcengine-ark.md "Asset library"). The host is the channel's
+ * `base_url` and the region its `region` (cn-beijing by default), so BytePlus and other regions work.
  */
 export const ARK_OPENAPI_VERSION = '2024-01-01';
 const ARK_OPENAPI_SERVICE = 'ark';
@@ -30,7 +31,7 @@ export function arkSignRequest(credentials: ChannelCredentials, request: Signabl
     body: request.body,
     accessKey: credentials.accessKey,
     secretKey: credentials.secretKey,
-    region: ARK_OPENAPI_REGION,
+    region: credentials.region ?? ARK_OPENAPI_REGION,
     service: ARK_OPENAPI_SERVICE,
     now: nowMs,
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { signVolcengineRequest } from '../../../src/providers/volcengine-ark/openapi-signature.js';
 import { arkAssets } from '../../../src/providers/volcengine-ark/asset.js';
+import { arkSignRequest } from '../../../src/providers/volcengine-ark/endpoint.js';
 import { GatewayError } from '../../../src/errors.js';
 import { loadCases } from '../../helpers/golden.js';
 
@@ -16,6 +17,15 @@ describe('Volcengine OpenAPI signing and the Ark asset library (issue 3)', () =>
     expect(headers.host).toBe('open.volcengineapi.com');
     // Any change to what is signed changes the signature.
     expect(signVolcengineRequest({ ...input, now: Date.parse(input.now), body: '{}' }).authorization).not.toBe(expected.authorization);
+  });
+
+  it("signs for the channel's host and region: BytePlus and regions other than cn-beijing (issue 14)", () => {
+    const request = { method: 'POST', url: new URL('https://open.byteplusapi.com/?Action=ListAssets&Version=2024-01-01'), body: '{}' };
+    const keys = { accessKey: 'AK', secretKey: 'SK' };
+    const byteplus = arkSignRequest({ ...keys, region: 'ap-southeast-1' }, request, Date.parse('2026-11-23T00:00:00Z'));
+    expect(byteplus.host).toBe('open.byteplusapi.com');
+    expect(byteplus.authorization).toContain('/20261123/ap-southeast-1/ark/request');
+    expect(arkSignRequest(keys, request, Date.parse('2026-11-23T00:00:00Z')).authorization).toContain('/cn-beijing/ark/request');
   });
 
   it('sends each action as a signed POST /?Action=…&Version=2024-01-01 with only its native fields', () => {
