@@ -7,6 +7,7 @@ import { admit } from '../../plugins/rate-limit.js';
 import { toFastifyValidator } from '../../validation/compile.js';
 import { ImagesRequestSchema, validateImagesRequest } from './schemas.js';
 import { readImage, sniffImageExtension, storeImage } from './media-files.js';
+import { sendImageStream } from './stream.js';
 
 declare module '../../providers/types.js' {
   interface FamilyPairs {
@@ -44,7 +45,7 @@ export async function imagesRoutes(app: FastifyInstance): Promise<void> {
   });
 }
 
-async function generateImages(request: FastifyRequest, reply: FastifyReply): Promise<OpenAIImagesResponse> {
+async function generateImages(request: FastifyRequest, reply: FastifyReply): Promise<OpenAIImagesResponse | undefined> {
   const body = request.body as OpenAIImagesRequest;
   await admit(request, reply, body.model, { body });
   const n = body.n ?? 1;
@@ -58,11 +59,14 @@ async function generateImages(request: FastifyRequest, reply: FastifyReply): Pro
   const data = results.flatMap((r) => r.body.data);
   const response: OpenAIImagesResponse = {
     created: results[0]!.body.created,
-    data: body.response_format === 'b64_json' ? data : await Promise.all(data.map((d) => toUrl(request, d, { keepBase64: body.response_format === undefined }))),
+    // A stream carries each image inline, as OpenAI's image stream events do.
+    data: body.response_format === 'b64_json' || body.stream ? data : await Promise.all(data.map((d) => toUrl(request, d, { keepBase64: body.response_format === undefined }))),
   };
   const usages = results.map((r) => r.body.usage);
   if (usages.every((u): u is OpenAIImagesUsage => u !== undefined)) response.usage = usages.reduce(addImagesUsage);
-  return response;
+  if (!body.stream) return response;
+  await sendImageStream(request, reply, body, response);
+  return undefined;
 }
 
 /**

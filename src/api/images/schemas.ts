@@ -6,7 +6,7 @@ import { compileValidator } from '../../validation/compile.js';
 /**
  * POST /v1/images/generations: OpenAI's CreateImageRequest (openai.md §3) for the catalog's
  * image models. The spec shows no payload, so the rules are OpenAI's; other OpenAI fields
- * (quality, style, user…) are accepted. `stream` may only be false: this endpoint answers JSON.
+ * (quality, style, user…) are accepted. `stream: true` answers OpenAI's image stream events.
  */
 const enumOf = <T extends string>(values: readonly T[]) => Type.Unsafe<T>({ type: 'string', enum: [...values] });
 
@@ -18,7 +18,7 @@ export const ImagesRequestSchema = Type.Object(
     size: Type.Optional(enumOf(OPENAI_IMAGE_SIZES)),
     // OpenAI's dall-e default is `url`, applied by the route.
     response_format: Type.Optional(enumOf(['url', 'b64_json'] as const)),
-    stream: Type.Optional(Type.Unsafe<false>({ type: 'boolean', enum: [false] })),
+    stream: Type.Optional(Type.Boolean({ description: 'Answer as an SSE stream of image_generation.completed events (OpenAI image streaming)' })),
   },
   { title: 'CreateImageRequest' },
 );

@@ -52,6 +52,15 @@ describe('POST /v1/images/generations (OpenAI Images shape, Gemini upstream)', (
     expect(readdirSync(join(gateway.dataDir, 'media', 'images'))).toContain(url.split('/').at(-1));
   });
 
+  it('stream: true answers OpenAI image stream events the SDK reads, one completed image each (issue 14)', async () => {
+    const stream = await client.images.generate({ model: MODEL, prompt: 'A lighthouse at dusk', size: '1536x1024', n: 2, stream: true });
+    const events: Array<{ type: string; b64_json?: string }> = [];
+    for await (const event of stream) events.push(event as never);
+    expect(events.map((e) => e.type)).toEqual(['image_generation.completed', 'image_generation.completed']);
+    const png = decode(events[0]!.b64_json!);
+    expect(png.width / png.height).toBeCloseTo(3 / 2, 2);
+  });
+
   it('n images come from n upstream calls, with usage summed', async () => {
     const before = simulator().requests.length;
     const one = await call(gateway, 'POST', '/v1/images/generations', { model: MODEL, prompt: 'A boat', response_format: 'b64_json' });

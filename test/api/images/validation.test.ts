@@ -19,7 +19,6 @@ const CASES: Array<[string, unknown, 200 | 400, string?]> = [
   ['size 100x100', { ...base, size: '100x100' }, 400, 'size'],
   ['response_format url', { ...base, response_format: 'url' }, 200],
   ['response_format base64', { ...base, response_format: 'base64' }, 400, 'response_format'],
-  ['stream true', { ...base, stream: true }, 400, 'stream'],
   ['OpenAI fields without a Gemini counterpart', { ...base, quality: 'high', style: 'vivid', user: 'u-1' }, 200],
 ];
 
