@@ -66,6 +66,22 @@ export class VideoTaskRepo {
     return row ? toVideoTask(row) : undefined;
   }
 
+  /** A key's tasks of one capability, newest first (Kling's list endpoint), one page. */
+  async listForKey(keyId: string, surface: VideoSurface, capability: string, page: { offset: number; limit: number }): Promise<VideoTask[]> {
+    const rows = await this.db
+      .selectFrom('video_tasks')
+      .selectAll()
+      .where('key_id', '=', keyId)
+      .where('surface', '=', surface)
+      .where('capability', '=', capability)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .offset(page.offset)
+      .limit(page.limit)
+      .execute();
+    return rows.map(toVideoTask);
+  }
+
   async findById(id: string): Promise<VideoTask | undefined> {
     const row = await this.db.selectFrom('video_tasks').selectAll().where('id', '=', id).executeTakeFirst();
     return row ? toVideoTask(row) : undefined;

@@ -10,7 +10,7 @@ import type { VideoAdapter } from '../../tasks/video-adapter.js';
 import type { VideoTask } from '../../tasks/video-task.js';
 import { toFastifyValidator } from '../../validation/compile.js';
 import { klingEnvelope, toKlingCreated, toKlingTask } from './kling-task.js';
-import { VIDEOALT_SCHEMAS, effectiveModel, validateVideoaltRequest } from './schemas.js';
+import { DEFAULT_MODEL, VIDEOALT_SCHEMAS, effectiveModel, validateVideoaltRequest } from './schemas.js';
 
 declare module '../../tasks/video-adapter.js' {
   interface VideoSurfaceAdapters {
@@ -62,6 +62,34 @@ export async function videoaltRoutes(app: FastifyInstance): Promise<void> {
     await admit(request, reply, task.model, { checkBudget: false });
     return poller.refreshIfStale(task);
   };
+
+  // Kling's list: GET /v1/videos/{capability}?pageNum=1&pageSize=30 (pageNum 1-1000, pageSize 1-500).
+  const ListQuery = Type.Object({
+    pageNum: Type.Optional(Type.String({ pattern: '^[0-9]{1,4}$', description: '1 to 1000 (default 1)' })),
+    pageSize: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: '1 to 500 (default 30)' })),
+  });
+  const pageParam = (value: string | undefined, name: string, fallback: number, max: number): number => {
+    const number = value === undefined ? fallback : Number(value);
+    if (number < 1 || number > max) throw new GatewayError('GW_REQ_INVALID_PARAM', `'${name}' must be from 1 to ${max}`, { param: name });
+    return number;
+  };
+  for (const capability of KLING_CAPABILITIES) {
+    app.get(
+      `/videoalt/v1/videos/${capability}`,
+      {
+        config: { family: 'videoalt' },
+        schema: { summary: `List ${capability} tasks (Kling-native, newest first)`, tags: ['videoalt'], security: [{ bearer: [] }], querystring: ListQuery },
+      },
+      async (request, reply) => {
+        const query = request.query as { pageNum?: string; pageSize?: string };
+        const pageNum = pageParam(query.pageNum, 'pageNum', 1, 1000);
+        const pageSize = pageParam(query.pageSize, 'pageSize', 30, 500);
+        const tasks = await poller.repo.listForKey(request.gw.key!.id, 'videoalt', capability, { offset: (pageNum - 1) * pageSize, limit: pageSize });
+        await admit(request, reply, tasks[0]?.model ?? DEFAULT_MODEL[capability], { checkBudget: false });
+        return klingEnvelope(request.id, tasks.map((task) => toKlingTask(task, app.gateway.publicUrl())));
+      },
+    );
+  }
 
   app.get(
     '/videoalt/v1/videos/:id',

@@ -95,6 +95,26 @@ describe('/videoalt Kling-native task life (Kling simulator)', () => {
     expect(again.json.code).toBe(1200);
   });
 
+  it('lists a key\'s tasks of one capability, newest first, paged as Kling does (issue 14)', async () => {
+    const { secret } = await gateway.deps.keys.create({ name: 'lister' });
+    const as = { authorization: `Bearer ${secret}` };
+    const ids: string[] = [];
+    for (const prompt of ['one', 'two', 'three']) ids.push((await call(gateway, 'POST', '/videoalt/v1/videos/text2video', { prompt }, as)).json.data.task_id);
+    await call(gateway, 'POST', '/videoalt/v1/videos/image2video', BODIES.image2video, as);
+    const all = await call(gateway, 'GET', '/videoalt/v1/videos/text2video', undefined, as);
+    expect(all.status).toBe(200);
+    expect(all.json).toMatchObject({ code: 0, message: 'SUCCEED' });
+    expect(all.json.data.map((t: { task_id: string }) => t.task_id)).toEqual([...ids].reverse());
+    const page = await call(gateway, 'GET', '/videoalt/v1/videos/text2video?pageNum=2&pageSize=2', undefined, as);
+    expect(page.json.data.map((t: { task_id: string }) => t.task_id)).toEqual([ids[0]]);
+    const tooBig = await call(gateway, 'GET', '/videoalt/v1/videos/text2video?pageSize=501', undefined, as);
+    expect(tooBig.status).toBe(400);
+    expect(tooBig.json.code).toBe(1200);
+    // Another key's list holds none of these.
+    const mine = await call(gateway, 'GET', '/videoalt/v1/videos/text2video');
+    expect(mine.json.data.map((t: { task_id: string }) => t.task_id)).not.toContain(ids[0]);
+  });
+
   it("hides another key's task (404) and wants a key (401), both in the Kling envelope", async () => {
     const created = await call(gateway, 'POST', '/videoalt/v1/videos/text2video', { prompt: 'x' });
     const { secret } = await gateway.deps.keys.create({ name: 'other' });
