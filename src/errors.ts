@@ -71,6 +71,8 @@ export interface GatewayErrorOptions {
   param?: string;
   /** Seconds the client should wait before retrying (sent as Retry-After). */
   retryAfterSeconds?: number;
+  /** A vendor's numeric business code about the client's request (Kling's 1201, 1301, 1303…), kept in that vendor's native envelope. */
+  vendorCode?: number;
   cause?: unknown;
 }
 
@@ -79,6 +81,7 @@ export class GatewayError extends Error {
   readonly kind: ErrorKind;
   readonly param: string | undefined;
   readonly retryAfterSeconds: number | undefined;
+  readonly vendorCode: number | undefined;
 
   constructor(code: ErrorCode, message: string, options: GatewayErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -87,6 +90,7 @@ export class GatewayError extends Error {
     this.kind = ERRORS[code];
     this.param = options.param;
     this.retryAfterSeconds = options.retryAfterSeconds;
+    this.vendorCode = options.vendorCode;
   }
 
   get status(): number {

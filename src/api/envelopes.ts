@@ -37,6 +37,6 @@ export function renderError(kind: EnvelopeKind, error: GatewayError): unknown {
     case 'google':
       return { error: { code: error.status, message: error.message, status: error.kind.grpcStatus } };
     case 'kling':
-      return { code: KLING_CODE_BY_STATUS[error.status] ?? 5000, message: error.message, request_id: randomUUID() };
+      return { code: error.vendorCode ?? KLING_CODE_BY_STATUS[error.status] ?? 5000, message: error.message, request_id: randomUUID() };
   }
 }

@@ -209,7 +209,7 @@ async function sendWithFallback<F extends PairFamily>(options: DispatchOptions<F
 function withRetryAfter(error: GatewayError, response: UpstreamResponse): GatewayError {
   const seconds = parseRetryAfter(response.headers['retry-after']);
   if (seconds === undefined || error.retryAfterSeconds !== undefined) return error;
-  return new GatewayError(error.code, error.message, { retryAfterSeconds: seconds, param: error.param, cause: error.cause });
+  return new GatewayError(error.code, error.message, { retryAfterSeconds: seconds, param: error.param, vendorCode: error.vendorCode, cause: error.cause });
 }
 
 /** Non-streamed request: returns the translated body for the route to send (or post-process). */

@@ -82,7 +82,7 @@ async function submit(request: FastifyRequest, channel: Channel, adapter: VideoA
   if (response.status >= 400) {
     const error = adapter.fromUpstreamError(response.status, await readErrorBody(response.body));
     const retryAfter = parseRetryAfter(response.headers['retry-after']);
-    const withRetryAfter = retryAfter === undefined ? error : new GatewayError(error.code, error.message, { retryAfterSeconds: retryAfter, param: error.param });
+    const withRetryAfter = retryAfter === undefined ? error : new GatewayError(error.code, error.message, { retryAfterSeconds: retryAfter, param: error.param, vendorCode: error.vendorCode });
     const next = RETRYABLE_STATUSES.has(response.status) ? 'retry' : response.status === 401 || response.status === 403 ? 'next-channel' : 'final';
     return { error: withRetryAfter, next };
   }

@@ -45,11 +45,13 @@ export const videoaltToKling: VideoAdapter<KlingVideoRequest> = {
     const detail = typeof message === 'string' ? message : undefined;
     if (typeof code !== 'number') return upstreamStatusError(status, detail);
     if (isIn(KLING_AUTH_CODES, code) || isIn(KLING_ACCOUNT_CODES, code)) return upstreamStatusError(401, detail);
-    if (isIn(KLING_BAD_REQUEST_CODES, code)) return upstreamStatusError(400, detail);
+    // Codes about the client's own request keep their number in the Kling-native envelope; account
+    // and credential codes are the operator's business and become the gateway's own.
+    if (isIn(KLING_BAD_REQUEST_CODES, code)) return withVendorCode(upstreamStatusError(400, detail), code);
     if (isIn(KLING_POLICY_CODES, code)) {
-      return new GatewayError('GW_UPSTREAM_CONTENT_FILTER', detail ? sanitizeUpstreamMessage(detail) : 'The request was rejected by content policy');
+      return new GatewayError('GW_UPSTREAM_CONTENT_FILTER', detail ? sanitizeUpstreamMessage(detail) : 'The request was rejected by content policy', { vendorCode: code });
     }
-    if (isIn(KLING_RATE_CODES, code)) return upstreamStatusError(429, detail);
+    if (isIn(KLING_RATE_CODES, code)) return withVendorCode(upstreamStatusError(429, detail), code);
     if (code === 5001) return upstreamStatusError(503, detail);
     if (code === 5002) return upstreamStatusError(504, detail);
     return upstreamStatusError(status >= 400 ? status : 502, detail);
@@ -87,3 +89,6 @@ function taskState(task: KlingTask): UpstreamTaskState {
 }
 
 const badResponse = (what: string): GatewayError => new GatewayError('GW_UPSTREAM_BAD_RESPONSE', `Kling ${what}`);
+
+const withVendorCode = (error: GatewayError, vendorCode: number): GatewayError =>
+  new GatewayError(error.code, error.message, { vendorCode, retryAfterSeconds: error.retryAfterSeconds, param: error.param });
