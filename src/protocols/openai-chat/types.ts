@@ -14,6 +14,11 @@ export interface OpenAIChatToolCall {
   id: string;
   type: 'function';
   function: { name: string; arguments: string };
+  /**
+   * Gemini 3's thought signature for this call, where Google's own OpenAI-compatible API puts it;
+   * clients send the assistant message back as they got it, so multi-turn tool use keeps it.
+   */
+  extra_content?: { google?: { thought_signature?: string } };
 }
 
 export interface OpenAIChatMessage {
@@ -82,7 +87,7 @@ export interface OpenAIChatDelta {
   role?: 'assistant';
   content?: string | null;
   reasoning_content?: string | null;
-  tool_calls?: Array<{ index: number; id?: string; type?: 'function'; function?: { name?: string; arguments?: string } }>;
+  tool_calls?: Array<{ index: number; id?: string; type?: 'function'; function?: { name?: string; arguments?: string }; extra_content?: OpenAIChatToolCall['extra_content'] }>;
   [extra: string]: unknown;
 }
 

@@ -52,11 +52,13 @@ export function toChatUsage(meta: GeminiUsageMetadata | undefined): OpenAIChatUs
  * Gemini function calls carry no id on most models; chat clients need one to answer the call.
  * The id is minted from our request id, so it is unique across turns and stable for one response.
  */
-export function toToolCall(call: GeminiFunctionCall, requestId: string, choice: number, position: number): OpenAIChatToolCall {
+export function toToolCall(call: GeminiFunctionCall, requestId: string, choice: number, position: number, thoughtSignature?: string): OpenAIChatToolCall {
   return {
     id: call.id ?? `call_${requestId}_${choice}_${position}`,
     type: 'function',
     function: { name: call.name, arguments: JSON.stringify(call.args ?? {}) },
+    // Gemini 3 refuses a later turn whose function calls lost their signatures (gemini.md "Thoughts").
+    ...(thoughtSignature ? { extra_content: { google: { thought_signature: thoughtSignature } } } : {}),
   };
 }
 

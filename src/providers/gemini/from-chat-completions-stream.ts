@@ -63,7 +63,7 @@ export function createChatCompletionsStreamTranslator(ctx: TranslateContext): St
     if (choice.isFinished) return;
     for (const part of candidate.content?.parts ?? []) {
       if (part.functionCall) {
-        const call = toToolCall(part.functionCall, ctx.requestId, index, choice.toolCalls);
+        const call = toToolCall(part.functionCall, ctx.requestId, index, choice.toolCalls, part.thoughtSignature);
         out.push(chunk(index, { tool_calls: [{ index: choice.toolCalls++, ...call }] }));
       } else if (typeof part.text === 'string' && part.text !== '') {
         // An empty text part carries only a thoughtSignature (gemini.md "Thoughts") and is skipped.

@@ -70,7 +70,7 @@ function toChoice(candidate: GeminiCandidate, position: number, requestId: strin
   let reasoning = '';
   const toolCalls: OpenAIChatToolCall[] = [];
   for (const part of candidate.content?.parts ?? []) {
-    if (part.functionCall) toolCalls.push(toToolCall(part.functionCall, requestId, index, toolCalls.length));
+    if (part.functionCall) toolCalls.push(toToolCall(part.functionCall, requestId, index, toolCalls.length, part.thoughtSignature));
     else if (typeof part.text === 'string') {
       if (part.thought === true) reasoning += part.text;
       else text += part.text;

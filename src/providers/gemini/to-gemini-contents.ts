@@ -13,7 +13,8 @@ export interface GeminiConversation {
  * results become `functionResponse` parts of a user turn; consecutive turns of one role merge, so
  * the parallel results of one model turn sit in the one user turn Gemini expects after it.
  * Earlier assistant `reasoning_content` is dropped: Gemini takes back thoughts only as
- * `thoughtSignature`s, which chat-shaped history does not carry.
+ * `thoughtSignature`s; those of function calls come back in `tool_calls[].extra_content.google`
+ * (where the gateway put them, as Google's OpenAI-compatible API does) and return to their part.
  */
 export function toGeminiContents(messages: readonly OpenAIChatMessage[]): GeminiConversation {
   const system: GeminiPart[] = [];
@@ -71,7 +72,8 @@ function assistantParts(message: OpenAIChatMessage, index: number, callNames: Ma
   (message.tool_calls ?? []).forEach((call, callIndex) => {
     callNames.set(call.id, call.function.name);
     const args = parseArguments(call.function.arguments, `messages[${index}].tool_calls[${callIndex}].function.arguments`);
-    parts.push({ functionCall: { name: call.function.name, args } });
+    const thoughtSignature = call.extra_content?.google?.thought_signature;
+    parts.push({ functionCall: { name: call.function.name, args }, ...(typeof thoughtSignature === 'string' ? { thoughtSignature } : {}) });
   });
   return parts;
 }

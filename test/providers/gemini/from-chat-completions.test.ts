@@ -233,3 +233,39 @@ describe('Gemini chat stream translator', () => {
     expect(out.at(-1)).toEqual({ data: { error: { code: 'upstream_rate_limited', message: expect.any(String) } } });
   });
 });
+
+describe('Gemini 3 thought signatures round-trip through chat (issue 14)', () => {
+  const pair: ChatPair = gemini.pairs['chat-completions']!;
+  const ctx = goldenContext({ model: 'beta-seed-2.0-pro', upstreamModel: 'gemini-3-pro-preview' });
+  const call = { name: 'get_weather', args: { city: 'Paris' } };
+  const answer = { candidates: [{ content: { role: 'model', parts: [{ functionCall: call, thoughtSignature: 'sig-abc' }] }, finishReason: 'STOP', index: 0 }] };
+
+  it('puts the signature on the tool call, where Google\'s OpenAI-compatible API does', () => {
+    const { body } = pair.fromUpstream(answer, ctx);
+    expect(body.choices[0]!.message.tool_calls![0]!.extra_content).toEqual({ google: { thought_signature: 'sig-abc' } });
+  });
+
+  it('streams it with the tool call delta', async () => {
+    const { out } = await clientChatStream(pair, ctx, sse(answer));
+    const delta = choicesOf(out).find((c) => typeof c === 'object' && (c as any).delta?.tool_calls) as any;
+    expect(delta.delta.tool_calls[0].extra_content).toEqual({ google: { thought_signature: 'sig-abc' } });
+  });
+
+  it('sends it back on the functionCall part of the next turn', () => {
+    const { body: first } = pair.fromUpstream(answer, ctx);
+    const assistant = first.choices[0]!.message;
+    const next = pair.toUpstream(
+      {
+        model: 'beta-seed-2.0-pro',
+        messages: [
+          { role: 'user', content: 'Weather in Paris?' },
+          { role: 'assistant', content: null, tool_calls: assistant.tool_calls },
+          { role: 'tool', tool_call_id: assistant.tool_calls![0]!.id, content: '18 C' },
+        ],
+      },
+      ctx,
+    );
+    const contents = (next.body as GeminiGenerateContentRequest).contents;
+    expect(contents[1]!.parts[0]).toEqual({ functionCall: call, thoughtSignature: 'sig-abc' });
+  });
+});
