@@ -3,6 +3,8 @@ import { resolve } from 'node:path';
 import { parseDocument, LineCounter } from 'yaml';
 import { Ajv } from 'ajv';
 import { FileConfigSchema, type FileConfig, type GatewayConfig } from './schema.js';
+import { providerFor } from '../providers/registry.js';
+import type { VendorId } from '../providers/types.js';
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 const validateFile = ajv.compile(FileConfigSchema);
@@ -48,7 +50,22 @@ export function loadConfigFile(path: string, env: NodeJS.ProcessEnv): FileConfig
     const field = segments.join('.') || '(root)';
     throw new Error(`${path}: '${field}'${line} ${error.message ?? 'is invalid'}`);
   }
-  return data as FileConfig;
+  const config = data as FileConfig;
+  (config.channels ?? []).forEach((channel, index) => {
+    const doubled = doubledSegment(channel);
+    if (!doubled) return;
+    const node = doc.getIn(['channels', index, 'base_url'], true) as { range?: [number, number] } | undefined;
+    const line = node?.range ? ` (line ${lineCounter.linePos(node.range[0]).line})` : '';
+    throw new Error(`${path}: 'channels.${index}.base_url'${line} ends with '${doubled}', which the gateway adds itself for ${channel.vendor}; leave it out`);
+  });
+  return config;
+}
+
+/** The version segment a channel's base_url repeats (`…/v1` + `/v1/messages`), if any. */
+function doubledSegment(channel: NonNullable<FileConfig['channels']>[number]): string | undefined {
+  const base = channel.base_url?.replace(/\/+$/, '');
+  if (!base) return undefined;
+  return providerFor(channel.vendor as VendorId).addedPathPrefixes.find((prefix) => base.endsWith(prefix));
 }
 
 function substituteEnv(value: unknown, env: NodeJS.ProcessEnv, path: string): unknown {

@@ -121,6 +121,12 @@ export interface ProviderModule {
   readonly defaultModels: Readonly<Record<string, string>>;
   /** Base URL of the real service, and the path prefix its simulator serves under. */
   readonly defaultBaseUrl: string;
+  /**
+   * Version segments the gateway itself puts after `base_url` (Anthropic's `/v1` of
+   * `/v1/messages`): a `base_url` ending in one would double it, and is refused at start-up.
+   * Empty where `base_url` carries the version (OpenAI's `…/v1`, Ark's `…/api/v3`).
+   */
+  readonly addedPathPrefixes: readonly string[];
   readonly simulatorBasePath: string;
   /**
    * Headers every call to this vendor carries unless the channel's `headers` set them (API

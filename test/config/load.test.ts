@@ -36,6 +36,17 @@ describe('configuration (issue 2 settings, issue 3 channels)', () => {
     expect(() => loadConfigFile(vendor, {})).toThrow(/channels\.0\.vendor/);
   });
 
+  it('refuses a base_url that repeats the version segment the gateway adds, naming field and line (issue 14)', () => {
+    const doubled = (vendor: string, url: string) =>
+      writeYaml(['channels:', '  - name: a', `    vendor: ${vendor}`, `    base_url: ${url}`, '    api_key: k', '    models: { x: y }', ''].join('\n'));
+    expect(() => loadConfigFile(doubled('anthropic', 'https://api.anthropic.com/v1'), {})).toThrow(/'channels\.0\.base_url' \(line 4\) ends with '\/v1'/);
+    expect(() => loadConfigFile(doubled('gemini', 'https://generativelanguage.googleapis.com/v1beta/'), {})).toThrow(/ends with '\/v1beta'/);
+    expect(() => loadConfigFile(doubled('kling', 'https://api-singapore.klingai.com/v1'), {})).toThrow(/base_url/);
+    // Where base_url carries the version, it must.
+    expect(() => loadConfigFile(doubled('openai', 'https://api.openai.com/v1'), {})).not.toThrow();
+    expect(() => loadConfigFile(doubled('anthropic', 'https://api.anthropic.com'), {})).not.toThrow();
+  });
+
   it('reads the settings from the environment with their defaults', () => {
     const config = loadConfig({ GATEWAY_BOOTSTRAP_KEY: 'sk-x' });
     expect(config).toMatchObject({ port: 8080, host: '0.0.0.0', bootstrapKey: 'sk-x', adminToken: undefined });

@@ -8,6 +8,7 @@ export const alibabaDashScope: ProviderModule = {
   vendor: 'alibaba-dashscope',
   defaultModels: { 'zeta-1.0-r2v': 'happyhorse-1.0-r2v' },
   defaultBaseUrl: DASHSCOPE_BASE_URL,
+  addedPathPrefixes: ['/api/v1'],
   simulatorBasePath: '',
   authHeaders: dashscopeAuthHeaders,
   pairs: {},

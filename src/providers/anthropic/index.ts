@@ -13,6 +13,7 @@ export const anthropic: ProviderModule = {
   vendor: 'anthropic',
   defaultModels: ANTHROPIC_MODELS,
   defaultBaseUrl: ANTHROPIC_BASE_URL,
+  addedPathPrefixes: ['/v1'],
   simulatorBasePath: '',
   defaultHeaders: ANTHROPIC_DEFAULT_HEADERS,
   authHeaders: anthropicAuthHeaders,

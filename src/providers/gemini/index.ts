@@ -9,6 +9,7 @@ export const gemini: ProviderModule = {
   vendor: 'gemini',
   defaultModels: { 'gamma-2.5-flash-lite': 'gemini-2.5-flash-lite', 'gamma-3.1-flash-image': 'gemini-3.1-flash-image' },
   defaultBaseUrl: GEMINI_BASE_URL,
+  addedPathPrefixes: ['/v1beta', '/v1'],
   // Paths carry their own /v1beta prefix (endpoint.ts), so the simulator serves at its root.
   simulatorBasePath: '',
   authHeaders: geminiAuthHeaders,

@@ -13,6 +13,7 @@ export const kling: ProviderModule = {
   vendor: 'kling',
   defaultModels: KLING_MODELS,
   defaultBaseUrl: KLING_BASE_URL,
+  addedPathPrefixes: ['/v1'],
   simulatorBasePath: '',
   authHeaders: klingAuthHeaders(),
   pairs: {},

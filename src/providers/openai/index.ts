@@ -9,6 +9,7 @@ export const openai: ProviderModule = {
   vendor: 'openai',
   defaultModels: { 'delta-4.1': 'gpt-4.1' },
   defaultBaseUrl: OPENAI_BASE_URL,
+  addedPathPrefixes: [],
   simulatorBasePath: '/v1',
   authHeaders: openaiAuthHeaders,
   pairs: {

@@ -27,6 +27,7 @@ export const volcengineArk: ProviderModule = {
   vendor: 'volcengine-ark',
   defaultModels: ARK_MODELS,
   defaultBaseUrl: ARK_BASE_URL,
+  addedPathPrefixes: [],
   simulatorBasePath: '/api/v3',
   authHeaders: arkAuthHeaders,
   signRequest: arkSignRequest,

@@ -10,6 +10,7 @@ export const zhipu: ProviderModule = {
   vendor: 'zhipu',
   defaultModels: { 'epsilon-4.7': 'glm-4.7' },
   defaultBaseUrl: ZHIPU_BASE_URL,
+  addedPathPrefixes: [],
   simulatorBasePath: '/api/paas/v4',
   authHeaders: zhipuAuthHeaders,
   pairs: {
