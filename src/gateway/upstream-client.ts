@@ -109,8 +109,9 @@ class Exchange implements Dispatcher.DispatchHandler {
   private readonly timer: NodeJS.Timeout;
   /** Until the response headers: the channel's first_byte_ms. */
   private readonly firstByteTimer: NodeJS.Timeout;
-  /** After the headers: idle_ms between reads, restarted (refresh, no new timer) on each read. */
+  /** After the headers: idle_ms between reads. Reads only stamp `lastReadAt`; the timer, when it fires, re-arms for what is left. */
   private idleTimer: NodeJS.Timeout | undefined;
+  private lastReadAt = 0;
   private readonly stopListening: () => void;
   private readonly sentAt = performance.now();
   private abortReason: Error | undefined;
@@ -141,14 +142,24 @@ class Exchange implements Dispatcher.DispatchHandler {
   onResponseStart(controller: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
     if (statusCode < 200) return;
     clearTimeout(this.firstByteTimer);
-    this.idleTimer = setTimeout(() => this.abort(new GatewayError('GW_UPSTREAM_TIMEOUT', 'The upstream stream went silent for too long')), this.channel.timeouts.idleMs);
+    this.lastReadAt = performance.now();
+    this.armIdle(this.channel.timeouts.idleMs);
     this.body = new UpstreamBody(controller);
     this.observer?.(this.channel.name, (performance.now() - this.sentAt) / 1000, `${Math.floor(statusCode / 100)}xx`);
     this.resolve({ status: statusCode, headers, body: this.body });
   }
 
+  private armIdle(delayMs: number): void {
+    this.idleTimer = setTimeout(() => {
+      const quiet = performance.now() - this.lastReadAt;
+      const left = this.channel.timeouts.idleMs - quiet;
+      if (left > 1) this.armIdle(left);
+      else this.abort(new GatewayError('GW_UPSTREAM_TIMEOUT', 'The upstream stream went silent for too long'));
+    }, delayMs);
+  }
+
   onResponseData(_controller: Dispatcher.DispatchController, chunk: Buffer): void {
-    this.idleTimer?.refresh();
+    this.lastReadAt = performance.now();
     this.body?.push(chunk);
   }
 

@@ -48,25 +48,32 @@ export async function createVideoTask<S extends VideoAdapterSurface & VideoSurfa
   let lastError: GatewayError | undefined;
   for (const { channel, offer: adapter } of ordered) {
     if (closed.length > 0 && !circuits.tryAcquire(channel.name)) continue;
-    const ctx: TranslateContext = { model, upstreamModel: channel.models[model]!, requestId: request.id, now: Math.floor(request.gw.startedAt / 1000), includeUsage: false };
-    const call = adapter.toCreateRequest(options.body, ctx);
-    for (let attempt = 1; ; attempt++) {
-      request.gw.channel = channel.name;
-      const outcome = await submit(request, channel, adapter, call);
-      if ('upstreamId' in outcome) {
-        circuits.onSuccess(channel.name);
-        return store(options, channel, outcome.upstreamId);
+    // As in dispatch.ts: every way out settles the circuit, or a half-open probe slot stays taken.
+    let settled = false;
+    try {
+      const ctx: TranslateContext = { model, upstreamModel: channel.models[model]!, requestId: request.id, now: Math.floor(request.gw.startedAt / 1000), includeUsage: false };
+      const call = adapter.toCreateRequest(options.body, ctx);
+      for (let attempt = 1; ; attempt++) {
+        request.gw.channel = channel.name;
+        const outcome = await submit(request, channel, adapter, call);
+        settled = true;
+        if ('upstreamId' in outcome) {
+          circuits.onSuccess(channel.name);
+          return store(options, channel, outcome.upstreamId);
+        }
+        lastError = outcome.error;
+        if (outcome.next === 'final') {
+          circuits.onSuccess(channel.name);
+          throw lastError;
+        }
+        circuits.onFailure(channel.name);
+        if (outcome.next === 'next-channel' || attempt > channel.maxRetries || circuits.isOpen(channel.name)) break;
+        const delay = retryDelayMs(retryPolicy, attempt, lastError.retryAfterSeconds);
+        if (delay === undefined) break;
+        await sleep(delay);
       }
-      lastError = outcome.error;
-      if (outcome.next === 'final') {
-        circuits.onSuccess(channel.name);
-        throw lastError;
-      }
-      circuits.onFailure(channel.name);
-      if (outcome.next === 'next-channel' || attempt > channel.maxRetries || circuits.isOpen(channel.name)) break;
-      const delay = retryDelayMs(retryPolicy, attempt, lastError.retryAfterSeconds);
-      if (delay === undefined) break;
-      await sleep(delay);
+    } finally {
+      if (!settled) circuits.release(channel.name);
     }
   }
   throw lastError ?? new GatewayError('GW_NO_CHANNEL', `No upstream channel is available for model '${model}'`);

@@ -110,4 +110,39 @@ describe('stream integrity with bursty upstream reads', () => {
     expect(simulated).toBe('openai');
     expect(events.at(-1)!.data).toBe('[DONE]');
   });
+
+  it('idle_ms ends a stream that goes silent after its first events, on time', async () => {
+    const silent = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(openaiChunk('Hello'));
+        setTimeout(() => res.end(), 3000);
+      });
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const idle = await startTestGateway({
+      file: {
+        channels: [{ name: 'quiet', vendor: 'openai', base_url: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1`, api_key: 'k', models: { 'delta-4.1': 'up' }, timeouts: { idle_ms: 400 } }],
+      },
+    });
+    try {
+      const started = performance.now();
+      const response = await fetch(`${idle.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'delta-4.1', messages: [{ role: 'user', content: 'hi' }], stream: true }),
+      });
+      const events = await parseGoldenStream(await response.text());
+      const elapsed = performance.now() - started;
+      expect((events[0]!.data as any).choices[0].delta.content).toBe('Hello');
+      expect((events.at(-1)!.data as any).error.message).toContain('silent');
+      expect(elapsed).toBeGreaterThanOrEqual(380);
+      expect(elapsed).toBeLessThan(2000);
+    } finally {
+      await idle.stop();
+      silent.closeAllConnections();
+      silent.close();
+    }
+  });
 });
