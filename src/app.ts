@@ -9,6 +9,7 @@ import { completeOpenApiDocument } from './api/openapi/complete-document.js';
 import { assertFiniteNumbers, scanJsonText } from './validation/json-shape.js';
 import { compileValidator, toFastifyValidator } from './validation/compile.js';
 import { registerAuth } from './plugins/auth.js';
+import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { registerUsageRecording } from './plugins/usage-recorder.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
 import { adminRoutes } from './api/admin/routes.js';
@@ -120,7 +121,9 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/docs')) route.config = { ...route.config, isPublic: true };
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' } });
+  // staticCSP: the docs page gets a Content-Security-Policy with hashes of its own inline code.
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' }, staticCSP: true });
+  registerSecurityHeaders(app, deps.config.corsOrigins ?? []);
   registerAuth(app);
   registerUsageRecording(app);
   registerRateLimit(app);

@@ -24,6 +24,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     workers: Math.max(1, parseInteger(env.GATEWAY_WORKERS, 1, 'GATEWAY_WORKERS')),
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
+    corsOrigins: (env.GATEWAY_CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim().replace(/\/$/, '')).filter(Boolean),
     file,
   };
 }

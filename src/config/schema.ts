@@ -138,6 +138,8 @@ export interface GatewayConfig {
   bootstrapKey: string | undefined;
   adminToken: string | undefined;
   bodyLimitBytes: number;
+  /** GATEWAY_CORS_ORIGINS: origins browsers may call from (`*` for any); empty: CORS off. */
+  corsOrigins?: string[];
   logLevel: string;
   /** GATEWAY_WORKERS: processes sharing the port (node:cluster); 1 runs in-process. */
   workers: number;

@@ -12,7 +12,9 @@ import { SseWriter, formatSse } from '../../gateway/sse/write.js';
 export async function sendImageStream(request: FastifyRequest, reply: FastifyReply, body: OpenAIImagesRequest, response: OpenAIImagesResponse): Promise<void> {
   reply.hijack();
   const writer = new SseWriter(reply.raw);
-  writer.open({ 'x-request-id': request.id });
+  const headers: Record<string, unknown> = reply.getHeaders();
+  headers['x-request-id'] = request.id;
+  writer.open(headers);
   request.gw.firstTokenAt = Date.now();
   const perImage = response.usage && response.data.length > 0 ? splitUsage(response.usage, response.data.length) : undefined;
   for (const image of response.data) {
