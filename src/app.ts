@@ -10,6 +10,7 @@ import { assertFiniteNumbers, scanJsonText } from './validation/json-shape.js';
 import { compileValidator, toFastifyValidator } from './validation/compile.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
+import { redactUrl } from './plugins/redact-url.js';
 import { registerUsageRecording } from './plugins/usage-recorder.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
 import { adminRoutes } from './api/admin/routes.js';
@@ -37,13 +38,12 @@ function requestIds(): () => string {
   return () => `${prefix}${(++count).toString(36)}`;
 }
 
-/** Secrets never reach the logs: auth headers are dropped and `?key=` is masked. */
-const redactUrl = (url: string): string => url.replace(/([?&]key=)[^&]*/g, '$1[REDACTED]');
 
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   const app = Fastify({
     logger: {
       level: deps.config.logLevel,
+      // Secrets never reach the logs: auth headers are dropped and `?key=` is masked.
       redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers["x-goog-api-key"]'],
       serializers: {
         req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url), id: req.id }),
