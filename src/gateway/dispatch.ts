@@ -51,6 +51,7 @@ type Attempt<F extends PairFamily> = {
   relay?: SseRelay;
   /** Streams: the client text of those first reads (not sent yet). */
   firstText?: string;
+  /** Streams: the translator the relay feeds (its onEnd and usage close the stream). */
   translator?: StreamTranslator;
 };
 
