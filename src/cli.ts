@@ -25,12 +25,16 @@ async function main(argv: string[]): Promise<number> {
     } else {
       process.stdout.write(`gateway listening on ${gateway.url} (docs at ${gateway.url}/docs)\n`);
     }
+    // The first signal drains (within GATEWAY_SHUTDOWN_TIMEOUT_MS) and exits 0; a second one exits at once.
+    let stopping = false;
     const stop = async () => {
+      if (stopping) process.exit(1);
+      stopping = true;
       await gateway.close();
       process.exit(0);
     };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
     return -1;
   }
   if (command === 'keys') {

@@ -97,7 +97,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     url: listenUrl,
     deps,
     async close() {
-      await app.close();
+      await drainAndClose(app, config.shutdownTimeoutMs ?? 25_000);
       await usage.close();
       await upstream.close();
       await Promise.all([...simulators.values()].map((s) => s.close()));
@@ -106,4 +106,23 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       await redis?.quit();
     },
   };
+}
+
+/**
+ * Stops accepting, closes idle keep-alive connections at once (and those that fall idle while
+ * the rest drain), lets in-flight requests and streams finish within `deadlineMs`, then cuts
+ * whatever is left (issue 13: a stop used to wait out keep-alive, 82 s).
+ */
+async function drainAndClose(app: FastifyInstance, deadlineMs: number): Promise<void> {
+  const server = app.server;
+  const closing = app.close();
+  server.closeIdleConnections();
+  const sweep = setInterval(() => server.closeIdleConnections(), 100);
+  const deadline = setTimeout(() => server.closeAllConnections(), deadlineMs);
+  try {
+    await closing;
+  } finally {
+    clearInterval(sweep);
+    clearTimeout(deadline);
+  }
 }

@@ -20,6 +20,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     bootstrapKey: env.GATEWAY_BOOTSTRAP_KEY || undefined,
     adminToken: env.GATEWAY_ADMIN_TOKEN || undefined,
     bodyLimitBytes: parseInteger(env.GATEWAY_BODY_LIMIT, 32 * 1024 * 1024, 'GATEWAY_BODY_LIMIT'),
+    shutdownTimeoutMs: parseInteger(env.GATEWAY_SHUTDOWN_TIMEOUT_MS, 25_000, 'GATEWAY_SHUTDOWN_TIMEOUT_MS'),
     logLevel: env.LOG_LEVEL ?? 'warn',
     workers: Math.max(1, parseInteger(env.GATEWAY_WORKERS, 1, 'GATEWAY_WORKERS')),
     databaseUrl: env.DATABASE_URL || undefined,

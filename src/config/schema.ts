@@ -138,6 +138,8 @@ export interface GatewayConfig {
   bootstrapKey: string | undefined;
   adminToken: string | undefined;
   bodyLimitBytes: number;
+  /** GATEWAY_SHUTDOWN_TIMEOUT_MS: how long a stop waits for in-flight requests and streams. */
+  shutdownTimeoutMs?: number;
   /** GATEWAY_CORS_ORIGINS: origins browsers may call from (`*` for any); empty: CORS off. */
   corsOrigins?: string[];
   logLevel: string;

@@ -1,5 +1,6 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request as httpRequest, Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -25,7 +26,7 @@ const baseEnv = (dataDir: string) => {
 };
 
 /** Starts `gateway start`, waits for its listening line, returns what it printed and a stop function. */
-async function startCli(dataDir: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<{ output: string; url: string; stop: () => Promise<void> }> {
+async function startCli(dataDir: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<{ output: string; url: string; stop: () => Promise<void>; child: ChildProcess }> {
   const child = spawn(process.execPath, [CLI, 'start'], { env: { ...baseEnv(dataDir), ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
@@ -46,7 +47,7 @@ async function startCli(dataDir: string, extraEnv: NodeJS.ProcessEnv = {}): Prom
       child.once('exit', () => resolve());
       child.kill('SIGTERM');
     });
-  return { output, url, stop };
+  return { output, url, stop, child };
 }
 
 describe('gateway command line (issue 2)', () => {
@@ -129,4 +130,56 @@ describe('shipped node flags', () => {
     // The emitted bin keeps the shebang, so an installed `gateway start` gets them as well.
     expect(readFileSync(CLI, 'utf8').split('\n')[0]).toBe(shebang);
   });
+
+});
+
+describe('gateway stop', () => {
+  it('SIGTERM drains within GATEWAY_SHUTDOWN_TIMEOUT_MS and exits 0; idle keep-alive holds nothing; a second signal exits at once (issue 13)', async () => {
+    const dataDir = freshDir();
+    const config = join(dataDir, 'gateway.yaml');
+    // A stream paced at 2 tokens a second lasts far longer than the drain deadline.
+    writeFileSync(config, ['channels:', '  - name: slow', '    vendor: openai', '    models: { delta-4.1: gpt-4.1 }', '    simulator: { tokens_per_second: 2 }', ''].join('\n'));
+    const key = 'sk-gw-shutdown-test-key-0123456789';
+    const env = { GATEWAY_CONFIG: config, GATEWAY_BOOTSTRAP_KEY: key, GATEWAY_SHUTDOWN_TIMEOUT_MS: '1500' };
+    const openStream = async (url: string) => {
+      const response = await fetch(`${url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'delta-4.1', messages: [{ role: 'user', content: 'tell me a long story' }], stream: true }),
+      });
+      const reader = response.body!.getReader();
+      await reader.read();
+      return reader;
+    };
+    const exitOf = (child: ChildProcess) =>
+      new Promise<{ code: number | null; at: number }>((resolve) => child.once('exit', (code) => resolve({ code, at: performance.now() })));
+
+    const first = await startCli(dataDir, env);
+    // An idle keep-alive connection, as a load balancer or SDK leaves one.
+    const agent = new Agent({ keepAlive: true });
+    await new Promise<void>((resolve) => httpRequest(`${first.url}/healthz`, { agent }, (res) => res.resume().on('end', resolve)).end());
+    const stream = await openStream(first.url);
+    const exited = exitOf(first.child);
+    const signalled = performance.now();
+    first.child.kill('SIGTERM');
+    const { code, at } = await exited;
+    expect(code).toBe(0);
+    // The stream was given the deadline, not its whole length, and keep-alive did not hold the stop.
+    expect(at - signalled).toBeGreaterThanOrEqual(1400);
+    expect(at - signalled).toBeLessThan(6000);
+    await stream.cancel().catch(() => undefined);
+    agent.destroy();
+
+    const second = await startCli(dataDir, env);
+    const again = await openStream(second.url);
+    const gone = exitOf(second.child);
+    const start = performance.now();
+    second.child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 100));
+    second.child.kill('SIGTERM');
+    const end = await gone;
+    expect(end.code).toBe(1);
+    expect(end.at - start).toBeLessThan(1400);
+    await again.cancel().catch(() => undefined);
+  }, 30_000);
 });
