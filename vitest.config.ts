@@ -3,7 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    exclude: ['test/live/**', 'node_modules/**'],
+    // The watchdog times the event loop: it runs alone afterwards (vitest.watchdog.config.ts).
+    exclude: ['test/live/**', 'test/watchdog/**', 'node_modules/**'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { IncomingMessage } from 'node:http';
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { GatewayError, isGatewayError } from './errors.js';
 import { envelopeForRequest, renderError } from './api/envelopes.js';
 import { completeOpenApiDocument } from './api/openapi/complete-document.js';
-import { assertFiniteNumbers, scanJsonText } from './validation/json-shape.js';
 import { compileValidator, toFastifyValidator } from './validation/compile.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
@@ -27,19 +27,36 @@ import { videoGenerationsRoutes } from './api/video-generations/routes.js';
 import { videoaltRoutes } from './api/videoalt/routes.js';
 import { cloudAssetRoutes } from './api/cloud-asset/routes.js';
 import { consoleRoutes } from './api/console/routes.js';
+import { consoleStaticApp } from './api/console/static-app.js';
+import { isStoreUnavailable, storeUnavailable } from './db/store-errors.js';
+import { DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, DEFAULT_REQUEST_TIMEOUT_MS } from './config/load.js';
+import { registerBodyBudget } from './plugins/body-budget.js';
+import { registerJsonBody } from './plugins/json-body.js';
+import { clientErrorHandler, frameworkErrors } from './plugins/client-errors.js';
+import { registerAccessLog } from './plugins/access-log.js';
 
 /** Endpoint families, each a Fastify plugin in its own folder under src/api/. */
 const FAMILY_PLUGINS = [systemRoutes, modelsRoutes, chatCompletionsRoutes, messagesRoutes, responsesRoutes, generateContentRoutes, imagesRoutes, videoGenerationsRoutes, videoaltRoutes, cloudAssetRoutes, adminRoutes, consoleRoutes];
 
-/** Request ids: a random per-app prefix and a counter, unique across instances and cheap to make. */
-function requestIds(): () => string {
+/** An incoming `x-request-id` is kept when it is a plain token (a proxy's or the client's trace id). */
+const INCOMING_ID = /^[\w.:@-]{1,128}$/;
+
+/**
+ * Request ids: the caller's `x-request-id` when it has one, else a random per-app prefix and a
+ * counter, unique across instances and cheap to make. Every answer carries it (security-headers.ts).
+ */
+function requestIds(): (req: IncomingMessage) => string {
   const prefix = `req_${randomUUID().replace(/-/g, '').slice(0, 12)}`;
   let count = 0;
-  return () => `${prefix}${(++count).toString(36)}`;
+  return (req) => {
+    const incoming = req.headers['x-request-id'];
+    return typeof incoming === 'string' && INCOMING_ID.test(incoming) ? incoming : `${prefix}${(++count).toString(36)}`;
+  };
 }
 
 
 export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
+  const requestTimeout = deps.config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const app = Fastify({
     logger: {
       level: deps.config.logLevel,
@@ -50,9 +67,23 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       },
     },
     bodyLimit: deps.config.bodyLimitBytes,
+    // Receiving the whole request (headers and body) has a deadline; Node answers 408 and closes.
+    // Responses (long streams) are not limited by it. Node checks it every connectionsCheckingInterval.
+    // Node only applies it when the headers' deadline is no later.
+    requestTimeout,
+    http: {
+      connectionsCheckingInterval: Math.min(1_000, Math.max(100, Math.floor(requestTimeout / 4))),
+      ...(requestTimeout > 0 ? { headersTimeout: Math.min(60_000, requestTimeout) } : {}),
+    },
     genReqId: requestIds(),
+    // Our access line replaces Fastify's two lines per request (plugins/access-log.ts).
+    logController: new LogController({ disableRequestLogging: true }),
     requestIdHeader: false,
     return503OnClosing: true,
+    // Fastify takes a hop count too, which its typings leave out.
+    ...(deps.config.trustProxy !== undefined ? { trustProxy: deps.config.trustProxy as boolean | string[] } : {}),
+    clientErrorHandler,
+    frameworkErrors: (error, request, reply) => frameworkErrors(error, request, reply, sendError),
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -71,32 +102,16 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       streamError: undefined,
       ending: undefined,
       reservation: undefined,
+      budgetHold: undefined,
+      usageJournaled: false,
+      retries: 0,
+      fallbacks: 0,
     };
     done();
   });
+  app.decorate('bodyBudget', registerBodyBudget(app, deps.config.maxBodyBytesInFlight ?? DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, deps.config.bodyLimitBytes));
 
-  // Clients such as `curl -d` send JSON without a JSON content type; every body is read as JSON.
-  app.removeAllContentTypeParsers();
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser('*', { parseAs: 'string' }, (request, raw, done) => {
-    const text = raw as string;
-    let shape: { hasExponent: boolean };
-    try {
-      shape = scanJsonText(text);
-    } catch (error) {
-      return done(error as Error, undefined);
-    }
-    if (!shape.hasExponent) return parseJson(request, text, done);
-    parseJson(request, text, (error, body) => {
-      if (error) return done(error, undefined);
-      try {
-        assertFiniteNumbers(body);
-      } catch (invalid) {
-        return done(invalid as Error, undefined);
-      }
-      done(null, body);
-    });
-  });
+  registerJsonBody(app, deps.config.bodyLimitBytes);
   app.setValidatorCompiler(({ schema }) => toFastifyValidator(compileValidator(schema as never)));
   app.setErrorHandler((error, request, reply) => sendError(request, reply, toGatewayError(error, request)));
   app.setNotFoundHandler((request, reply) =>
@@ -124,11 +139,15 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   // staticCSP: the docs page gets a Content-Security-Policy with hashes of its own inline code.
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' }, staticCSP: true });
   registerSecurityHeaders(app, deps.config.corsOrigins ?? []);
+  // Before authentication: their end hooks must be in place when a refusal (401) ends the request.
+  registerMetrics(app);
+  registerAccessLog(app);
   registerAuth(app);
   registerUsageRecording(app);
   registerRateLimit(app);
-  registerMetrics(app);
   for (const plugin of FAMILY_PLUGINS) await app.register(plugin);
+  // The console's web app at /console (issue 12), built from web/ into dist/web.
+  await app.register(consoleStaticApp);
   return app;
 }
 
@@ -150,6 +169,10 @@ export function toGatewayError(error: unknown, request: FastifyRequest): Gateway
   }
   const status = fastifyError.statusCode ?? 500;
   if (status >= 400 && status < 500) return new GatewayError('GW_REQ_INVALID_PARAM', fastifyError.message);
+  if (isStoreUnavailable(error)) {
+    request.log.error({ err: error }, 'database unavailable');
+    return storeUnavailable(error);
+  }
   request.log.error({ err: error }, 'unhandled error');
   return new GatewayError('GW_INTERNAL', 'The gateway failed to handle this request', { cause: error });
 }

@@ -6,13 +6,17 @@ import { KEY_CACHE_CHANNEL } from './keys/key-cache-bus.js';
 import { KeyStore } from './keys/key-store.js';
 import cluster from 'node:cluster';
 import { RateLimiterClusterMaster } from 'rate-limiter-flexible';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { prepareStore, startGateway } from './main.js';
+import { describeStore, keysCommand, KEYS_USAGE, UsageError } from './cli/keys-command.js';
+import { SQLITE_FILE } from './db/connect.js';
+import { rotateAdminToken } from './keys/bootstrap.js';
 
 const USAGE = `usage:
   gateway start                      start the gateway (PORT, HOST, GATEWAY_DATA_DIR, GATEWAY_CONFIG, ...)
-  gateway keys create [name] [--models a,b] [--endpoints chat-completions,...]
-  gateway keys list
-  gateway keys revoke <id|prefix>`;
+${KEYS_USAGE}
+  gateway admin rotate-token         a new admin token, printed once (when GATEWAY_ADMIN_TOKEN is not set)`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, sub, ...rest] = argv;
@@ -37,13 +41,38 @@ async function main(argv: string[]): Promise<number> {
     process.on('SIGTERM', stop);
     return -1;
   }
+  if (command === 'admin') {
+    if (sub !== 'rotate-token') {
+      process.stderr.write(`gateway: unknown admin command '${sub ?? ''}'\n${USAGE}\n`);
+      return 2;
+    }
+    // With the variable set, every start makes its value the token again: a rotation here would not last.
+    if (config.adminToken) {
+      process.stderr.write('gateway: GATEWAY_ADMIN_TOKEN is set, and each start makes it the admin token: rotate it by changing the variable and restarting\n');
+      return 2;
+    }
+    const db = await openExistingStore(config);
+    if (!db) return 1;
+    try {
+      process.stdout.write(`Admin token (shown once, store it now): ${await rotateAdminToken(db)}\n`);
+      process.stderr.write('the previous admin token stops working within 5 seconds on every instance; console sessions signed in with it end\n');
+      return 0;
+    } finally {
+      await db.destroy();
+    }
+  }
   if (command === 'keys') {
-    const db = await connectDatabase(config);
+    const db = await openExistingStore(config);
+    if (!db) return 1;
     // Running instances drop their cached copy of a key changed here (key-cache-bus.ts).
     const redis = config.redisUrl ? connectRedis(config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
     const keys = new KeyStore(db, Date.now, (keyId) => void redis?.publish(KEY_CACHE_CHANNEL, keyId).catch(() => undefined));
     try {
-      return await keysCommand(keys, sub, rest);
+      return await keysCommand(keys, config, sub, rest, (line) => process.stdout.write(line + '\n'));
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      process.stderr.write(`gateway: ${error.message}\n${USAGE}\n`);
+      return 2;
     } finally {
       await db.destroy();
       await redis?.quit().catch(() => undefined);
@@ -51,6 +80,17 @@ async function main(argv: string[]): Promise<number> {
   }
   process.stderr.write(USAGE + '\n');
   return command ? 2 : 0;
+}
+
+/** The server's store, never a new one: an empty data directory is a mistake (wrong directory or variables). */
+async function openExistingStore(config: ReturnType<typeof loadConfig>) {
+  const sqliteFile = join(config.dataDir, SQLITE_FILE);
+  if (!config.databaseUrl && !existsSync(sqliteFile)) {
+    process.stderr.write(`gateway: no gateway database at ${sqliteFile}; start the gateway there first, or set GATEWAY_DATA_DIR (or GATEWAY_CONFIG, or DATABASE_URL) as the server has them\n`);
+    return undefined;
+  }
+  process.stderr.write(`database: ${describeStore(config, sqliteFile)}\n`);
+  return connectDatabase(config);
 }
 
 /**
@@ -80,39 +120,6 @@ async function startPrimary(config: ReturnType<typeof loadConfig>): Promise<numb
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   return -1;
-}
-
-async function keysCommand(keys: KeyStore, sub: string | undefined, args: string[]): Promise<number> {
-  const flag = (name: string) => {
-    const at = args.indexOf(`--${name}`);
-    return at >= 0 ? args[at + 1]?.split(',').filter(Boolean) : undefined;
-  };
-  switch (sub) {
-    case 'create': {
-      const name = args[0] && !args[0].startsWith('--') ? args[0] : 'cli';
-      const { key, secret } = await keys.create({ name, models: flag('models') ?? null, endpoints: (flag('endpoints') as never) ?? null });
-      process.stdout.write(`${key.id}\t${secret}\n`);
-      return 0;
-    }
-    case 'list':
-      for (const key of await keys.list()) {
-        const state = key.revokedAt ? 'revoked' : key.disabledAt ? 'disabled' : 'active';
-        process.stdout.write(`${key.id}\t${key.prefix}…\t${key.name}\t${state}\n`);
-      }
-      return 0;
-    case 'revoke':
-      if (!args[0]) break;
-      if (await keys.revoke(args[0])) {
-        process.stdout.write(`revoked ${args[0]}\n`);
-        return 0;
-      }
-      process.stderr.write(`no active key ${args[0]}\n`);
-      return 1;
-    default:
-      break;
-  }
-  process.stderr.write(USAGE + '\n');
-  return 2;
 }
 
 main(process.argv.slice(2)).then(

@@ -53,6 +53,13 @@ export const ERRORS = Object.freeze({
   GW_UPSTREAM_BAD_RESPONSE: kind(502, 'upstream_bad_response', 'api_error', 'UNAVAILABLE'),
   GW_NO_CHANNEL: kind(503, 'no_channel_available', 'api_error', 'UNAVAILABLE'),
   GW_INTERNAL: kind(500, 'internal_error', 'api_error', 'INTERNAL'),
+  /** The database (or the disk under it) refused a write or cannot be reached: retry later. */
+  GW_STORE_UNAVAILABLE: kind(503, 'service_unavailable', 'api_error', 'UNAVAILABLE'),
+  /** Too many request bytes in flight on this instance: retry later (issue 13). */
+  GW_OVERLOADED: kind(503, 'overloaded', 'api_error', 'UNAVAILABLE'),
+  /** The client did not finish sending its body in time. */
+  GW_REQUEST_TIMEOUT: kind(408, 'request_timeout', 'invalid_request_error', 'DEADLINE_EXCEEDED'),
+  GW_HEADERS_TOO_LARGE: kind(431, 'headers_too_large', 'invalid_request_error', 'INVALID_ARGUMENT'),
   // The console (issue 12): sessions, sign-in, CSRF, users and their allowances.
   GW_SESSION_REQUIRED: kind(401, 'not_signed_in', 'authentication_error', 'UNAUTHENTICATED'),
   GW_SIGN_IN_FAILED: kind(401, 'invalid_credentials', 'authentication_error', 'UNAUTHENTICATED'),

@@ -1,4 +1,5 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import type { Redis } from 'ioredis';
 import type { GatewayConfig } from './config/schema.js';
 import { connectDatabase, withStartupLock, type Db } from './db/connect.js';
 import { KeyStore } from './keys/key-store.js';
@@ -10,6 +11,7 @@ import { buildApp } from './app.js';
 import type { GatewayDeps } from './plugins/request-context.js';
 import { connectRedis } from './db/redis.js';
 import { UsageRecorder } from './usage/usage-recorder.js';
+import { UsageJournal } from './usage/usage-journal.js';
 import { CircuitBreakers, DEFAULT_CIRCUIT } from './gateway/circuit-breaker.js';
 import { DEFAULT_RETRY_POLICY } from './gateway/retry-policy.js';
 
@@ -34,7 +36,7 @@ export async function prepareStore(config: GatewayConfig, announce: (line: strin
   const db = await connectDatabase(config);
   try {
     await withStartupLock(db, async () => {
-      await ensureBootstrapKey(new KeyStore(db), config.bootstrapKey, announce);
+      await ensureBootstrapKey(new KeyStore(db), config.bootstrapKey, announce, db);
       await ensureAdminToken(db, config.adminToken, announce);
     });
   } finally {
@@ -42,22 +44,84 @@ export async function prepareStore(config: GatewayConfig, announce: (line: strin
   }
 }
 
+/**
+ * Redis must never stall a request (issue 13): a command gives up after 500 ms, and while the
+ * connection is down the limiters, budget holds and sign-in counts use this instance's own figures
+ * at once (they check the connection's state first). ioredis reconnects on its own, every 0.2 to 2 s.
+ */
+const SHARED_REDIS_OPTIONS = {
+  lazyConnect: false,
+  maxRetriesPerRequest: 1,
+  commandTimeout: 500,
+  connectTimeout: 2_000,
+  retryStrategy: (attempt: number) => Math.min(attempt * 200, 2_000),
+};
+
+/** One warning when Redis goes away and one line when it is back, not one per request. */
+function reportRedisOutages(redis: Redis, log: FastifyBaseLogger): void {
+  let down = false;
+  // Connection errors come with every reconnect attempt; the close below reports the outage once.
+  redis.on('error', () => undefined);
+  redis.on('close', () => {
+    if (down) return;
+    down = true;
+    log.warn('Redis is unreachable: rate limits, budgets and sign-in counts are per instance until it returns');
+  });
+  redis.on('ready', () => {
+    if (!down) return;
+    down = false;
+    log.warn('Redis is reachable again: limits are shared across instances');
+  });
+}
+
+/**
+ * Stores what crashed processes journaled but never wrote, then starts this instance's recorder
+ * with a journal of its own (issue 13 item 11).
+ */
+async function startUsageRecorder(db: Db, dataDir: string, onError: (error: unknown) => void): Promise<UsageRecorder> {
+  const left = UsageJournal.leftBehind(dataDir);
+  if (left.events.length > 0) {
+    const replayer = new UsageRecorder(db);
+    try {
+      await replayer.replay(left.events);
+    } finally {
+      await replayer.close();
+    }
+  }
+  left.done();
+  return new UsageRecorder(db, { journal: new UsageJournal(UsageJournal.folderFor(dataDir)), onError });
+}
+
+/** A host name or address, with an optional port: nothing a header could smuggle into a link. */
+const PLAIN_HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/**
+ * The origin a client reached: Fastify reads `X-Forwarded-Proto`/`-Host` only from the proxies
+ * GATEWAY_TRUST_PROXY names, the connection and `Host` otherwise (issue 15: a remote client
+ * never gets a 127.0.0.1 link).
+ */
+function requestOrigin(request: FastifyRequest): string | undefined {
+  const host = request.host;
+  return host && PLAIN_HOST.test(host) ? `${request.protocol}://${host}` : undefined;
+}
+
 /** Builds every dependency once, then the app, then listens. */
 export async function startGateway(config: GatewayConfig, options: StartOptions = {}): Promise<RunningGateway> {
   const announce = options.announce ?? ((line: string) => process.stdout.write(line + '\n'));
   const db: Db = await connectDatabase(config);
-  const redis = config.redisUrl ? connectRedis(config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 }) : undefined;
+  const redis = config.redisUrl ? connectRedis(config.redisUrl, SHARED_REDIS_OPTIONS) : undefined;
   let keyCacheBus: KeyCacheBus | undefined;
+  let app: FastifyInstance | undefined;
   const keys = new KeyStore(db, Date.now, (keyId) => keyCacheBus?.publish(keyId));
   await withStartupLock(db, async () => {
-    await ensureBootstrapKey(keys, config.bootstrapKey, announce);
+    await ensureBootstrapKey(keys, config.bootstrapKey, announce, db);
     await ensureAdminToken(db, config.adminToken, announce);
   });
 
   const { channels, simulators } = await buildChannels(config.file.channels ?? [], config.file.simulator);
   const upstream = new UpstreamClient();
   const routing = config.file.routing ?? {};
-  const usage = new UsageRecorder(db);
+  const usage = await startUsageRecorder(db, config.dataDir, (error) => app?.log.error({ err: error }, 'usage write failed: the events stay queued and journaled, and are retried'));
   let listenUrl = '';
   const deps: GatewayDeps = {
     config,
@@ -77,11 +141,12 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       maxWaitMs: routing.retry_max_wait_ms ?? DEFAULT_RETRY_POLICY.maxWaitMs,
     },
     simulators,
-    publicUrl: () => config.publicUrl ?? listenUrl,
+    publicUrl: (request) => config.publicUrl ?? (request ? requestOrigin(request) : undefined) ?? listenUrl,
     now: Date.now,
   };
-  const app = await buildApp(deps);
+  app = await buildApp(deps);
   if (redis) {
+    reportRedisOutages(redis, app.log);
     // Subscribed before listening, so no revocation made elsewhere after this start is missed.
     keyCacheBus = new KeyCacheBus({ redis, invalidate: () => keys.invalidate(), onError: (err) => app.log.warn({ err }, 'key-cache bus') });
     await keyCacheBus.start();

@@ -1,10 +1,23 @@
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseDocument, LineCounter } from 'yaml';
 import { Ajv } from 'ajv';
 import { FileConfigSchema, type FileConfig, type GatewayConfig } from './schema.js';
 import { providerFor } from '../providers/registry.js';
 import type { VendorId } from '../providers/types.js';
+
+/** A client has a minute to send its whole request (a 32 MB body at about 0.5 MB/s). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+/** Eight bodies at the default 32 MB limit, or thousands of ordinary ones. */
+export const DEFAULT_MAX_BODY_BYTES_IN_FLIGHT = 256 * 1024 * 1024;
+
+/** `true`, a number of proxy hops, or a comma-separated list of proxy addresses and CIDRs. */
+function parseTrustProxy(value: string | undefined): boolean | number | string[] | undefined {
+  if (!value) return undefined;
+  if (value === 'true' || value === 'false') return value === 'true';
+  if (/^\d+$/.test(value)) return Number(value);
+  return value.split(',').map((entry) => entry.trim()).filter(Boolean);
+}
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 const validateFile = ajv.compile(FileConfigSchema);
@@ -15,13 +28,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
   return {
     port: parseInteger(env.PORT, 8080, 'PORT'),
     host: env.HOST ?? '0.0.0.0',
-    dataDir: resolve(env.GATEWAY_DATA_DIR ?? './data'),
+    // GATEWAY_DATA_DIR, else `data` beside the configuration file, else ./data: the server and the
+    // CLI find the same store from the same variables (issue 15).
+    dataDir: resolve(env.GATEWAY_DATA_DIR || (env.GATEWAY_CONFIG ? join(dirname(resolve(env.GATEWAY_CONFIG)), 'data') : './data')),
     publicUrl: env.GATEWAY_PUBLIC_URL?.replace(/\/$/, ''),
+    trustProxy: parseTrustProxy(env.GATEWAY_TRUST_PROXY),
     bootstrapKey: env.GATEWAY_BOOTSTRAP_KEY || undefined,
     adminToken: env.GATEWAY_ADMIN_TOKEN || undefined,
     bodyLimitBytes: parseInteger(env.GATEWAY_BODY_LIMIT, 32 * 1024 * 1024, 'GATEWAY_BODY_LIMIT'),
+    requestTimeoutMs: parseInteger(env.GATEWAY_REQUEST_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, 'GATEWAY_REQUEST_TIMEOUT_MS'),
+    maxBodyBytesInFlight: parseInteger(env.GATEWAY_MAX_BODY_BYTES_IN_FLIGHT, DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, 'GATEWAY_MAX_BODY_BYTES_IN_FLIGHT'),
     shutdownTimeoutMs: parseInteger(env.GATEWAY_SHUTDOWN_TIMEOUT_MS, 25_000, 'GATEWAY_SHUTDOWN_TIMEOUT_MS'),
-    logLevel: env.LOG_LEVEL ?? 'warn',
+    logLevel: env.LOG_LEVEL ?? 'info',
     workers: Math.max(1, parseInteger(env.GATEWAY_WORKERS, 1, 'GATEWAY_WORKERS')),
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,

@@ -135,9 +135,15 @@ export interface GatewayConfig {
   dataDir: string;
   /** Public base URL used in links we hand out (video and image URLs). Derived from the listen address when unset. */
   publicUrl: string | undefined;
+  /** GATEWAY_TRUST_PROXY: whose X-Forwarded-* headers count (Fastify's trustProxy: true, a hop count, or addresses/CIDRs). */
+  trustProxy?: boolean | number | string[];
   bootstrapKey: string | undefined;
   adminToken: string | undefined;
   bodyLimitBytes: number;
+  /** GATEWAY_REQUEST_TIMEOUT_MS: how long a client may take to send a whole request (headers and body); 0 disables. */
+  requestTimeoutMs?: number;
+  /** GATEWAY_MAX_BODY_BYTES_IN_FLIGHT: request-body bytes one instance holds at once; past it, 503. */
+  maxBodyBytesInFlight?: number;
   /** GATEWAY_SHUTDOWN_TIMEOUT_MS: how long a stop waits for in-flight requests and streams. */
   shutdownTimeoutMs?: number;
   /** GATEWAY_CORS_ORIGINS: origins browsers may call from (`*` for any); empty: CORS off. */

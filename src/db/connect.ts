@@ -11,11 +11,15 @@ import { videoTaskPolls } from './migrations/0002-video-task-polls.js';
 import { keyControls } from './migrations/0003-key-controls.js';
 import { usersSessions } from './migrations/0005-users-sessions.js';
 import { keyOwner } from './migrations/0006-key-owner.js';
+import { taskSubmission } from './migrations/0007-task-submission.js';
+import { keyParallel } from './migrations/0008-key-parallel.js';
 
 /** Migrations in order; the names are what the migration table records. */
 const MIGRATIONS: Record<string, Migration> = { '0001-initial': initial, '0002-video-task-polls': videoTaskPolls, '0003-key-controls': keyControls,
   '0005-users-sessions': usersSessions,
   '0006-key-owner': keyOwner,
+  '0007-task-submission': taskSubmission,
+  '0008-key-parallel': keyParallel,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
@@ -23,6 +27,9 @@ const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
 export type Db = Kysely<Database>;
 
 /** PostgreSQL when `DATABASE_URL` is set, otherwise the embedded SQLite file in the data directory. */
+/** The embedded store's file in the data directory. */
+export const SQLITE_FILE = 'gateway.sqlite';
+
 export function connectDatabase(config: { databaseUrl: string | undefined; dataDir: string }): Promise<Db> {
   return config.databaseUrl ? connectPostgres(config.databaseUrl) : connectSqlite(config.dataDir);
 }
@@ -30,7 +37,7 @@ export function connectDatabase(config: { databaseUrl: string | undefined; dataD
 /** Opens the embedded SQLite store in the data directory and brings its schema up to date. */
 export async function connectSqlite(dataDir: string): Promise<Db> {
   mkdirSync(dataDir, { recursive: true });
-  const sqlite = new SqliteDatabase(join(dataDir, 'gateway.sqlite'));
+  const sqlite = new SqliteDatabase(join(dataDir, SQLITE_FILE));
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
@@ -85,7 +92,7 @@ export async function connectPostgres(url: string, poolSize = 10): Promise<Db> {
 /** A pool that reads int8/numeric as numbers; `DATABASE_URL` may carry `?sslmode=…` and the like. */
 export function postgresPool(url: string, max: number): pg.Pool {
   const { Pool, types } = loadPg();
-  const pool = new Pool({ connectionString: url, max, types: numberTypes(types), connectionTimeoutMillis: 10_000 });
+  const pool = new Pool({ connectionString: url, max, types: numberTypes(types), connectionTimeoutMillis: 3_000 });
   // An idle client losing its connection (database restart) must not crash the process.
   pool.on('error', () => undefined);
   return pool;

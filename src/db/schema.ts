@@ -23,6 +23,8 @@ export interface ApiKeyTable {
   disabled_at: number | null;
   /** The user the key belongs to (0006); `operator` for keys made by the admin API, CLI or bootstrap. */
   owner: string;
+  /** Requests the key may have in flight at once (0008); null: no cap. */
+  max_parallel?: number | null;
 }
 
 /** Operators and key holders (0005). `operator` is built in and signs in with the admin token. */
@@ -103,6 +105,8 @@ export interface VideoTaskTable {
   poll_failures: number;
   /** The client's own id for the task (Kling `external_task_id`), unique per key (0002). */
   external_id: string | null;
+  /** Worst-case cost held against the key's budget while the task runs (0007). */
+  reserved_usd: number;
 }
 
 export interface AssetTable {

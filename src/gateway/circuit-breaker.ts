@@ -51,6 +51,13 @@ export class CircuitBreakers {
     return this.tripped > 0;
   }
 
+  /** For metrics: 0 closed, 1 half-open (a probe may pass or is passing), 2 open. */
+  stateOf(channel: string): 0 | 1 | 2 {
+    const state = this.states.get(channel);
+    if (!state || state.consecutiveFailures < this.options.threshold) return 0;
+    return this.now() < state.openUntil ? 2 : 1;
+  }
+
   isOpen(channel: string): boolean {
     const state = this.states.get(channel);
     return state !== undefined && state.consecutiveFailures >= this.options.threshold && (this.now() < state.openUntil || state.isProbing);

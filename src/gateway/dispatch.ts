@@ -154,6 +154,7 @@ async function sendWithFallback<F extends PairFamily>(options: DispatchOptions<F
     if (closed.length > 0 && !circuits.tryAcquire(channel.name)) continue;
     // Every way out of this channel's attempts settles its circuit: success, failure, or release.
     let settled = false;
+    if (lastError) request.gw.fallbacks++;
     try {
       const ctx = contextFor(request, channel, model, options.includeUsage ?? false);
       const typedPair = pair as unknown as TranslatorPair<RequestOf<F>, unknown>;
@@ -161,6 +162,7 @@ async function sendWithFallback<F extends PairFamily>(options: DispatchOptions<F
       call.stream = stream;
       for (let attempt = 1; ; attempt++) {
         request.gw.channel = channel.name;
+        if (attempt > 1) request.gw.retries++;
         let status: number | undefined;
         try {
           const response = await upstream.send(channel, call, cancel);

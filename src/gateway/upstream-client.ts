@@ -12,6 +12,9 @@ export interface UpstreamResponse {
   body: UpstreamBody;
 }
 
+/** Serialised request bodies longer than this (about 1 MB) reach undici in a later turn of the event loop. */
+const LARGE_BODY_CHARS = 1024 * 1024;
+
 /**
  * Sends upstream calls over pooled keep-alive connections: one undici Agent per connect timeout
  * (so each channel's connect timeout holds), pools per origin inside it. The dispatcher is
@@ -74,13 +77,21 @@ export class UpstreamClient {
       Object.assign(headers, provider.authHeaders(channel.credentials, Math.floor(Date.now() / 1000)));
     }
     if (call.stream) headers.accept ??= 'text/event-stream';
+    // A large body was just serialised: undici's copy of it gets a turn of its own (the event-loop watchdog, issue 13).
+    if (body !== undefined && body.length > LARGE_BODY_CHARS) {
+      return new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.dispatch(channel, base.origin, path, call.method, headers, body, cancel));
+    }
+    return this.dispatch(channel, base.origin, path, call.method, headers, body, cancel);
+  }
+
+  private dispatch(channel: Channel, origin: string, path: string, method: UpstreamCall['method'], headers: Record<string, string>, body: string | undefined, cancel: Cancellation): Promise<UpstreamResponse> {
     return new Promise((resolve, reject) => {
       const exchange = new Exchange(channel, cancel, this.observer, resolve, reject);
       this.dispatcherFor(channel).dispatch(
         {
-          origin: base.origin,
+          origin,
           path,
-          method: call.method,
+          method,
           headers,
           body,
           // The exchange keeps these with its own timers: undici's coarse timer wheel fired a

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/connect.js';
+import { isStoreUnavailable, storeUnavailable } from '../db/store-errors.js';
 import type { ApiKeyTable } from '../db/schema.js';
 import type { EndpointFamily } from '../catalog/models.js';
 import { digestsEqual, displayPrefix, generateSecret, hashSecret } from './secrets.js';
@@ -13,6 +14,8 @@ export interface ApiKey {
   tier: string | null;
   rpm: number | null;
   tpm: number | null;
+  /** Requests in flight at once (`max_parallel_requests`); null: no cap. */
+  maxParallel: number | null;
   budgetUsd: number | null;
   expiresAt: number | null;
   revokedAt: number | null;
@@ -31,6 +34,7 @@ export interface KeyPatch {
   tier?: string | null;
   rpm?: number | null;
   tpm?: number | null;
+  maxParallel?: number | null;
   budgetUsd?: number | null;
   expiresAt?: number | null;
   disabled?: boolean;
@@ -57,6 +61,8 @@ interface CacheEntry {
 }
 
 const CACHE_TTL_MS = 1_000;
+/** While the database cannot be reached, keys seen this recently keep working from the cache (issue 13). */
+const STALE_GRACE_MS = 15 * 60_000;
 const CACHE_MAX = 10_000;
 
 /**
@@ -85,6 +91,7 @@ export class KeyStore {
       tier: input.tier ?? null,
       rpm: input.rpm ?? null,
       tpm: input.tpm ?? null,
+      max_parallel: input.maxParallel ?? null,
       budget_usd: input.budgetUsd ?? null,
       expires_at: input.expiresAt ?? null,
       revoked_at: null,
@@ -198,6 +205,7 @@ export class KeyStore {
     if (patch.tier !== undefined) set.tier = patch.tier;
     if (patch.rpm !== undefined) set.rpm = patch.rpm;
     if (patch.tpm !== undefined) set.tpm = patch.tpm;
+    if (patch.maxParallel !== undefined) set.max_parallel = patch.maxParallel;
     if (patch.budgetUsd !== undefined) set.budget_usd = patch.budgetUsd;
     if (patch.expiresAt !== undefined) set.expires_at = patch.expiresAt;
     if (patch.disabled !== undefined) set.disabled_at = patch.disabled ? this.now() : null;
@@ -231,12 +239,19 @@ export class KeyStore {
     const now = this.now();
     const entry = this.cache.get(hash);
     if (entry && entry.until > now) return judgeKey(entry, hash, now);
-    return this.findRowForAuth(hash).then((row) => {
-      const fresh = { storedHash: row?.secret_hash ?? hash, key: row ? toAuthKey(row) : null, until: now + CACHE_TTL_MS };
-      if (this.cache.size >= CACHE_MAX) this.cache.clear();
-      this.cache.set(hash, fresh);
-      return judgeKey(fresh, hash, now);
-    });
+    return this.findRowForAuth(hash).then(
+      (row) => {
+        const fresh = { storedHash: row?.secret_hash ?? hash, key: row ? toAuthKey(row) : null, until: now + CACHE_TTL_MS };
+        if (this.cache.size >= CACHE_MAX) this.cache.clear();
+        this.cache.set(hash, fresh);
+        return judgeKey(fresh, hash, now);
+      },
+      (error: unknown) => {
+        // The database is down: a key seen recently is judged as it was then; anything else is a 503.
+        if (entry && isStoreUnavailable(error) && now - entry.until < STALE_GRACE_MS) return judgeKey(entry, hash, now);
+        throw isStoreUnavailable(error) ? storeUnavailable(error) : error;
+      },
+    );
   }
 
   invalidate(): void {
@@ -271,6 +286,7 @@ function toApiKey(row: ApiKeyTable): ApiKey {
     // PostgreSQL's drivers may hand 64-bit integers over as strings.
     rpm: row.rpm === null ? null : Number(row.rpm),
     tpm: row.tpm === null ? null : Number(row.tpm),
+    maxParallel: row.max_parallel === null || row.max_parallel === undefined ? null : Number(row.max_parallel),
     budgetUsd: row.budget_usd === null ? null : Number(row.budget_usd),
     expiresAt: row.expires_at === null ? null : Number(row.expires_at),
     revokedAt: row.revoked_at === null ? null : Number(row.revoked_at),

@@ -15,8 +15,9 @@ import type { Metric, Registry } from 'prom-client';
 
 /** Label values in label-name order; a number prints as prom-client prints it (`status="200"`). */
 export type LabelValue = string | number;
-/** One to three labels: enough for the gateway's metrics, and lookups stay positional. */
-export type LabelValues = [LabelValue] | [LabelValue, LabelValue] | [LabelValue, LabelValue, LabelValue];
+/** One to five labels: enough for the gateway's metrics, and lookups stay positional. */
+type L = LabelValue;
+export type LabelValues = [L] | [L, L] | [L, L, L] | [L, L, L, L] | [L, L, L, L, L];
 /** Values kept as given, as prom-client keeps them: its JSON has `status: 200`, its text `status="200"`. */
 type Labels = Readonly<Record<string, LabelValue>>;
 
@@ -57,14 +58,16 @@ class SeriesIndex<S extends object> {
   ) {}
 
   /** Positional, so a lookup builds no array; the typed `series(...values)` overloads call it. */
-  get(a: LabelValue, b?: LabelValue, c?: LabelValue): S {
+  get(a: L, b?: L, c?: L, d?: L, e?: L): S {
     const depth = this.labelNames.length;
     let level = this.root;
     if (depth > 1) level = this.child(level, a);
     if (depth > 2) level = this.child(level, b!);
-    const key = depth === 1 ? a : depth === 2 ? b! : c!;
+    if (depth > 3) level = this.child(level, c!);
+    if (depth > 4) level = this.child(level, d!);
+    const key = depth === 1 ? a : depth === 2 ? b! : depth === 3 ? c! : depth === 4 ? d! : e!;
     const found = level.get(key) as S | undefined;
-    return found ?? this.add(level, key, [a, b, c]);
+    return found ?? this.add(level, key, [a, b, c, d, e]);
   }
 
   private child(level: Level<S>, key: LabelValue): Level<S> {
@@ -120,8 +123,8 @@ export class LabelledCounter<V extends LabelValues> {
 
   /** The series for these label values; callers may keep it and call `inc` on it directly. */
   series(...values: V): CounterSeries;
-  series(a: LabelValue, b?: LabelValue, c?: LabelValue): CounterSeries {
-    return this.index.get(a, b, c);
+  series(a: L, b?: L, c?: L, d?: L, e?: L): CounterSeries {
+    return this.index.get(a, b, c, d, e);
   }
 
   get(): ExposedMetric {
@@ -180,8 +183,8 @@ export class LabelledHistogram<V extends LabelValues> {
 
   /** The series for these label values; callers may keep it and call `observe` on it directly. */
   series(...values: V): HistogramSeries;
-  series(a: LabelValue, b?: LabelValue, c?: LabelValue): HistogramSeries {
-    return this.index.get(a, b, c);
+  series(a: L, b?: L, c?: L, d?: L, e?: L): HistogramSeries {
+    return this.index.get(a, b, c, d, e);
   }
 
   /** prom-client's lines per series: cumulative `_bucket`s with `le` first, `+Inf`, `_sum`, `_count`. */

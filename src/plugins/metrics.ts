@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Registry, collectDefaultMetrics } from 'prom-client';
+import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import { GatewayError, isGatewayError } from '../errors.js';
 import { verifyAdminToken } from '../keys/bootstrap.js';
 import { LabelledCounter, LabelledHistogram, UnlabelledGauge } from '../metrics/series.js';
@@ -18,7 +18,8 @@ const REJECTION_CODES = new Set(['GW_RATE_LIMITED', 'GW_QUOTA_EXCEEDED']);
  */
 export interface GatewayMetrics {
   registry: Registry;
-  requests: LabelledCounter<[route: string, model: string, status: number]>;
+  requests: LabelledCounter<[family: string, route: string, model: string, channel: string, status: number]>;
+  cost: LabelledCounter<[model: string]>;
   duration: LabelledHistogram<[route: string, model: string]>;
   ttft: LabelledHistogram<[route: string, model: string]>;
   upstream: LabelledHistogram<[channel: string, outcome: string]>;
@@ -32,7 +33,8 @@ export function createMetrics(): GatewayMetrics {
   collectDefaultMetrics({ register: registry });
   return {
     registry,
-    requests: new LabelledCounter({ name: 'gateway_requests_total', help: 'Requests by route pattern, model and HTTP status', labelNames: ['route', 'model', 'status'], registry }),
+    requests: new LabelledCounter({ name: 'gateway_requests_total', help: 'Requests by endpoint family, route pattern, model, channel and HTTP status (401 and 429 included)', labelNames: ['family', 'route', 'model', 'channel', 'status'], registry }),
+    cost: new LabelledCounter({ name: 'gateway_cost_usd_total', help: 'Cost in USD from the price table, by model (video: when a task completes)', labelNames: ['model'], registry }),
     duration: new LabelledHistogram({ name: 'gateway_request_duration_seconds', help: 'Time from request to the end of the response (streams: to the last event)', labelNames: ['route', 'model'], buckets: LATENCY_BUCKETS, registry }),
     ttft: new LabelledHistogram({ name: 'gateway_time_to_first_token_seconds', help: 'Streams: time from request to the first event written to the client', labelNames: ['route', 'model'], buckets: TTFT_BUCKETS, registry }),
     upstream: new LabelledHistogram({ name: 'gateway_upstream_duration_seconds', help: 'Per upstream attempt: time from sending to the response headers', labelNames: ['channel', 'outcome'], buckets: UPSTREAM_BUCKETS, registry }),
@@ -55,6 +57,12 @@ export function registerMetrics(app: FastifyInstance, metrics: GatewayMetrics = 
   const modelLabel = (model: string | undefined): string => (model === undefined ? '' : knownModels.has(model) ? model : 'other');
 
   app.gateway.upstream.observer = (channel, seconds, outcome) => metrics.upstream.series(channel, outcome).observe(seconds);
+  // Every usage event, requests and completed video tasks alike, carries its cost.
+  app.gateway.usage.subscribe((event) => {
+    const cost = Number(event.cost_usd);
+    if (cost > 0) metrics.cost.series(modelLabel(event.model)).inc(cost);
+  });
+  registerScrapeTimeGauges(app, metrics.registry);
 
   // Callback hooks, not async ones: no promise per request on the hot path. The end hooks are
   // built once here and get the request as arguments (no closure per request); they run with the
@@ -82,7 +90,7 @@ export function registerMetrics(app: FastifyInstance, metrics: GatewayMetrics = 
   function observe(request: FastifyRequest, reply: FastifyReply, route: string): void {
     const gw = request.gw as FastifyRequest['gw'] | null;
     const model = modelLabel(gw?.model);
-    metrics.requests.series(route, model, reply.raw.statusCode).inc();
+    metrics.requests.series(gw?.family ?? '', route, model, gw?.channel ?? '', reply.raw.statusCode).inc();
     if (!gw) return;
     const now = Date.now();
     metrics.duration.series(route, model).observe((now - gw.startedAt) / 1000);
@@ -101,6 +109,36 @@ export function registerMetrics(app: FastifyInstance, metrics: GatewayMetrics = 
     return metrics.registry.metrics();
   });
   return metrics;
+}
+
+/** Values read when Prometheus scrapes: nothing to keep up to date per request. */
+function registerScrapeTimeGauges(app: FastifyInstance, registry: Registry): void {
+  const { circuits, channels, usage } = app.gateway;
+  new Gauge({
+    name: 'gateway_circuit_state',
+    help: "Each channel's circuit: 0 closed, 1 half-open, 2 open",
+    labelNames: ['channel'],
+    registers: [registry],
+    collect() {
+      for (const channel of channels) this.set({ channel: channel.name }, circuits.stateOf(channel.name));
+    },
+  });
+  new Gauge({
+    name: 'gateway_usage_queue_depth',
+    help: 'Usage events waiting for the next database batch',
+    registers: [registry],
+    collect() {
+      this.set(usage.queued);
+    },
+  });
+  new Gauge({
+    name: 'gateway_request_body_bytes_in_flight',
+    help: 'Bytes of request bodies held now (GATEWAY_MAX_BODY_BYTES_IN_FLIGHT caps it)',
+    registers: [registry],
+    collect() {
+      this.set(app.bodyBudget.bytesInFlight);
+    },
+  });
 }
 
 /** The route pattern (`/v1beta/models/gamma-2.5-flash-lite:generateContent`), or 'unmatched' for 404s. */

@@ -5,7 +5,9 @@ import { estimateTokens } from '../ratelimit/estimate.js';
 import { RateLimiters, type LimitKind, type LimitState, type Taken } from '../ratelimit/limiters.js';
 import { limitsFor } from '../ratelimit/policy.js';
 import { BudgetTracker } from '../usage/budget.js';
-import { checkBillingConfig } from '../usage/prices.js';
+import { FailoverBudgetHolds, isRefusal, LocalBudgetHolds, SharedBudgetHolds, type BudgetHolds } from '../usage/budget-holds.js';
+import { worstCaseCost } from '../usage/worst-case.js';
+import { checkBillingConfig, costOf } from '../usage/prices.js';
 import { assertModelAllowed } from './auth.js';
 import { onRequestEnd, registerRequestEnd, type ResponseEnd } from './request-end.js';
 
@@ -13,6 +15,9 @@ import { onRequestEnd, registerRequestEnd, type ResponseEnd } from './request-en
 export interface Admission {
   limiters: RateLimiters;
   budgets: BudgetTracker;
+  holds: BudgetHolds;
+  /** Requests in flight per key with `max_parallel_requests`, on this instance. */
+  parallel: Map<string, number>;
 }
 
 declare module 'fastify' {
@@ -26,12 +31,17 @@ export interface AdmitOptions {
   body?: unknown;
   /** Budgets stop new work; reading a task already paid for (video polls) skips the check. */
   checkBudget?: boolean;
+  /** Seconds of video the request may generate at most (video task creation), for its worst-case cost. */
+  videoSeconds?: number;
 }
 
 export function registerRateLimit(app: FastifyInstance): void {
   checkBillingConfig(app.gateway.config.file);
   const { redis, db, usage, now } = app.gateway;
-  app.decorate('admission', { limiters: new RateLimiters(redis, now), budgets: new BudgetTracker(db, usage, now) } satisfies Admission);
+  const budgets = new BudgetTracker(db, usage, now);
+  const local = new LocalBudgetHolds(budgets);
+  const holds = redis ? new FailoverBudgetHolds(redis, new SharedBudgetHolds(redis, budgets, usage), local) : local;
+  app.decorate('admission', { limiters: new RateLimiters(redis, now), budgets, holds, parallel: new Map() } satisfies Admission);
   registerRequestEnd(app);
 }
 
@@ -47,16 +57,65 @@ export function admit(request: FastifyRequest, reply: FastifyReply, model: strin
   assertModelAllowed(key, model);
   request.gw.model = model;
   if (!key) return;
+  if (key.maxParallel !== null) holdParallelSlot(request, reply, key, key.maxParallel);
   if (options.checkBudget !== false && key.budgetUsd !== null) {
-    return withinBudget(request, key).then(() => admitLimits(request, reply, key, model, options.body));
+    return holdBudget(request, reply, key, model, options).then(() => admitLimits(request, reply, key, model, options.body));
   }
   return admitLimits(request, reply, key, model, options.body);
 }
 
-async function withinBudget(request: FastifyRequest, key: ApiKey): Promise<void> {
-  if ((await request.server.admission.budgets.spent(key.id)) >= key.budgetUsd!) {
-    throw new GatewayError('GW_QUOTA_EXCEEDED', `This API key has used its budget of ${key.budgetUsd} USD.`);
+/**
+ * `max_parallel_requests`: one slot per request in flight, given back when the response is over
+ * (sent, failed or abandoned), whatever admission step refuses it afterwards. Per instance.
+ */
+function holdParallelSlot(request: FastifyRequest, reply: FastifyReply, key: ApiKey, max: number): void {
+  const { parallel } = request.server.admission;
+  const running = parallel.get(key.id) ?? 0;
+  if (running >= max) {
+    throw new GatewayError('GW_RATE_LIMITED', `This API key (${key.prefix}…) already has ${max} requests in flight, its max_parallel_requests; retry when one ends.`, { retryAfterSeconds: 1 });
   }
+  parallel.set(key.id, running + 1);
+  onRequestEnd(request, reply, releaseParallelSlot);
+}
+
+function releaseParallelSlot(_end: ResponseEnd, request: FastifyRequest): void {
+  const { parallel } = request.server.admission;
+  const id = request.gw.key!.id;
+  const running = (parallel.get(id) ?? 1) - 1;
+  if (running <= 0) parallel.delete(id);
+  else parallel.set(id, running);
+}
+
+/**
+ * Holds the request's worst-case cost against the key's budget (issue 13): admitted only when
+ * spent + held + pending video + this worst case fits, so concurrent requests cannot overshoot
+ * it together. The hold is replaced by the real cost when the request ends.
+ */
+async function holdBudget(request: FastifyRequest, reply: FastifyReply, key: ApiKey, model: string, options: AdmitOptions): Promise<void> {
+  const { budgets, holds } = request.server.admission;
+  const worst = worstCaseCost(request.server.gateway.config.file.prices, model, options.body, options.videoSeconds ?? 0);
+  const held = await holds.hold(key.id, key.budgetUsd!, worst, await budgets.pendingVideo(key.id));
+  if (isRefusal(held)) {
+    const refusal = held;
+    const spent = `${round(refusal.spentUsd)} USD spent`;
+    if (refusal.spentUsd >= key.budgetUsd!) throw new GatewayError('GW_QUOTA_EXCEEDED', `This API key has used its budget of ${key.budgetUsd} USD (${spent}).`);
+    throw new GatewayError('GW_QUOTA_EXCEEDED', `This request could cost up to ${round(worst)} USD, more than is left of this API key's budget of ${key.budgetUsd} USD (${spent}, ${round(refusal.heldUsd)} USD held by requests and video tasks in progress). Lower max_tokens, or retry when they end.`);
+  }
+  request.gw.budgetHold = held;
+  onRequestEnd(request, reply, settleBudget);
+}
+
+const round = (usd: number) => Math.round(usd * 1e6) / 1e6;
+
+/** The hold gives way to the real cost (recorded by the usage hook, which ran first). A video task's cost is held by its row instead. */
+function settleBudget(_end: ResponseEnd, request: FastifyRequest): void | Promise<void> {
+  const gw = request.gw;
+  const hold = gw.budgetHold;
+  if (!hold) return;
+  gw.budgetHold = undefined;
+  const usage = gw.usage;
+  const actual = usage ? costOf(request.server.gateway.config.file.prices, gw.model ?? '', { promptTokens: usage.promptTokens, completionTokens: usage.completionTokens, images: usage.images ?? 0, videoSeconds: usage.videoSeconds ?? 0 }) : 0;
+  return hold.settle(actual);
 }
 
 function admitLimits(request: FastifyRequest, reply: FastifyReply, key: ApiKey, model: string, body: unknown): void | Promise<void> {

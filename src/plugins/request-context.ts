@@ -1,6 +1,8 @@
+import type { FastifyRequest } from 'fastify';
 import type { GatewayError } from '../errors.js';
 import type { EndpointFamily } from '../catalog/models.js';
 import type { ApiKey } from '../keys/key-store.js';
+import type { Hold } from '../usage/budget-holds.js';
 import type { Usage } from '../providers/types.js';
 import type { Channel } from '../gateway/channel.js';
 import type { UpstreamClient } from '../gateway/upstream-client.js';
@@ -29,6 +31,13 @@ export interface RequestContext {
   ending?: EndState | undefined;
   /** Tokens counted against the key's tpm at admission, settled to the real usage at the end. */
   reservation?: TokenReservation | undefined;
+  /** USD held against the key's budget until the request ends (its worst-case cost). */
+  budgetHold?: Hold | undefined;
+  /** Upstream attempts repeated on the same channel, and channels tried after the first (access log). */
+  retries: number;
+  fallbacks: number;
+  /** The usage event went to the journal before the answer was sent (plugins/usage-recorder.ts). */
+  usageJournaled?: boolean;
 }
 
 export interface TokenReservation {
@@ -54,7 +63,12 @@ export interface GatewayDeps {
   /** The built-in simulators by vendor, when running. */
   simulators: ReadonlyMap<string, RunningSimulator>;
   /** The base URL clients reach us at, for links we hand out. */
-  publicUrl: () => string;
+  /**
+   * The base of links the gateway hands out: GATEWAY_PUBLIC_URL, else the origin the request was
+   * made to (its Host, or X-Forwarded-Host/-Proto when GATEWAY_TRUST_PROXY allows), else the
+   * listen address (no request: the OpenAPI document's server).
+   */
+  publicUrl: (request?: FastifyRequest) => string;
   now: () => number;
 }
 

@@ -14,6 +14,7 @@ export function registerSecurityHeaders(app: FastifyInstance, corsOrigins: reado
   const allowed = new Set(corsOrigins);
   const allowAny = allowed.has('*');
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done) => {
+    reply.header('x-request-id', request.id);
     reply.header('x-content-type-options', 'nosniff');
     reply.header('referrer-policy', 'no-referrer');
     const origin = request.headers.origin;

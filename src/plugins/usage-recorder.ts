@@ -14,10 +14,18 @@ export function registerUsageRecording(app: FastifyInstance): void {
     if (request.routeOptions.config.family) onRequestEnd(request, reply, recordUsage);
     done();
   });
+  // The answer waits for its usage to be journaled (one write per turn for all answers of that
+  // turn): what a client was answered survives a crash (issue 13). Streams are journaled at their end.
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (!request.routeOptions.config.family || !request.gw) return done(null, payload);
+    const event = usageEventFor(request, reply, { finished: true });
+    if (request.server.gateway.usage.journalAhead(event, () => done(null, payload))) request.gw.usageJournaled = true;
+    else done(null, payload);
+  });
 }
 
 function recordUsage(end: ResponseEnd, request: FastifyRequest, reply: FastifyReply): void {
-  request.server.gateway.usage.record(usageEventFor(request, reply, end));
+  request.server.gateway.usage.record(usageEventFor(request, reply, end), request.gw.usageJournaled === true);
 }
 
 function usageEventFor(request: FastifyRequest, reply: FastifyReply, end: ResponseEnd): UsageEvent {

@@ -37,7 +37,7 @@ export function promptTokens(value: unknown, count: (text: string) => number, is
   return sum;
 }
 
-function requestedMaximum(body: unknown): number | undefined {
+export function requestedMaximum(body: unknown): number | undefined {
   if (!body || typeof body !== 'object') return undefined;
   const record = body as Record<string, unknown>;
   for (const field of ['max_tokens', 'max_completion_tokens', 'max_output_tokens']) {

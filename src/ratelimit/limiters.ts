@@ -48,7 +48,8 @@ export class RateLimiters {
       // GATEWAY_WORKERS without Redis: the primary keeps the counters (RateLimiterClusterMaster).
       if (!redis) return cluster.isWorker ? new RateLimiterCluster({ ...options, timeoutMs: 1000 }) : new MemoryWindows(WINDOW_SECONDS * 1000, now);
       // If Redis is unreachable the instance limits on its own rather than failing requests.
-      return new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: new RateLimiterMemory(options) });
+      // rejectIfRedisNotReady: while the connection is down, straight to the insurance (no wait).
+      return new RateLimiterRedis({ ...options, storeClient: redis, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(options) });
     };
     this.limiters = { requests: make('requests'), tokens: make('tokens') };
   }

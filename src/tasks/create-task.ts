@@ -7,7 +7,8 @@ import { parseRetryAfter, retryDelayMs, RETRYABLE_STATUSES } from '../gateway/re
 import { routeModelOffering } from '../gateway/route-model.js';
 import { readErrorBody, toTransportError, type UpstreamResponse } from '../gateway/upstream-client.js';
 import type { TranslateContext, UpstreamCall } from '../providers/types.js';
-import { VideoTaskRepo } from './task-repo.js';
+import { worstCaseCost } from '../usage/worst-case.js';
+import { NOT_SUBMITTED, VideoTaskRepo } from './task-repo.js';
 import type { VideoAdapter, VideoAdapterSurface, VideoSurfaceAdapters } from './video-adapter.js';
 import type { VideoSurface, VideoTask } from './video-task.js';
 
@@ -23,6 +24,8 @@ export interface CreateVideoTaskOptions<S extends VideoAdapterSurface & VideoSur
   capability: string | null;
   body: RequestOf<S>;
   externalId?: string | null;
+  /** The most seconds the task can generate: its worst-case cost is held against the key's budget until it ends. */
+  videoSeconds: number;
 }
 
 /** `asyntask_` + 24 hex characters (spec: "form asyntask_<suffix>"). */
@@ -30,6 +33,60 @@ export const newAsyncTaskId = (): string => `asyntask_${randomBytes(12).toString
 
 /** A failed submission and how to go on: the same channel again, the next channel, or stop. */
 type Outcome = { upstreamId: string } | { error: GatewayError; next: 'retry' | 'next-channel' | 'final' };
+
+/** How long a row may wait for its submission before the poller calls it failed (an instance died mid-submission). */
+const SUBMISSION_GRACE_MS = 10 * 60_000;
+
+/**
+ * Writes the task's row first (so a task can never exist upstream without one, and the unique
+ * `external_task_id` is claimed before anything is paid), then submits it. A submission that
+ * fails removes the row again; an accepted one records the upstream id and starts polling.
+ */
+export async function createVideoTask<S extends VideoAdapterSurface & VideoSurface>(options: CreateVideoTaskOptions<S>): Promise<VideoTask> {
+  const deps = options.request.server.gateway;
+  const repo = new VideoTaskRepo(deps.db);
+  const now = deps.now();
+  const row = await repo.insert({
+    id: options.id,
+    keyId: options.request.gw.key!.id,
+    surface: options.surface,
+    capability: options.capability,
+    model: options.model,
+    channel: '',
+    upstreamId: NOT_SUBMITTED,
+    status: 'queued',
+    progress: 0,
+    request: options.body,
+    externalId: options.externalId ?? null,
+    now,
+    nextPollAt: now + SUBMISSION_GRACE_MS,
+    reservedUsd: worstCaseCost(deps.config.file.prices, options.model, undefined, options.videoSeconds),
+  });
+  // The row holds the cost from now on (until the task ends), not the request: give the request's
+  // hold back, and drop this instance's cached figure of the key's pending tasks.
+  options.request.server.admission.budgets.forgetPendingVideo(row.keyId);
+  const hold = options.request.gw.budgetHold;
+  if (hold) {
+    options.request.gw.budgetHold = undefined;
+    await hold.settle(0);
+  }
+  let accepted: { channel: Channel; upstreamId: string };
+  try {
+    accepted = await submitToChannels(options);
+  } catch (error) {
+    await repo.discard(row.id).catch((discardError: unknown) => options.request.log.error({ err: discardError, task: row.id }, 'video task row could not be removed after a failed submission'));
+    throw error;
+  }
+  const submittedAt = deps.now();
+  try {
+    await repo.markSubmitted(row.id, accepted.channel.name, accepted.upstreamId, submittedAt);
+  } catch (error) {
+    // The task exists upstream; the row stays and the poller ends it as failed after the grace period.
+    options.request.log.error({ err: error, task: row.id, channel: accepted.channel.name }, 'video task accepted upstream but its row could not be updated');
+    throw error;
+  }
+  return { ...row, channel: accepted.channel.name, upstreamId: accepted.upstreamId, polledAt: submittedAt, updatedAt: submittedAt };
+}
 
 /**
  * Submits the task to the model's channels with the same rules as dispatch.ts: open circuits are
@@ -39,7 +96,7 @@ type Outcome = { upstreamId: string } | { error: GatewayError; next: 'retry' | '
  * The client leaving does not cancel the submission: an upstream task that exists must have its
  * row, or nobody could ever poll it.
  */
-export async function createVideoTask<S extends VideoAdapterSurface & VideoSurface>(options: CreateVideoTaskOptions<S>): Promise<VideoTask> {
+async function submitToChannels<S extends VideoAdapterSurface & VideoSurface>(options: CreateVideoTaskOptions<S>): Promise<{ channel: Channel; upstreamId: string }> {
   const { request, model } = options;
   const { circuits, retryPolicy } = request.server.gateway;
   const candidates = routeModelOffering(request.server.gateway.channels, model, (channel) => channel.provider.video?.[options.surface] as VideoAdapter<RequestOf<S>> | undefined);
@@ -59,7 +116,7 @@ export async function createVideoTask<S extends VideoAdapterSurface & VideoSurfa
         settled = true;
         if ('upstreamId' in outcome) {
           circuits.onSuccess(channel.name);
-          return store(options, channel, outcome.upstreamId);
+          return { channel, upstreamId: outcome.upstreamId };
         }
         lastError = outcome.error;
         if (outcome.next === 'final') {
@@ -100,24 +157,3 @@ async function submit(request: FastifyRequest, channel: Channel, adapter: VideoA
     return { error: isGatewayError(error) ? error : new GatewayError('GW_UPSTREAM_BAD_RESPONSE', 'The upstream returned a body that is not JSON', { cause: error }), next: 'final' };
   }
 }
-
-function store<S extends VideoAdapterSurface & VideoSurface>(options: CreateVideoTaskOptions<S>, channel: Channel, upstreamId: string): Promise<VideoTask> {
-  const deps = options.request.server.gateway;
-  const now = deps.now();
-  return new VideoTaskRepo(deps.db).insert({
-    id: options.id,
-    keyId: options.request.gw.key!.id,
-    surface: options.surface,
-    capability: options.capability,
-    model: options.model,
-    channel: channel.name,
-    upstreamId,
-    status: 'queued',
-    progress: 0,
-    request: options.body,
-    externalId: options.externalId ?? null,
-    now,
-    nextPollAt: now + 1_000,
-  });
-}
-

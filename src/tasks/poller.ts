@@ -11,7 +11,8 @@ import { cancellationOf } from '../gateway/cancellation.js';
 import type { GatewayDeps } from '../plugins/request-context.js';
 import { costOf } from '../usage/prices.js';
 import { downloadVideo, videoDir } from './media-store.js';
-import { VideoTaskRepo } from './task-repo.js';
+import { VIDEO_COMPLETED } from '../usage/budget-holds.js';
+import { NOT_SUBMITTED, VideoTaskRepo } from './task-repo.js';
 import type { VideoAdapter, VideoAdapterSurface } from './video-adapter.js';
 import { completedChange, isTerminal, observedChange, type VideoFailureCode, type VideoSurface, type VideoTask } from './video-task.js';
 
@@ -76,7 +77,7 @@ export class VideoTaskPoller {
   /** Returns the task as it is now, asking upstream first when it is running and not fresh. */
   async refreshIfStale(task: VideoTask): Promise<VideoTask> {
     const staleAfter = this.options.staleAfterMs ?? 1_000;
-    if (isTerminal(task.status) || this.stopping.signal.aborted) return task;
+    if (isTerminal(task.status) || task.upstreamId === NOT_SUBMITTED || this.stopping.signal.aborted) return task;
     if (task.polledAt !== null && this.options.deps.now() - task.polledAt < staleAfter) return task;
     return this.poll(task);
   }
@@ -106,6 +107,12 @@ export class VideoTaskPoller {
     if (!(await this.repo.acquireLease(seen.id, this.owner, deps.now(), this.leaseMs))) return (await this.repo.findById(seen.id)) ?? seen;
     // Read again under the lease: another instance may have polled the task since `seen` was read.
     const task = (await this.repo.findById(seen.id)) ?? seen;
+    if (task.upstreamId === NOT_SUBMITTED) {
+      // Due only once its submission outlived the grace period: the instance submitting it died.
+      const now = deps.now();
+      await this.repo.saveFailedPoll(task.id, this.owner, now, now, task.pollFailures, { code: 'upstream_error', message: 'The task was never confirmed by the upstream' });
+      return (await this.repo.findById(task.id)) ?? task;
+    }
     const lease = this.holdLease(task.id);
     let stage: 'poll' | 'download' = 'poll';
     try {
@@ -168,7 +175,7 @@ export class VideoTaskPoller {
       channel: task.channel,
       family: task.surface,
       status: 200,
-      outcome: 'video_completed',
+      outcome: VIDEO_COMPLETED,
       prompt_tokens: 0,
       completion_tokens: 0,
       reasoning_tokens: 0,

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../db/connect.js';
+import { GatewayError } from '../errors.js';
 import type { VideoTaskTable } from '../db/schema.js';
 import type { TaskChange, VideoSurface, VideoTask, VideoTaskFailure, VideoTaskResult, VideoTaskStatus } from './video-task.js';
 
@@ -7,12 +8,25 @@ import type { TaskChange, VideoSurface, VideoTask, VideoTaskFailure, VideoTaskRe
 export type NewVideoTask = Pick<
   VideoTask,
   'id' | 'keyId' | 'surface' | 'capability' | 'model' | 'channel' | 'upstreamId' | 'status' | 'progress' | 'request' | 'externalId'
-> & { now: number; nextPollAt: number };
+> & { now: number; nextPollAt: number; reservedUsd?: number };
+
+/** The upstream id of a row whose submission has not finished (the row is written first). */
+export const NOT_SUBMITTED = '';
+
+/** A unique index refused the row (SQLite and PostgreSQL name it differently). */
+export const isUniqueViolation = (error: unknown): boolean => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
+};
 
 /** Kysely access to `video_tasks`. Writes that follow a poll require the caller's lease. */
 export class VideoTaskRepo {
   constructor(private readonly db: Db) {}
 
+  /**
+   * Writes the row. A second task with the key's `external_task_id` is refused here, by the
+   * unique index, so parallel creations with one id cannot both pass a check and both be paid.
+   */
   async insert(task: NewVideoTask): Promise<VideoTask> {
     const row: Selectable<VideoTaskTable> = {
       id: task.id,
@@ -38,9 +52,38 @@ export class VideoTaskRepo {
       polled_at: task.now,
       poll_failures: 0,
       external_id: task.externalId,
+      reserved_usd: task.reservedUsd ?? 0,
     };
-    await this.db.insertInto('video_tasks').values(row).execute();
+    try {
+      await this.db.insertInto('video_tasks').values(row).execute();
+    } catch (error) {
+      if (task.externalId !== null && isUniqueViolation(error)) {
+        throw new GatewayError('GW_REQ_INVALID_PARAM', `'external_task_id' '${task.externalId}' is already used by another task`, { param: 'external_task_id' });
+      }
+      throw error;
+    }
     return toVideoTask(row);
+  }
+
+  /** The upstream accepted the task: from now on it is polled. */
+  async markSubmitted(id: string, channel: string, upstreamId: string, now: number): Promise<void> {
+    await this.db.updateTable('video_tasks').set({ channel, upstream_id: upstreamId, next_poll_at: now + 1_000, polled_at: now, updated_at: now }).where('id', '=', id).execute();
+  }
+
+  /** The submission failed: no task exists upstream, so neither does ours (its external id is free again). */
+  async discard(id: string): Promise<void> {
+    await this.db.deleteFrom('video_tasks').where('id', '=', id).where('upstream_id', '=', NOT_SUBMITTED).execute();
+  }
+
+  /** The worst-case cost of the key's tasks still running (held against its budget until they end). */
+  async pendingCost(keyId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom('video_tasks')
+      .select((eb) => eb.fn.sum<number | string | null>('reserved_usd').as('usd'))
+      .where('key_id', '=', keyId)
+      .where('status', 'in', ['queued', 'in_progress'])
+      .executeTakeFirst();
+    return Number(row?.usd ?? 0);
   }
 
   /** A key sees only its own tasks; anything else reads as absent. */

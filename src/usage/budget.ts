@@ -1,5 +1,6 @@
 import type { Db } from '../db/connect.js';
 import type { UsageRecorder } from './usage-recorder.js';
+import { VideoTaskRepo } from '../tasks/task-repo.js';
 
 interface Spend {
   usd: number;
@@ -11,6 +12,7 @@ interface Spend {
 /** How long a key's spend read from the ledger is trusted before it is read again in the background. */
 const REFRESH_MS = 10_000;
 const MAX_KEYS = 10_000;
+const PENDING_REFRESH_MS = 1_000;
 
 /**
  * What each key has spent, for budget checks without a ledger scan per request. A key's spend is
@@ -20,12 +22,15 @@ const MAX_KEYS = 10_000;
  */
 export class BudgetTracker {
   private readonly spend = new Map<string, Spend>();
+  private readonly pending = new Map<string, { usd: number; readAt: number }>();
+  private readonly tasks: VideoTaskRepo;
 
   constructor(
     private readonly db: Db,
     private readonly usage: UsageRecorder,
     private readonly now: () => number = Date.now,
   ) {
+    this.tasks = new VideoTaskRepo(db);
     usage.subscribe((event) => {
       const entry = event.key_id ? this.spend.get(event.key_id) : undefined;
       if (entry) entry.usd += Number(event.cost_usd);
@@ -43,8 +48,44 @@ export class BudgetTracker {
       return fresh.usd;
     }
     if (entry.refreshing) await entry.refreshing;
-    else if (this.now() - entry.readAt > REFRESH_MS) void this.refresh(keyId, entry);
+    // A failed background read (database down) keeps the running total until the next try.
+    else if (this.now() - entry.readAt > REFRESH_MS) this.refresh(keyId, entry).catch(() => undefined);
     return entry.usd;
+  }
+
+  /**
+   * The worst-case cost of the key's video tasks still running (their rows' `reserved_usd`), read
+   * at most once a second per key; this instance forgets the figure when it creates a task.
+   */
+  async pendingVideo(keyId: string): Promise<number> {
+    const cached = this.pending.get(keyId);
+    if (cached && this.now() - cached.readAt < PENDING_REFRESH_MS) return cached.usd;
+    let usd: number;
+    try {
+      usd = await this.tasks.pendingCost(keyId);
+    } catch (error) {
+      // The database is down: the last figure read stands in (the key itself works from its cache too).
+      if (cached) return cached.usd;
+      throw error;
+    }
+    if (this.pending.size >= MAX_KEYS) this.pending.clear();
+    this.pending.set(keyId, { usd, readAt: this.now() });
+    return usd;
+  }
+
+  forgetPendingVideo(keyId: string): void {
+    this.pending.delete(keyId);
+  }
+
+  /** The ledger's sum for the key, this instance's queued events written first (no caching). */
+  async ledgerSpent(keyId: string): Promise<number> {
+    await this.usage.flush();
+    const row = await this.db
+      .selectFrom('usage_events')
+      .select((eb) => eb.fn.sum<number | string | null>('cost_usd').as('usd'))
+      .where('key_id', '=', keyId)
+      .executeTakeFirst();
+    return Number(row?.usd ?? 0);
   }
 
   /**
@@ -54,13 +95,7 @@ export class BudgetTracker {
   private refresh(keyId: string, entry: Spend): Promise<void> {
     entry.refreshing ??= (async () => {
       try {
-        await this.usage.flush();
-        const row = await this.db
-          .selectFrom('usage_events')
-          .select((eb) => eb.fn.sum<number | string | null>('cost_usd').as('usd'))
-          .where('key_id', '=', keyId)
-          .executeTakeFirst();
-        entry.usd = Number(row?.usd ?? 0);
+        entry.usd = await this.ledgerSpent(keyId);
         entry.readAt = this.now();
       } finally {
         entry.refreshing = undefined;

@@ -1,6 +1,7 @@
 import { CompiledQuery, type Insertable } from 'kysely';
 import { sqliteHandleOf, type Db } from '../db/connect.js';
 import type { UsageEventTable } from '../db/schema.js';
+import type { UsageJournal } from './usage-journal.js';
 
 export type UsageEvent = Insertable<UsageEventTable>;
 
@@ -16,6 +17,8 @@ export interface UsageRecorderOptions {
   /** Flush at least this often. */
   intervalMs?: number;
   onError?: (error: unknown) => void;
+  /** Appends each event before it is queued, so a crash loses nothing (replayed at start-up). */
+  journal?: UsageJournal;
 }
 
 /**
@@ -49,10 +52,27 @@ export class UsageRecorder {
     }
   }
 
-  record(event: UsageEvent): void {
+  /**
+   * Journals the event before the response carrying it is sent (`then` runs once it is written):
+   * a crash after the client got its answer cannot lose its usage. `record` follows at the end
+   * with `journaled` set, and the journal is not written twice.
+   */
+  journalAhead(event: UsageEvent, then: () => void): boolean {
+    if (!this.options.journal) return false;
+    this.options.journal.appendThen(event, then);
+    return true;
+  }
+
+  record(event: UsageEvent, journaled = false): void {
+    if (!journaled) this.options.journal?.append(event);
     this.queue.push(event);
     for (const listener of this.listeners) listener(event);
     if (this.queue.length >= this.batchSize) void this.flush();
+  }
+
+  /** Events waiting for the next batch (a backlog means the database is slow or down). */
+  get queued(): number {
+    return this.queue.length;
   }
 
   /** Sees every event as it is recorded (budgets count spend before the batch is written). */
@@ -75,18 +95,55 @@ export class UsageRecorder {
     await this.flushing;
   }
 
+  /**
+   * Writes the events queued when it starts (later ones wait for the next flush). With a journal,
+   * the segments holding them are deleted once all are stored; after a failure they stay, and a
+   * replay skips the events the database already has.
+   */
   private async writeQueued(): Promise<void> {
-    while (this.queue.length > 0) {
-      const batch = this.queue.splice(0, this.batchSize);
+    const journaled = this.options.journal?.rotate();
+    let remaining = this.queue.length;
+    while (remaining > 0) {
+      const batch = this.queue.splice(0, Math.min(this.batchSize, remaining));
       try {
-        if (this.writeSqlite) this.writeSqlite(batch.map((event) => COLUMNS.map((c) => event[c] ?? null)));
-        else await this.db.executeQuery(CompiledQuery.raw(this.sqlFor(batch.length), batch.flatMap((event) => COLUMNS.map((c) => event[c] ?? null))));
+        await this.write(batch);
       } catch (error) {
         this.queue = batch.concat(this.queue);
         this.options.onError?.(error);
         return;
       }
+      remaining -= batch.length;
     }
+    if (journaled !== undefined) this.options.journal!.dropThrough(journaled);
+  }
+
+  /** One INSERT of at most `batchSize` events. */
+  async write(batch: readonly UsageEvent[]): Promise<void> {
+    if (this.writeSqlite) this.writeSqlite(batch.map((event) => COLUMNS.map((c) => event[c] ?? null)));
+    else await this.db.executeQuery(CompiledQuery.raw(this.sqlFor(batch.length), batch.flatMap((event) => COLUMNS.map((c) => event[c] ?? null))));
+  }
+
+  /**
+   * Stores events a crashed process journaled but never wrote, skipping those the database has
+   * (same request id): a flush that failed half-way leaves its stored batches journaled. A request
+   * id journaled twice keeps its last event.
+   */
+  async replay(journaled: readonly UsageEvent[]): Promise<number> {
+    const events = [...new Map(journaled.map((event) => [event.request_id, event])).values()];
+    let stored = 0;
+    for (let at = 0; at < events.length; at += this.batchSize) {
+      const chunk = events.slice(at, at + this.batchSize);
+      const present = await this.db
+        .selectFrom('usage_events')
+        .select('request_id')
+        .where('request_id', 'in', chunk.map((event) => event.request_id))
+        .execute();
+      const seen = new Set(present.map((row) => row.request_id));
+      const missing = chunk.filter((event) => !seen.has(event.request_id));
+      if (missing.length > 0) await this.write(missing);
+      stored += missing.length;
+    }
+    return stored;
   }
 
   private sqlFor(rows: number): string {
@@ -102,5 +159,7 @@ export class UsageRecorder {
   async close(): Promise<void> {
     clearInterval(this.timer);
     await this.flush();
+    // Everything written: the journal folder goes; anything left stays for the next start.
+    this.options.journal?.close(this.queue.length === 0);
   }
 }

@@ -18,7 +18,7 @@ export class SignInLimiter {
   constructor(redis: Redis | undefined, keyPrefix = 'gw:signin') {
     const make = (kind: string): RateLimiterAbstract => {
       const options = { keyPrefix: `${keyPrefix}:${kind}`, points: SIGN_IN_FAILURES_ALLOWED, duration: SIGN_IN_WINDOW_SECONDS };
-      if (redis) return new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: new RateLimiterMemory(options) });
+      if (redis) return new RateLimiterRedis({ ...options, storeClient: redis, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(options) });
       return cluster.isWorker ? new RateLimiterCluster({ ...options, timeoutMs: 1000 }) : new RateLimiterMemory(options);
     };
     this.byIp = make('ip');

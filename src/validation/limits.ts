@@ -3,6 +3,12 @@
  * the spec's range where it gives one, the vendor's documented limit where it does not. Checked
  * by the family schemas before any work; docs/limits.md lists them.
  */
+/**
+ * Free text the gateway stores in its own columns (names, e-mails, ids, URLs): no NUL character,
+ * which PostgreSQL text cannot hold (a 500 there, fine on SQLite; issue 13). Refused as a 400 everywhere.
+ */
+export const NO_NUL = '^[^\\u0000]*$';
+
 export const LIMITS = {
   /** OpenAI chat `n`: 1..128. */
   choices: 128,
@@ -23,6 +29,8 @@ export const LIMITS = {
   seed: Number.MAX_SAFE_INTEGER,
   /** Operator-set request and token limits (rpm, tpm). */
   perMinute: 1_000_000_000,
+  /** Operator-set `max_parallel_requests` per key. */
+  parallelRequests: 100_000,
   /** Operator-set budgets in USD. */
   budgetUsd: 1_000_000_000,
   /** Timestamps in Unix seconds: up to the end of year 9999. */

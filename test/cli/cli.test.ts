@@ -1,9 +1,14 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest, Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load.js';
+import { connectDatabase } from '../../src/db/connect.js';
+import { KeyStore } from '../../src/keys/key-store.js';
+import { verifyAdminToken } from '../../src/keys/bootstrap.js';
+import { prepareStore } from '../../src/main.js';
 
 /** The `gateway` command as installed (dist/cli.js, built by `npm install` / `npm test`). */
 const CLI = join(import.meta.dirname, '..', '..', 'dist', 'cli.js');
@@ -68,10 +73,17 @@ describe('gateway command line (issue 2)', () => {
     expect(second.output).not.toMatch(/shown once/);
   });
 
-  it('keys create, list and revoke share the gateway store and never list secrets', () => {
+  it('keys create, list and revoke share the gateway store and never list secrets', async () => {
     const dataDir = freshDir();
     const run = (...args: string[]) => spawnSync(process.execPath, [CLI, 'keys', ...args], { env: baseEnv(dataDir), encoding: 'utf8' });
+    // Never a new store by accident: an empty data directory is refused (issue 15).
+    const empty = run('list');
+    expect(empty.status).toBe(1);
+    expect(empty.stderr).toContain(`no gateway database at ${join(dataDir, 'gateway.sqlite')}`);
+    expect(existsSync(join(dataDir, 'gateway.sqlite'))).toBe(false);
+    await prepareStore(loadConfig(baseEnv(dataDir)), () => undefined);
     const created = run('create', 'ci-key', '--models', 'delta-4.1');
+    expect(created.stderr).toContain(`database: SQLite ${join(dataDir, 'gateway.sqlite')}`);
     expect(created.status).toBe(0);
     const [id, secret] = created.stdout.trim().split('\t');
     expect(id).toMatch(/^key_/);
@@ -84,6 +96,70 @@ describe('gateway command line (issue 2)', () => {
     expect(run('list').stdout).toMatch(new RegExp(`${id}.*revoked`));
     expect(run('revoke', id!).status).toBe(1);
     expect(run('frobnicate').status).toBe(2);
+  });
+
+  it('keys create takes every limit as a flag and refuses unknown flags, models and out-of-range values (issue 15)', async () => {
+    const dataDir = freshDir();
+    await prepareStore(loadConfig(baseEnv(dataDir)), () => undefined);
+    const run = (...args: string[]) => spawnSync(process.execPath, [CLI, 'keys', 'create', ...args], { env: baseEnv(dataDir), encoding: 'utf8' });
+    const created = run('limited', '--families', 'chat-completions,messages', '--rpm', '10', '--tpm=1000', '--budget', '2.5', '--expires', '30d', '--max-parallel', '3');
+    expect(created.status, created.stderr).toBe(0);
+    const [id] = created.stdout.trim().split('\t');
+    const db = await connectDatabase({ databaseUrl: undefined, dataDir });
+    try {
+      const key = (await new KeyStore(db).get(id!))!;
+      expect(key).toMatchObject({ name: 'limited', endpoints: ['chat-completions', 'messages'], rpm: 10, tpm: 1000, budgetUsd: 2.5, maxParallel: 3 });
+      expect(key.expiresAt! - Date.now()).toBeGreaterThan(29 * 86_400_000);
+    } finally {
+      await db.destroy();
+    }
+    for (const [args, message] of [
+      [['--rmp', '10'], 'unknown option --rmp'],
+      [['--models', 'gpt-4'], "unknown model 'gpt-4'"],
+      [['--families', 'chat'], "unknown family 'chat'"],
+      [['--rpm', '0'], 'rpm'],
+      [['--rpm', 'ten'], '--rpm must be a number'],
+      [['--budget'], '--budget needs a value'],
+      [['--expires', 'someday'], 'expires_at'],
+    ] as const) {
+      const refused = run(...args);
+      expect(refused.status, `${args.join(' ')}: ${refused.stderr}`).toBe(2);
+      expect(refused.stderr).toContain(message);
+      expect(refused.stdout).toBe('');
+    }
+  });
+
+  it('admin rotate-token prints a new token once and retires the old one; refused while GATEWAY_ADMIN_TOKEN is set (issue 15)', async () => {
+    const dataDir = freshDir();
+    await prepareStore(loadConfig(baseEnv(dataDir)), () => undefined);
+    const rotated = spawnSync(process.execPath, [CLI, 'admin', 'rotate-token'], { env: baseEnv(dataDir), encoding: 'utf8' });
+    expect(rotated.status, rotated.stderr).toBe(0);
+    const token = /Admin token \(shown once[^)]*\): (gwadm-\S+)/.exec(rotated.stdout)![1]!;
+    const again = spawnSync(process.execPath, [CLI, 'admin', 'rotate-token'], { env: baseEnv(dataDir), encoding: 'utf8' });
+    const newer = /: (gwadm-\S+)/.exec(again.stdout)![1]!;
+    const db = await connectDatabase({ databaseUrl: undefined, dataDir });
+    try {
+      expect(await verifyAdminToken(db, newer)).toBe(true);
+      expect(await verifyAdminToken(db, token)).toBe(false);
+    } finally {
+      await db.destroy();
+    }
+    const pinned = spawnSync(process.execPath, [CLI, 'admin', 'rotate-token'], { env: { ...baseEnv(dataDir), GATEWAY_ADMIN_TOKEN: 'gwadm-pinned' }, encoding: 'utf8' });
+    expect(pinned.status).toBe(2);
+    expect(pinned.stderr).toContain('GATEWAY_ADMIN_TOKEN is set');
+  });
+
+  it('finds the data directory beside GATEWAY_CONFIG, as the server does (issue 15)', async () => {
+    const dir = freshDir();
+    const config = join(dir, 'gateway.yaml');
+    writeFileSync(config, 'channels: []\n');
+    const env: NodeJS.ProcessEnv = { ...baseEnv(dir), GATEWAY_CONFIG: config };
+    delete env.GATEWAY_DATA_DIR;
+    expect(loadConfig(env).dataDir).toBe(join(dir, 'data'));
+    await prepareStore(loadConfig(env), () => undefined);
+    const listed = spawnSync(process.execPath, [CLI, 'keys', 'list'], { env, encoding: 'utf8', cwd: tmpdir() });
+    expect(listed.status, listed.stderr).toBe(0);
+    expect(listed.stderr).toContain(join(dir, 'data', 'gateway.sqlite'));
   });
 
   it('GATEWAY_WORKERS=2 runs two workers on one port whose request limits stay exact together (issue 5)', async () => {
@@ -126,7 +202,8 @@ describe('shipped node flags', () => {
     const launch = shebang.slice('#!/usr/bin/env -S '.length);
     expect(launch).toMatch(/^(?:[A-Z_]+=\S+ )*node(?: --[\w-]+=\S+)+$/);
     const start = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start!;
-    expect(start).toBe(`${launch} dist/cli.js start`);
+    // `exec`: npm's shell becomes node, so the signals npm forwards reach the server (issue 15).
+    expect(start).toBe(`${launch.replace(/(^|\s)node /, '$1exec node ')} dist/cli.js start`);
     // The emitted bin keeps the shebang, so an installed `gateway start` gets them as well.
     expect(readFileSync(CLI, 'utf8').split('\n')[0]).toBe(shebang);
   });
@@ -134,6 +211,28 @@ describe('shipped node flags', () => {
 });
 
 describe('gateway stop', () => {
+  it('SIGTERM to `npm start` reaches the server: it drains and exits 0, nothing is left listening (issue 15)', async () => {
+    const dataDir = freshDir();
+    const root = join(import.meta.dirname, '..', '..');
+    const child = spawn('npm', ['start', '--silent'], { cwd: root, env: baseEnv(dataDir), stdio: ['ignore', 'pipe', 'pipe'] });
+    const url = await new Promise<string>((resolve, reject) => {
+      let output = '';
+      child.stdout!.on('data', (chunk: Buffer) => {
+        output += chunk.toString();
+        const match = /gateway listening on (http:\/\/\S+)/.exec(output);
+        if (match) resolve(match[1]!);
+      });
+      child.once('exit', () => reject(new Error(`npm start exited early: ${output}`)));
+    });
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    // Without exec, npm's shell died and node went on serving as an orphan.
+    await expect(fetch(`${url}/healthz`)).rejects.toThrow();
+  });
+
+
   it('SIGTERM drains within GATEWAY_SHUTDOWN_TIMEOUT_MS and exits 0; idle keep-alive holds nothing; a second signal exits at once (issue 13)', async () => {
     const dataDir = freshDir();
     const config = join(dataDir, 'gateway.yaml');

@@ -26,10 +26,19 @@ export interface GatewayProcess {
  * `gateway start` as a process of its own (a separate instance that can really be killed),
  * configured through the environment and a GATEWAY_CONFIG file like a deployment would be.
  */
-export async function startGatewayProcess(options: { name: string; dataDir: string; databaseUrl: string; redisUrl?: string; file: FileConfig }): Promise<GatewayProcess> {
+export async function startGatewayProcess(options: {
+  name: string;
+  dataDir: string;
+  databaseUrl: string;
+  redisUrl?: string;
+  file: FileConfig;
+  /** Run the build (`dist/cli.js`, as `npm start` does; `npm test` builds first) rather than the sources. */
+  built?: boolean;
+}): Promise<GatewayProcess> {
   const configFile = join(options.dataDir, `${options.name}.gateway.yaml`);
   writeFileSync(configFile, stringify(options.file));
-  const child: ChildProcess = spawn(VITE_NODE, [join(ROOT, 'src', 'cli.ts'), 'start'], {
+  const [command, args] = options.built ? [process.execPath, [join(ROOT, 'dist', 'cli.js'), 'start']] : [VITE_NODE, [join(ROOT, 'src', 'cli.ts'), 'start']];
+  const child: ChildProcess = spawn(command, args, {
     cwd: ROOT,
     // Its own process group, so a kill reaches vite-node and anything it started.
     detached: true,

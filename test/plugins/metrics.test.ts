@@ -8,7 +8,8 @@ function buildPromClientMetrics() {
   const registers = [registry];
   return {
     registry,
-    requests: new Counter({ name: 'gateway_requests_total', help: 'Requests by route pattern, model and HTTP status', labelNames: ['route', 'model', 'status'], registers }),
+    requests: new Counter({ name: 'gateway_requests_total', help: 'Requests by endpoint family, route pattern, model, channel and HTTP status (401 and 429 included)', labelNames: ['family', 'route', 'model', 'channel', 'status'], registers }),
+    cost: new Counter({ name: 'gateway_cost_usd_total', help: 'Cost in USD from the price table, by model (video: when a task completes)', labelNames: ['model'], registers }),
     duration: new Histogram({ name: 'gateway_request_duration_seconds', help: 'Time from request to the end of the response (streams: to the last event)', labelNames: ['route', 'model'], buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300], registers }),
     ttft: new Histogram({ name: 'gateway_time_to_first_token_seconds', help: 'Streams: time from request to the first event written to the client', labelNames: ['route', 'model'], buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30], registers }),
     upstream: new Histogram({ name: 'gateway_upstream_duration_seconds', help: 'Per upstream attempt: time from sending to the response headers', labelNames: ['channel', 'outcome'], buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60], registers }),
@@ -20,6 +21,7 @@ function buildPromClientMetrics() {
 
 const NAMES = [
   'gateway_requests_total',
+  'gateway_cost_usd_total',
   'gateway_request_duration_seconds',
   'gateway_time_to_first_token_seconds',
   'gateway_upstream_duration_seconds',
@@ -40,8 +42,10 @@ describe('createMetrics exposition (issue 5)', () => {
       ['/v1/chat/completions', 'other', 200, 400, 31],
     ];
     for (const [route, model, status, seconds, ttft] of requests) {
-      before.requests.inc({ route, model, status });
-      metrics.requests.series(route, model, status).inc();
+      const family = route === 'unmatched' ? '' : 'chat-completions';
+      const channel = status === 200 ? 'simulator-openai' : '';
+      before.requests.inc({ family, route, model, channel, status });
+      metrics.requests.series(family, route, model, channel, status).inc();
       before.duration.observe({ route, model }, seconds);
       metrics.duration.series(route, model).observe(seconds);
       if (ttft !== undefined) {
@@ -63,12 +67,14 @@ describe('createMetrics exposition (issue 5)', () => {
     metrics.activeStreams.inc();
     before.rejections.inc({ code: 'GW_RATE_LIMITED' });
     metrics.rejections.series('GW_RATE_LIMITED').inc();
+    before.cost.inc({ model: 'delta-4.1' }, 0.25);
+    metrics.cost.series('delta-4.1').inc(0.25);
 
     for (const name of NAMES) {
       expect(await metrics.registry.getSingleMetricAsString(name)).toBe(await before.registry.getSingleMetricAsString(name));
     }
     const text = await metrics.registry.metrics();
-    expect(text).toContain('gateway_requests_total{route="/v1/chat/completions",model="delta-4.1",status="200"} 2\n');
+    expect(text).toContain('gateway_requests_total{family="chat-completions",route="/v1/chat/completions",model="delta-4.1",channel="simulator-openai",status="200"} 2\n');
     expect(text).toContain('gateway_request_duration_seconds_bucket{le="+Inf",route="/v1/chat/completions",model="other"} 1\n');
     expect(text).toContain('gateway_request_duration_seconds_bucket{le="300",route="/v1/chat/completions",model="other"} 0\n');
     expect(text).toContain('gateway_tokens_total{model="delta-4.1",kind="prompt"} 17\n');

@@ -7,7 +7,7 @@ import type { ApiKey } from '../../src/keys/key-store.js';
 
 const key = (over: Partial<ApiKey> = {}): ApiKey => ({
   id: 'key_1', name: 'k', prefix: 'sk-gw-abcdef', models: null, endpoints: null, tier: null, rpm: null, tpm: null,
-  budgetUsd: null, expiresAt: null, revokedAt: null, disabledAt: null, createdAt: 0, owner: 'operator', ...over,
+  maxParallel: null, budgetUsd: null, expiresAt: null, revokedAt: null, disabledAt: null, createdAt: 0, owner: 'operator', ...over,
 });
 
 describe('limitsFor', () => {

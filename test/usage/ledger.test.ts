@@ -139,10 +139,12 @@ describe('usage ledger and billing (issue 4)', () => {
   });
 
   it('a key over its budget gets 429 insufficient_quota in its family envelope', async () => {
-    const { id, key } = await createKey(gateway, { budget_usd: 0.00001 });
+    // Room for the first request's worst case (30 output tokens); then the operator lowers the budget below what it spent.
+    const { id, key } = await createKey(gateway, { budget_usd: 0.0003 });
     const first = await call(gateway, 'POST', '/v1/chat/completions', { model: 'delta-4.1', messages: USER, max_tokens: 30 }, bearer(key));
     expect(first.status).toBe(200);
     await expect.poll(async () => (await eventsOf(id)).length).toBe(1);
+    await admin(gateway, 'PATCH', `/keys/${id}`, { budget_usd: 0.00001 });
     const refused = await call(gateway, 'POST', '/v1/chat/completions', { model: 'delta-4.1', messages: USER }, bearer(key));
     expect(refused.status).toBe(429);
     assertEnvelope('chat', refused.json);

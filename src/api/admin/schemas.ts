@@ -1,4 +1,4 @@
-import { LIMITS } from '../../validation/limits.js';
+import { LIMITS, NO_NUL } from '../../validation/limits.js';
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { CATALOG, type EndpointFamily } from '../../catalog/models.js';
 import { compileValidator } from '../../validation/compile.js';
@@ -21,10 +21,11 @@ export const Timestamp = Type.Union([Type.String({ minLength: 1, maxLength: 40 }
 });
 
 export const PerMinute = Type.Integer({ minimum: 1, maximum: LIMITS.perMinute });
+export const MaxParallel = Type.Integer({ minimum: 1, maximum: LIMITS.parallelRequests, description: 'Requests the key may have in flight at once (per gateway instance)' });
 export const BudgetUsd = Type.Number({ minimum: 0, maximum: LIMITS.budgetUsd });
 
 const keyFields = {
-  name: Type.String({ minLength: 1, maxLength: 200 }),
+  name: Type.String({ minLength: 1, maxLength: 200, pattern: NO_NUL }),
   /** null: every model. */
   models: Nullable(Type.Array(enumOf(MODEL_IDS), { uniqueItems: true })),
   /** null: every endpoint family. */
@@ -32,6 +33,7 @@ const keyFields = {
   tier: Nullable(Type.String({ minLength: 1, maxLength: 64 })),
   rpm: Nullable(PerMinute),
   tpm: Nullable(PerMinute),
+  max_parallel_requests: Nullable(MaxParallel),
   budget_usd: Nullable(BudgetUsd),
   expires_at: Nullable(Timestamp),
 };
@@ -71,6 +73,7 @@ export const KeyView = Type.Object({
   tier: Nullable(Type.String()),
   rpm: Nullable(Type.Integer()),
   tpm: Nullable(Type.Integer()),
+  max_parallel_requests: Nullable(Type.Integer()),
   budget_usd: Nullable(Type.Number()),
   expires_at: IsoOrNull,
   disabled: Type.Boolean(),

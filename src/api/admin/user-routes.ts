@@ -45,12 +45,12 @@ export async function adminUserRoutes(app: FastifyInstance, { users, keys, opts 
     if (!user) throw new GatewayError('GW_RESOURCE_NOT_FOUND', `No user '${id}'`);
     return user;
   };
-  const invite = async (user: User) => {
+  const invite = async (user: User, request: FastifyRequest) => {
     const { token, expiresAt } = await invitations.create(user.id);
     return {
       user: toUserView(user),
       // The token rides in the fragment: browsers never send it to a server or in a Referer.
-      invite_url: `${publicUrl()}/console/invite#token=${token}`,
+      invite_url: `${publicUrl(request)}/console/invite#token=${token}`,
       invite_token: token,
       invite_expires_at: new Date(expiresAt).toISOString(),
     };
@@ -73,7 +73,7 @@ export async function adminUserRoutes(app: FastifyInstance, { users, keys, opts 
         ...toPatch({ budget_usd: body.budget_usd, rpm: body.rpm, tpm: body.tpm, models: body.models, families: body.families }),
       });
       if (!created) throw new GatewayError('GW_CONFLICT', `A user with the email '${body.email}' exists already`);
-      return reply.code(201).send(await invite(created));
+      return reply.code(201).send(await invite(created, request));
     },
   );
 
@@ -117,7 +117,7 @@ export async function adminUserRoutes(app: FastifyInstance, { users, keys, opts 
     async (request, reply) => {
       const user = await found(idOf(request));
       if (user.id === OPERATOR_USER_ID) throw new GatewayError('GW_REQ_INVALID_PARAM', 'The built-in operator signs in with the admin token, not an invitation');
-      return reply.code(201).send(await invite(user));
+      return reply.code(201).send(await invite(user, request));
     },
   );
 }

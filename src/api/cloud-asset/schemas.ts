@@ -1,4 +1,4 @@
-import { LIMITS } from '../../validation/limits.js';
+import { LIMITS, NO_NUL } from '../../validation/limits.js';
 import { Type, type Static } from '@sinclair/typebox';
 import { ASSET_MODEL } from '../../catalog/models.js';
 import { GatewayError } from '../../errors.js';
@@ -34,10 +34,10 @@ export const ListAssetsRequest = Type.Object(
 export const CreateAssetRequest = Type.Object(
   {
     model: Model,
-    Name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    Name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: NO_NUL })),
     AssetType: enumOf(ASSET_TYPES),
     /** A public http(s) URL, recorded as the asset's source (not fetched). */
-    URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', maxLength: 4096 })),
+    URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s\\u0000]+$', maxLength: 4096 })),
     /** Base64 file content (no data: prefix), stored by the gateway; needs MimeType. */
     Data: Type.Optional(Type.String({ minLength: 1, pattern: '^[A-Za-z0-9+/]+={0,2}$' })),
     MimeType: Type.Optional(Type.String({ pattern: '^(image|video|audio)/[A-Za-z0-9.+-]+$' })),

@@ -2,6 +2,7 @@ import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { compileValidator } from '../../validation/compile.js';
 import { BudgetUsd, ENDPOINT_FAMILIES, GROUP_BY, MODEL_IDS, PerMinute, UsageQuery } from '../admin/schemas.js';
 import { PriceSchema } from '../../config/schema.js';
+import { NO_NUL } from '../../validation/limits.js';
 import { MIN_PASSWORD_LENGTH } from '../../users/passwords.js';
 
 /** Bodies and answers of the console API (/console/api) and the admin users API (issue 12). */
@@ -55,9 +56,9 @@ export const AcceptInviteBody = Type.Object(
 export type AcceptInviteBody = Static<typeof AcceptInviteBody>;
 export const validateAcceptInvite = compileValidator(AcceptInviteBody);
 
-const Email = Type.String({ minLength: 3, maxLength: 320, pattern: '^[^@\\s]+@[^@\\s]+$' });
+const Email = Type.String({ minLength: 3, maxLength: 320, pattern: '^[^@\\s\\u0000]+@[^@\\s\\u0000]+$' });
 const userFields = {
-  name: Type.String({ minLength: 1, maxLength: 200 }),
+  name: Type.String({ minLength: 1, maxLength: 200, pattern: NO_NUL }),
   role: enumOf(ROLES),
   budget_usd: Nullable(BudgetUsd),
   rpm: Nullable(PerMinute),

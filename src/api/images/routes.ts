@@ -52,16 +52,22 @@ async function generateImages(request: FastifyRequest, reply: FastifyReply): Pro
   // Each upstream call watches the client connection; n of them exceed Node's default of 10 listeners.
   reply.raw.setMaxListeners(reply.raw.getMaxListeners() + n);
   request.raw.setMaxListeners(request.raw.getMaxListeners() + n);
-  const results = await Promise.all(
-    Array.from({ length: n }, () => dispatchJson({ family: 'images', model: body.model, body, request, reply })),
-  );
-  request.gw.usage = results.map((r) => r.usage).reduce(addUsage);
-  const data = results.flatMap((r) => r.body.data);
-  const response: OpenAIImagesResponse = {
-    created: results[0]!.body.created,
+  // Charged only for what is delivered (issue 13): each call records its usage as it lands, so
+  // the request's usage is cleared until every image is stored and the answer is ready.
+  let results: Awaited<ReturnType<typeof dispatchJson<'images'>>>[];
+  let data: OpenAIImageData[];
+  try {
+    results = await Promise.all(Array.from({ length: n }, () => dispatchJson({ family: 'images', model: body.model, body, request, reply })));
+    request.gw.usage = undefined;
+    const generated = results.flatMap((r) => r.body.data);
     // A stream carries each image inline, as OpenAI's image stream events do.
-    data: body.response_format === 'b64_json' || body.stream ? data : await Promise.all(data.map((d) => toUrl(request, d, { keepBase64: body.response_format === undefined }))),
-  };
+    data = body.response_format === 'b64_json' || body.stream ? generated : await Promise.all(generated.map((d) => toUrl(request, d, { keepBase64: body.response_format === undefined })));
+  } catch (error) {
+    request.gw.usage = undefined;
+    throw error;
+  }
+  request.gw.usage = results.map((r) => r.usage).reduce(addUsage);
+  const response: OpenAIImagesResponse = { created: results[0]!.body.created, data };
   const usages = results.map((r) => r.body.usage);
   if (usages.every((u): u is OpenAIImagesUsage => u !== undefined)) response.usage = usages.reduce(addImagesUsage);
   if (!body.stream) return response;
@@ -82,8 +88,8 @@ async function toUrl(request: FastifyRequest, item: OpenAIImageData, options: { 
   const gateway = request.server.gateway;
   const name = await storeImage(gateway.config.dataDir, bytes, extension);
   const { b64_json: _b64, ...rest } = item;
-  if (options.keepBase64) return { ...item, url: `${gateway.publicUrl()}/media/images/${name}` };
-  return { ...rest, url: `${gateway.publicUrl()}/media/images/${name}` };
+  const url = `${gateway.publicUrl(request)}/media/images/${name}`;
+  return options.keepBase64 ? { ...item, url } : { ...rest, url };
 }
 
 const addUsage = (a: Usage, b: Usage): Usage => ({

@@ -9,7 +9,7 @@ import { VideoTaskPoller } from '../../tasks/poller.js';
 import type { VideoAdapter } from '../../tasks/video-adapter.js';
 import type { VideoTask } from '../../tasks/video-task.js';
 import { toFastifyValidator } from '../../validation/compile.js';
-import { VideoGenerationCreateRequest, validateVideoGenerationRequest } from './schemas.js';
+import { MAX_VIDEO_SECONDS, VideoGenerationCreateRequest, validateVideoGenerationRequest } from './schemas.js';
 import { toCreatedVideo, toVideoObject } from './video-object.js';
 
 declare module '../../tasks/video-adapter.js' {
@@ -53,8 +53,10 @@ export async function videoGenerationsRoutes(app: FastifyInstance): Promise<void
     },
     async (request, reply) => {
       const body = request.body as VideoGenerationRequest;
-      await admit(request, reply, body.model);
-      const task = await createVideoTask({ request, surface: 'video-generations', id: newAsyncTaskId(), model: body.model, capability: null, body });
+      // Without a duration the worst case is the longest the endpoint allows.
+      const videoSeconds = body.duration ?? MAX_VIDEO_SECONDS;
+      await admit(request, reply, body.model, { videoSeconds });
+      const task = await createVideoTask({ request, surface: 'video-generations', id: newAsyncTaskId(), model: body.model, capability: null, body, videoSeconds });
       return toCreatedVideo(task);
     },
   );
@@ -64,7 +66,7 @@ export async function videoGenerationsRoutes(app: FastifyInstance): Promise<void
     { config: { family: 'video-generations' }, schema: { summary: 'Get a video generation task', tags: ['video'], security: [{ bearer: [] }], params: IdParams } },
     async (request, reply) => {
       const task = await findTask(request, reply, (request.params as { id: string }).id);
-      return toVideoObject(task, app.gateway.publicUrl());
+      return toVideoObject(task, app.gateway.publicUrl(request));
     },
   );
 

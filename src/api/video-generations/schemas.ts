@@ -17,6 +17,9 @@ import { compileValidator } from '../../validation/compile.js';
  * - Images are http(s) URLs or `data:image/…;base64,` URLs (both accepted by DashScope); the
  *   gateway passes them on and never fetches them.
  */
+/** The longest video a task may ask for (seconds). */
+export const MAX_VIDEO_SECONDS = 15;
+
 const enumOf = <T extends string>(values: readonly T[]) => Type.Unsafe<T>({ type: 'string', enum: [...values] });
 
 export const RESOLUTIONS = ['720P', '1080P'] as const;
@@ -25,7 +28,7 @@ export const RATIOS = ['16:9', '9:16', '1:1', '4:3', '3:4'] as const;
 const tuning = {
   resolution: Type.Optional(enumOf(RESOLUTIONS)),
   ratio: Type.Optional(enumOf(RATIOS)),
-  duration: Type.Optional(Type.Integer({ minimum: 3, maximum: 15, description: 'Seconds' })),
+  duration: Type.Optional(Type.Integer({ minimum: 3, maximum: MAX_VIDEO_SECONDS, description: 'Seconds' })),
   watermark: Type.Optional(Type.Boolean({ description: 'Adds the model watermark bottom-right' })),
   seed: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647 })),
 };

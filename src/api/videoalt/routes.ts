@@ -10,7 +10,7 @@ import type { VideoAdapter } from '../../tasks/video-adapter.js';
 import type { VideoTask } from '../../tasks/video-task.js';
 import { toFastifyValidator } from '../../validation/compile.js';
 import { klingEnvelope, toKlingCreated, toKlingTask } from './kling-task.js';
-import { DEFAULT_MODEL, VIDEOALT_SCHEMAS, effectiveModel, validateVideoaltRequest } from './schemas.js';
+import { DEFAULT_MODEL, MAX_KLING_SECONDS, VIDEOALT_SCHEMAS, effectiveModel, validateVideoaltRequest } from './schemas.js';
 
 declare module '../../tasks/video-adapter.js' {
   interface VideoSurfaceAdapters {
@@ -43,12 +43,12 @@ export async function videoaltRoutes(app: FastifyInstance): Promise<void> {
       async (request, reply) => {
         const body = request.body as KlingVideoRequest['body'];
         const model = effectiveModel(capability, body);
-        await admit(request, reply, model);
+        // Kling's longest clip when the body names no duration; multi-shot bodies give theirs in total.
+        const videoSeconds = Number(body.duration ?? MAX_KLING_SECONDS) || MAX_KLING_SECONDS;
+        await admit(request, reply, model, { videoSeconds });
+        // One task per external_task_id and key: the unique index refuses a second row (task-repo.ts).
         const externalId = body.external_task_id ?? null;
-        if (externalId && (await poller.repo.findByExternalId(externalId, request.gw.key!.id, 'videoalt'))) {
-          throw new GatewayError('GW_REQ_INVALID_PARAM', `'external_task_id' '${externalId}' is already used by another task`, { param: 'external_task_id' });
-        }
-        const task = await createVideoTask({ request, surface: 'videoalt', id: newVideoaltTaskId(), model, capability, body: { capability, body }, externalId });
+        const task = await createVideoTask({ request, surface: 'videoalt', id: newVideoaltTaskId(), model, capability, body: { capability, body }, externalId, videoSeconds });
         return klingEnvelope(request.id, toKlingCreated(task));
       },
     );
@@ -86,7 +86,7 @@ export async function videoaltRoutes(app: FastifyInstance): Promise<void> {
         const pageSize = pageParam(query.pageSize, 'pageSize', 30, 500);
         const tasks = await poller.repo.listForKey(request.gw.key!.id, 'videoalt', capability, { offset: (pageNum - 1) * pageSize, limit: pageSize });
         await admit(request, reply, tasks[0]?.model ?? DEFAULT_MODEL[capability], { checkBudget: false });
-        return klingEnvelope(request.id, tasks.map((task) => toKlingTask(task, app.gateway.publicUrl())));
+        return klingEnvelope(request.id, tasks.map((task) => toKlingTask(task, app.gateway.publicUrl(request))));
       },
     );
   }
@@ -96,7 +96,7 @@ export async function videoaltRoutes(app: FastifyInstance): Promise<void> {
     { config: { family: 'videoalt' }, schema: { summary: 'Query a task by id or external_task_id', tags: ['videoalt'], security: [{ bearer: [] }], params: Type.Object({ id: Type.String() }) } },
     async (request, reply) => {
       const task = await findTask(request, reply, (request.params as { id: string }).id);
-      return klingEnvelope(request.id, toKlingTask(task, app.gateway.publicUrl()));
+      return klingEnvelope(request.id, toKlingTask(task, app.gateway.publicUrl(request)));
     },
   );
 
@@ -110,7 +110,7 @@ export async function videoaltRoutes(app: FastifyInstance): Promise<void> {
       const { capability, id } = request.params as { capability: string; id: string };
       if (!isCapability(capability)) throw new GatewayError('GW_ROUTE_NOT_FOUND', `No endpoint GET /videoalt/v1/videos/${capability}/{task_id}`);
       const task = await findTask(request, reply, id, capability);
-      return klingEnvelope(request.id, toKlingTask(task, app.gateway.publicUrl()));
+      return klingEnvelope(request.id, toKlingTask(task, app.gateway.publicUrl(request)));
     },
   );
 }

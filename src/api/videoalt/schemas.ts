@@ -3,6 +3,7 @@ import { VIDEOALT_MODELS } from '../../catalog/models.js';
 import { GatewayError } from '../../errors.js';
 import type { KlingCapability, KlingCreateBody } from '../../protocols/kling-video/types.js';
 import { compileValidator, type Validator } from '../../validation/compile.js';
+import { NO_NUL } from '../../validation/limits.js';
 
 /**
  * The /videoalt create bodies: Kling-native, per capability (shared/protocols/kling.md). Fields
@@ -15,7 +16,9 @@ const enumOf = <T extends string>(values: readonly T[]) => Type.Unsafe<T>({ type
 
 export const DEFAULT_MODEL: Record<KlingCapability, string> = { text2video: 'kling-v1', image2video: 'kling-v1', 'multi-image2video': 'kling-v1-6' };
 
-const DURATIONS = Array.from({ length: 13 }, (_, i) => String(i + 3));
+/** Kling's clip lengths, 3 to 15 seconds. */
+export const MAX_KLING_SECONDS = 15;
+const DURATIONS = Array.from({ length: MAX_KLING_SECONDS - 2 }, (_, i) => String(i + 3));
 const Prompt = Type.String({ maxLength: 2500 });
 const CameraAxis = Type.Number({ minimum: -10, maximum: 10 });
 /** A trajectory point in image pixels (Kling: at most 77 points a trajectory). */
@@ -35,7 +38,7 @@ const common = {
   prompt: Type.Optional(Prompt),
   negative_prompt: Type.Optional(Prompt),
   mode: Type.Optional(enumOf(['std', 'pro'])),
-  external_task_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  external_task_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: NO_NUL })),
   callback_url: Type.Optional(Type.String()),
 };
 const shotsAndSound = {

@@ -7,6 +7,8 @@ import { connectSqlite } from '../../../src/db/connect.js';
 import { ensureAdminToken } from '../../../src/keys/bootstrap.js';
 import { GatewayError } from '../../../src/errors.js';
 import { UpstreamClient } from '../../../src/gateway/upstream-client.js';
+import { CircuitBreakers } from '../../../src/gateway/circuit-breaker.js';
+import { UsageRecorder } from '../../../src/usage/usage-recorder.js';
 import { registerMetrics } from '../../../src/plugins/metrics.js';
 import type { GatewayDeps } from '../../../src/plugins/request-context.js';
 import { call, startTestGateway, TEST_ADMIN_TOKEN, TEST_KEY, type TestGateway } from '../../helpers/gateway.js';
@@ -54,11 +56,18 @@ describe('GET /metrics (issue 5)', () => {
 
     const text = await scrape();
     const delta = (series: string) => (sample(text, series) ?? 0) - (sample(before, series) ?? 0);
-    expect(delta('gateway_requests_total{route="/v1/chat/completions",model="delta-4.1",status="200"}')).toBe(2);
+    expect(delta('gateway_requests_total{family="chat-completions",route="/v1/chat/completions",model="delta-4.1",channel="simulator-openai",status="200"}')).toBe(2);
     // A rejected body never sets the model: the label stays empty rather than echoing input.
-    expect(delta('gateway_requests_total{route="/v1/chat/completions",model="",status="400"}')).toBe(1);
-    expect(delta('gateway_requests_total{route="/v1/models/:model",model="",status="200"}')).toBe(1);
-    expect(delta('gateway_requests_total{route="unmatched",model="",status="404"}')).toBe(1);
+    expect(delta('gateway_requests_total{family="chat-completions",route="/v1/chat/completions",model="",channel="",status="400"}')).toBe(1);
+    expect(delta('gateway_requests_total{family="",route="/v1/models/:model",model="",channel="",status="200"}')).toBe(1);
+    expect(delta('gateway_requests_total{family="",route="unmatched",model="",channel="",status="404"}')).toBe(1);
+    // Refusals by authentication count too.
+    expect((await call(gateway, 'POST', '/v1/chat/completions', { model: 'delta-4.1', messages: [] }, { authorization: 'Bearer sk-gw-nope' })).status).toBe(401);
+    expect(sample(await scrape(), 'gateway_requests_total{family="chat-completions",route="/v1/chat/completions",model="",channel="",status="401"}')).toBe(1);
+    // Read when scraped: each channel's circuit, the usage writer's backlog, request bytes held.
+    expect(sample(text, 'gateway_circuit_state{channel="simulator-openai"}')).toBe(0);
+    expect(sample(text, 'gateway_usage_queue_depth')).toBeGreaterThanOrEqual(0);
+    expect(sample(text, 'gateway_request_body_bytes_in_flight')).toBeGreaterThanOrEqual(0);
     expect(text).not.toContain('no-such-model');
     expect(text).not.toContain('12345');
     expect(delta('gateway_request_duration_seconds_count{route="/v1/chat/completions",model="delta-4.1"}')).toBe(2);
@@ -98,7 +107,8 @@ describe('rate-limit rejections metric', () => {
     const db = await connectSqlite(dataDir);
     await ensureAdminToken(db, 'admin-token', () => undefined);
     const app = Fastify();
-    app.decorate('gateway', { db, channels: [], upstream: new UpstreamClient() } as unknown as GatewayDeps);
+    app.decorate('gateway', { db, channels: [], upstream: new UpstreamClient(), usage: new UsageRecorder(db), circuits: new CircuitBreakers({ threshold: 3, coolDownMs: 1000 }) } as unknown as GatewayDeps);
+    app.decorate('bodyBudget', { bytesInFlight: 0 });
     app.decorateRequest('gw', null as never);
     registerMetrics(app);
     const refuse = (code: 'GW_RATE_LIMITED' | 'GW_UPSTREAM_RATE_LIMITED') => async () => {

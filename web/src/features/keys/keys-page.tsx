@@ -1,0 +1,197 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { apiBase, useUser } from '../../app/session';
+import { useNotify } from '../../app/notify';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { Empty, ErrorNote, Loading, StatusBadge } from '../../components/states';
+import { api, messageOf } from '../../lib/api';
+import { formatCount, formatTime, formatUsd, listOrAll } from '../../lib/format';
+import { usePageTitle } from '../../lib/page-title';
+import { rememberSecret } from '../../lib/tab-secrets';
+import type { ApiKey, ConsoleModel, CreatedKey, ListAnswer, User } from '../../lib/types';
+import { useLoad } from '../../lib/use-load';
+import { CreateKeyDialog } from './create-key-dialog';
+import { SecretDialog } from './secret-dialog';
+
+type Pending = { kind: 'revoke' | 'regenerate'; key: ApiKey } | undefined;
+
+const limits = (key: ApiKey) => `${key.rpm ?? '∞'} / ${key.tpm === null ? '∞' : formatCount(key.tpm)}`;
+
+/** /console/token: the signed-in person's keys (operators: every key), created, paused, rotated and revoked here. */
+export function KeysPage() {
+  usePageTitle('API keys');
+  const user = useUser();
+  const base = apiBase(user);
+  const isOperator = user.role === 'operator';
+  const notify = useNotify();
+  const keys = useLoad((signal) => api<ListAnswer<ApiKey>>('GET', `${base}/keys`, undefined, { signal }), [base]);
+  const models = useLoad((signal) => api<ListAnswer<ConsoleModel>>('GET', '/console/api/models', undefined, { signal }), []);
+  const owners = useLoad((signal) => (isOperator ? api<ListAnswer<User>>('GET', '/admin/api/users', undefined, { signal }) : Promise.resolve({ data: [user] })), [isOperator]);
+  const [creating, setCreating] = useState(false);
+  const [secret, setSecret] = useState<CreatedKey>();
+  const [pending, setPending] = useState<Pending>();
+  const [showRevoked, setShowRevoked] = useState(false);
+
+  const chatModel = (key: ApiKey) => key.models?.[0] ?? models.data?.data.find((m) => m.families.includes('chat-completions'))?.id ?? 'delta-4.1';
+  const showSecret = (created: CreatedKey) => {
+    rememberSecret({ keyId: created.id, name: created.name, secret: created.key });
+    setSecret(created);
+    keys.reload();
+  };
+
+  const setDisabled = async (key: ApiKey, disabled: boolean) => {
+    try {
+      await api('PATCH', `${base}/keys/${encodeURIComponent(key.id)}`, { disabled });
+      notify(`Key “${key.name}” ${disabled ? 'disabled: it answers 401 until re-enabled' : 're-enabled'}.`);
+      keys.reload();
+    } catch (error) {
+      notify(messageOf(error), 'error');
+    }
+  };
+
+  const all = keys.data?.data ?? [];
+  const revokedCount = all.filter((k) => k.status === 'revoked').length;
+  const rows = all.filter((k) => showRevoked || k.status !== 'revoked');
+
+  return (
+    <section aria-labelledby="keys-title">
+      <div className="page-head">
+        <h1 id="keys-title">API keys</h1>
+        <button type="button" className="primary" onClick={() => setCreating(true)} disabled={!models.data}>
+          Create key
+        </button>
+      </div>
+      <p className="muted">
+        {isOperator ? 'Every key on this gateway.' : 'Your keys.'} Secrets are shown once, when a key is created or regenerated. Use a key as{' '}
+        <code>Authorization: Bearer …</code> on <code>{window.location.origin}/v1</code>.
+      </p>
+      {revokedCount > 0 && (
+        <label className="inline">
+          <input type="checkbox" checked={showRevoked} onChange={(e) => setShowRevoked(e.target.checked)} /> Show revoked keys ({revokedCount})
+        </label>
+      )}
+      {keys.error !== undefined && <ErrorNote error={keys.error} retry={keys.reload} />}
+      {models.error !== undefined && <ErrorNote error={models.error} retry={models.reload} />}
+      {keys.loading && !keys.data && <Loading what="Loading keys" />}
+      {keys.data && rows.length === 0 && (
+        <Empty>
+          <strong>No keys yet.</strong> Create one to call the gateway; you will see its secret once.
+        </Empty>
+      )}
+      {rows.length > 0 && (
+        <div className="table-wrap">
+          <table>
+            <caption className="visually-hidden">API keys ({rows.length})</caption>
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Prefix</th>
+                {isOperator && <th scope="col">Owner</th>}
+                <th scope="col">Models</th>
+                <th scope="col">Limits rpm / tpm</th>
+                <th scope="col">Budget</th>
+                <th scope="col">Last used</th>
+                <th scope="col">Spent this month</th>
+                <th scope="col">Status</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((key) => (
+                <tr key={key.id}>
+                  <th scope="row" className="name-cell" title={key.name}>
+                    {key.name}
+                  </th>
+                  <td className="mono">{key.prefix}…</td>
+                  {isOperator && <td>{key.owner_email ?? key.owner}</td>}
+                  <td className="clip" title={listOrAll(key.models, 'All models')}>
+                    {key.models === null ? 'All models' : `${key.models.length}: ${key.models.join(', ')}`}
+                  </td>
+                  <td>{limits(key)}</td>
+                  <td>{formatUsd(key.budget_usd)}</td>
+                  <td title={key.last_used_at ?? undefined}>{key.last_used_at ? formatTime(key.last_used_at) : 'Never'}</td>
+                  <td>{formatUsd(key.spent_month_usd)}</td>
+                  <td>
+                    <StatusBadge status={key.status} />
+                  </td>
+                  <td className="actions">
+                    {key.status !== 'revoked' && (
+                      <>
+                        {key.disabled ? (
+                          <button type="button" onClick={() => void setDisabled(key, false)} aria-label={`Enable ${key.name}`}>
+                            Enable
+                          </button>
+                        ) : (
+                          <button type="button" onClick={() => void setDisabled(key, true)} aria-label={`Disable ${key.name}`}>
+                            Disable
+                          </button>
+                        )}
+                        <button type="button" onClick={() => setPending({ kind: 'regenerate', key })} aria-label={`Regenerate ${key.name}`}>
+                          Regenerate
+                        </button>
+                        <button type="button" className="danger" onClick={() => setPending({ kind: 'revoke', key })} aria-label={`Revoke ${key.name}`}>
+                          Revoke
+                        </button>
+                      </>
+                    )}
+                    <Link to={`/usage?key=${encodeURIComponent(key.id)}`} aria-label={`Usage of ${key.name}`}>
+                      Usage
+                    </Link>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {creating && models.data && (
+        <CreateKeyDialog
+          user={user}
+          base={base}
+          models={models.data.data}
+          owners={owners.data?.data ?? [user]}
+          onClose={() => setCreating(false)}
+          onCreated={(created) => {
+            setCreating(false);
+            showSecret(created);
+          }}
+        />
+      )}
+      {secret && <SecretDialog created={secret} model={chatModel(secret)} onClose={() => setSecret(undefined)} />}
+      {pending?.kind === 'revoke' && (
+        <ConfirmDialog
+          title={`Revoke “${pending.key.name}”?`}
+          confirmLabel="Revoke key"
+          danger
+          onClose={() => setPending(undefined)}
+          onConfirm={async () => {
+            await api('DELETE', `${base}/keys/${encodeURIComponent(pending.key.id)}`);
+            setPending(undefined);
+            notify(`Key “${pending.key.name}” revoked.`);
+            keys.reload();
+          }}
+        >
+          <p>
+            Every request with this key will be refused (401) from now on. Revoking cannot be undone; its usage history stays.
+          </p>
+        </ConfirmDialog>
+      )}
+      {pending?.kind === 'regenerate' && (
+        <ConfirmDialog
+          title={`Regenerate “${pending.key.name}”?`}
+          confirmLabel="Regenerate secret"
+          onClose={() => setPending(undefined)}
+          onConfirm={async () => {
+            const created = await api<CreatedKey>('POST', `${base}/keys/${encodeURIComponent(pending.key.id)}/regenerate`);
+            setPending(undefined);
+            showSecret(created);
+          }}
+        >
+          <p>The key gets a new secret, shown once. The current secret stops working at once: update every program that uses it.</p>
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,137 @@
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { apiBase, useUser } from '../../app/session';
+import { Empty, ErrorNote, Loading, NotAvailable, StatusBadge } from '../../components/states';
+import { api, isNotAvailable, queryString } from '../../lib/api';
+import { formatTime } from '../../lib/format';
+import { usePageTitle } from '../../lib/page-title';
+import type { Page, VideoTask } from '../../lib/types';
+import { useLoad } from '../../lib/use-load';
+
+const PAGE_SIZE = 50;
+// The task states of src/tasks/video-task.ts.
+const STATUSES = ['queued', 'in_progress', 'completed', 'failed'] as const;
+
+/** Asynchronous video tasks, newest first, with their progress and result link. */
+export function TasksPage() {
+  usePageTitle('Video tasks');
+  const user = useUser();
+  const base = apiBase(user);
+  const isOperator = user.role === 'operator';
+  const [params, setParams] = useSearchParams();
+  const status = params.get('status') ?? '';
+  const [rows, setRows] = useState<VideoTask[]>([]);
+  const [next, setNext] = useState<string | null>(null);
+  const [more, setMore] = useState<{ loading: boolean; error?: unknown }>({ loading: false });
+  const first = useLoad((signal) => api<Page<VideoTask>>('GET', `${base}/tasks${queryString({ status, limit: PAGE_SIZE })}`, undefined, { signal }), [base, status]);
+
+  useEffect(() => {
+    if (!first.data) return;
+    setRows(first.data.data);
+    setNext(first.data.next_before);
+  }, [first.data]);
+
+  const loadMore = async () => {
+    if (!next) return;
+    setMore({ loading: true });
+    try {
+      const page = await api<Page<VideoTask>>('GET', `${base}/tasks${queryString({ status, before: next, limit: PAGE_SIZE })}`);
+      setRows((current) => [...current, ...page.data]);
+      setNext(page.next_before);
+      setMore({ loading: false });
+    } catch (error) {
+      setMore({ loading: false, error });
+    }
+  };
+
+  if (isNotAvailable(first.error)) {
+    return (
+      <section aria-labelledby="tasks-title">
+        <h1 id="tasks-title">Video tasks</h1>
+        <NotAvailable what="The video task list" endpoint={`GET ${base}/tasks`} />
+      </section>
+    );
+  }
+
+  return (
+    <section aria-labelledby="tasks-title">
+      <div className="page-head">
+        <h1 id="tasks-title">Video tasks</h1>
+        <button type="button" onClick={first.reload}>
+          Refresh
+        </button>
+      </div>
+      <div className="filters">
+        <label>
+          Status
+          <select value={status} onChange={(e) => setParams(e.target.value ? { status: e.target.value } : {})}>
+            <option value="">Any status</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      {first.error !== undefined && <ErrorNote error={first.error} retry={first.reload} />}
+      {first.loading && !first.data && <Loading what="Loading tasks" />}
+      {first.data && rows.length === 0 && <Empty>No video tasks{status ? ` with status “${status}”` : ''} yet.</Empty>}
+      {rows.length > 0 && (
+        <div className="table-wrap">
+          <table>
+            <caption className="visually-hidden">Video tasks ({rows.length} shown)</caption>
+            <thead>
+              <tr>
+                <th scope="col">Task</th>
+                <th scope="col">Model</th>
+                <th scope="col">Status</th>
+                <th scope="col">Progress</th>
+                {isOperator && <th scope="col">Channel</th>}
+                <th scope="col">Key</th>
+                <th scope="col">Created</th>
+                <th scope="col">Finished</th>
+                <th scope="col">Result</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((task) => (
+                <tr key={task.id}>
+                  <th scope="row" className="mono">
+                    {task.id}
+                  </th>
+                  <td>{task.model}</td>
+                  <td>
+                    <StatusBadge status={task.status} />
+                  </td>
+                  <td>
+                    {task.progress === null ? (
+                      '—'
+                    ) : (
+                      <span className="row">
+                        <progress max={100} value={task.progress} aria-label={`Progress of ${task.id}`} /> {Math.round(task.progress)} %
+                      </span>
+                    )}
+                  </td>
+                  {isOperator && <td>{task.channel ?? '—'}</td>}
+                  <td className="mono">{task.key_id ?? '—'}</td>
+                  <td title={task.created_at}>{formatTime(task.created_at)}</td>
+                  <td title={task.finished_at ?? undefined}>{formatTime(task.finished_at)}</td>
+                  <td>{task.result_url ? <a href={task.result_url} target="_blank" rel="noreferrer">Open result</a> : '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {more.error !== undefined && <ErrorNote error={more.error} retry={() => void loadMore()} />}
+      {next && (
+        <div className="row" style={{ marginTop: '0.8rem' }}>
+          <button type="button" onClick={() => void loadMore()} disabled={more.loading}>
+            {more.loading ? 'Loading…' : 'Load more'}
+          </button>
+        </div>
+      )}
+    </section>
+  );
+}

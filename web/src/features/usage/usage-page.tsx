@@ -1,0 +1,178 @@
+import { lazy, Suspense, useMemo, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { apiBase, useUser } from '../../app/session';
+import { Empty, ErrorNote, Loading } from '../../components/states';
+import { api, queryString } from '../../lib/api';
+import { formatCount, formatUsd } from '../../lib/format';
+import { usePageTitle } from '../../lib/page-title';
+import type { ApiKey, ConsoleModel, ListAnswer, UsageReport, User } from '../../lib/types';
+import { useLoad } from '../../lib/use-load';
+import { FilterBar, type UsageFilter } from './usage-filters';
+import type { Bucket } from './usage-charts';
+
+const UsageCharts = lazy(() => import('./usage-charts'));
+
+type GroupBy = 'key' | 'model' | 'channel' | 'user';
+
+const DEFAULT_DAYS = 7;
+
+/** Usage and cost: totals, charts over time (UTC hours or days), a breakdown table and its CSV. The filters live in the URL. */
+export function UsagePage() {
+  usePageTitle('Usage');
+  const user = useUser();
+  const base = apiBase(user);
+  const isOperator = user.role === 'operator';
+  const [params, setParams] = useSearchParams();
+  const [defaultFrom] = useState(() => new Date(Date.now() - DEFAULT_DAYS * 86_400_000).toISOString());
+  const filter: UsageFilter = {
+    from: params.get('from') ?? defaultFrom,
+    to: params.get('to') ?? undefined,
+    key: params.get('key') ?? undefined,
+    model: params.get('model') ?? undefined,
+  };
+  const bucket: Bucket = params.get('bucket') === 'hour' ? 'hour' : 'day';
+  const groupParam = params.get('group');
+  const group: GroupBy = groupParam === 'model' || groupParam === 'channel' || (groupParam === 'user' && isOperator) ? groupParam : 'key';
+  const query = { from: filter.from, to: filter.to, key: filter.key, model: filter.model };
+
+  const keys = useLoad((signal) => api<ListAnswer<ApiKey>>('GET', `${base}/keys`, undefined, { signal }), [base]);
+  const models = useLoad((signal) => api<ListAnswer<ConsoleModel>>('GET', '/console/api/models', undefined, { signal }), []);
+  const users = useLoad((signal) => (isOperator ? api<ListAnswer<User>>('GET', '/admin/api/users', undefined, { signal }) : Promise.resolve({ data: [] as User[] })), [isOperator]);
+  const series = useLoad((signal) => api<UsageReport>('GET', `${base}/usage${queryString({ ...query, group_by: bucket })}`, undefined, { signal }), [base, bucket, ...Object.values(query)]);
+  const breakdown = useLoad((signal) => api<UsageReport>('GET', `${base}/usage${queryString({ ...query, group_by: group })}`, undefined, { signal }), [base, group, ...Object.values(query)]);
+
+  const names = useMemo(() => {
+    const map = new Map<string, string>();
+    if (group === 'key') for (const k of keys.data?.data ?? []) map.set(k.id, `${k.name} (${k.prefix}…)`);
+    if (group === 'user') for (const u of users.data?.data ?? []) map.set(u.id, u.email ?? u.name);
+    return map;
+  }, [group, keys.data, users.data]);
+
+  const update = (patch: Record<string, string | undefined>) => {
+    const next = new URLSearchParams(params);
+    for (const [name, value] of Object.entries(patch)) {
+      if (value === undefined || value === '') next.delete(name);
+      else next.set(name, value);
+    }
+    setParams(next, { replace: false });
+  };
+  const refresh = () => {
+    series.reload();
+    breakdown.reload();
+    keys.reload();
+  };
+
+  const totals = series.data?.totals;
+  const csv = `${base}/usage.csv${queryString({ ...query, group_by: group })}`;
+  const groupLabel: Record<GroupBy, string> = { key: 'Key', model: 'Model', channel: 'Channel', user: 'User' };
+
+  return (
+    <section aria-labelledby="usage-title">
+      <div className="page-head">
+        <h1 id="usage-title">Usage</h1>
+        <div className="row">
+          <button type="button" onClick={refresh}>
+            Refresh
+          </button>
+          <a className="button" href={csv} download>
+            Export CSV
+          </a>
+        </div>
+      </div>
+      <p className="muted">{isOperator ? 'Every key on this gateway.' : 'Your keys.'} Hours and days are UTC; times you enter are local.</p>
+      <FilterBar
+        key={params.toString()}
+        value={filter}
+        keys={keys.data?.data ?? []}
+        models={models.data?.data ?? []}
+        onApply={(value) => update({ from: value.from ?? '', to: value.to, key: value.key, model: value.model })}
+      />
+      <div className="row">
+        <label className="inline">
+          Chart by
+          <select value={bucket} onChange={(e) => update({ bucket: e.target.value })}>
+            <option value="day">Day</option>
+            <option value="hour">Hour</option>
+          </select>
+        </label>
+        <label className="inline">
+          Group table by
+          <select value={group} onChange={(e) => update({ group: e.target.value })}>
+            <option value="key">Key</option>
+            <option value="model">Model</option>
+            <option value="channel">Channel</option>
+            {isOperator && <option value="user">User</option>}
+          </select>
+        </label>
+      </div>
+      {series.error !== undefined && <ErrorNote error={series.error} retry={series.reload} />}
+      {series.loading && !series.data && <Loading what="Loading usage" />}
+      {totals && (
+        <dl className="cards" aria-label="Totals">
+          <div className="card">
+            <dt>Requests</dt>
+            <dd>{formatCount(totals.requests)}</dd>
+          </div>
+          <div className="card">
+            <dt>Tokens</dt>
+            <dd>{formatCount(totals.total_tokens)}</dd>
+          </div>
+          <div className="card">
+            <dt>Cost</dt>
+            <dd>{formatUsd(totals.cost_usd)}</dd>
+          </div>
+          <div className="card">
+            <dt>Not successful</dt>
+            <dd>{formatCount(Object.entries(totals.by_outcome).reduce((n, [k, v]) => (k === 'success' || k === 'video_completed' ? n : n + v), 0))}</dd>
+          </div>
+        </dl>
+      )}
+      {series.data && series.data.totals.requests === 0 && series.data.groups.length === 0 && (
+        <Empty>No usage in this period{filter.key || filter.model ? ' for these filters' : ''}. Requests appear here shortly after they finish.</Empty>
+      )}
+      {series.data && series.data.groups.length > 0 && (
+        <Suspense fallback={<Loading what="Loading charts" />}>
+          <UsageCharts report={series.data} bucket={bucket} from={filter.from} to={filter.to} />
+        </Suspense>
+      )}
+      <h2 className="section-title">By {groupLabel[group].toLowerCase()}</h2>
+      {breakdown.error !== undefined && <ErrorNote error={breakdown.error} retry={breakdown.reload} />}
+      {breakdown.data && breakdown.data.groups.length === 0 && <Empty>Nothing to break down yet.</Empty>}
+      {breakdown.data && breakdown.data.groups.length > 0 && (
+        <div className="table-wrap">
+          <table>
+            <caption className="visually-hidden">Usage by {groupLabel[group].toLowerCase()}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{groupLabel[group]}</th>
+                <th scope="col" className="num">Requests</th>
+                <th scope="col" className="num">Prompt tokens</th>
+                <th scope="col" className="num">Completion tokens</th>
+                <th scope="col" className="num">Total tokens</th>
+                <th scope="col" className="num">Images</th>
+                <th scope="col" className="num">Video s</th>
+                <th scope="col" className="num">Cost</th>
+              </tr>
+            </thead>
+            <tbody>
+              {breakdown.data.groups.map((g) => (
+                <tr key={g.group}>
+                  <th scope="row" title={g.group}>
+                    {names.get(g.group) ?? g.group}
+                  </th>
+                  <td className="num">{formatCount(g.requests)}</td>
+                  <td className="num">{formatCount(g.prompt_tokens)}</td>
+                  <td className="num">{formatCount(g.completion_tokens)}</td>
+                  <td className="num">{formatCount(g.total_tokens)}</td>
+                  <td className="num">{formatCount(g.images)}</td>
+                  <td className="num">{formatCount(g.video_seconds)}</td>
+                  <td className="num">{formatUsd(g.cost_usd)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,164 @@
+/** The shapes of the gateway's console and admin APIs (docs/console.md; src/api/*\/schemas.ts). */
+export type Role = 'operator' | 'user';
+
+export interface User {
+  id: string;
+  email: string | null;
+  name: string;
+  role: Role;
+  budget_usd: number | null;
+  rpm: number | null;
+  tpm: number | null;
+  models: string[] | null;
+  families: string[] | null;
+  disabled: boolean;
+  has_password: boolean;
+  created_at: string;
+}
+
+export interface SessionAnswer {
+  user: User;
+  csrf_token: string;
+  expires_at: string;
+}
+
+export interface Invitation {
+  user: User;
+  invite_url: string;
+  invite_token: string;
+  invite_expires_at: string;
+}
+
+export type KeyStatus = 'active' | 'disabled' | 'revoked' | 'expired';
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  prefix: string;
+  status: KeyStatus;
+  models: string[] | null;
+  endpoints: string[] | null;
+  tier: string | null;
+  rpm: number | null;
+  tpm: number | null;
+  budget_usd: number | null;
+  expires_at: string | null;
+  disabled: boolean;
+  created_at: string;
+  revoked_at: string | null;
+  owner: string;
+  owner_email: string | null;
+  last_used_at: string | null;
+  spent_month_usd: number;
+}
+
+export interface CreatedKey extends ApiKey {
+  /** The secret, shown this once. */
+  key: string;
+}
+
+export interface ListAnswer<T> {
+  data: T[];
+}
+
+export interface ConsoleModel {
+  id: string;
+  vendor: string;
+  families: string[];
+  price: Record<string, unknown> | null;
+}
+
+export interface UsageTotals {
+  requests: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  reasoning_tokens: number;
+  total_tokens: number;
+  images: number;
+  video_seconds: number;
+  cost_usd: number;
+  by_outcome: Record<string, number>;
+}
+
+export interface UsageReport {
+  group_by: string | null;
+  totals: UsageTotals;
+  groups: Array<UsageTotals & { group: string }>;
+}
+
+/** Request log (contract of the API being built on main; the page says so when it answers 404). */
+export interface RequestEntry {
+  id: string;
+  created_at: string;
+  key_id: string | null;
+  key_name: string | null;
+  user_id: string | null;
+  family: string | null;
+  model: string | null;
+  channel: string | null;
+  status: number | string | null;
+  latency_ms: number | null;
+  ttfb_ms: number | null;
+  prompt_tokens: number | null;
+  completion_tokens: number | null;
+  total_tokens: number | null;
+  cost_usd: number | null;
+  retries: number | null;
+  error_code: string | null;
+  error_message: string | null;
+}
+
+export interface RequestDetail extends RequestEntry {
+  request_headers: Record<string, string> | null;
+  request_body: string | null;
+  response_body: string | null;
+}
+
+export interface Page<T> {
+  data: T[];
+  next_before: string | null;
+}
+
+export interface Channel {
+  id: string;
+  vendor: string;
+  base_url: string;
+  enabled: boolean;
+  weight: number;
+  priority: number;
+  models: string[];
+  circuit: 'closed' | 'open' | 'half_open';
+  requests: number;
+  error_rate: number | null;
+  latency_p50_ms: number | null;
+  latency_p99_ms: number | null;
+  last_error: { at: string; status: number | null; message: string } | null;
+}
+
+export interface ChannelTest {
+  ok: boolean;
+  status: number | null;
+  latency_ms: number | null;
+  model: string | null;
+  error: string | null;
+}
+
+export interface CatalogModel {
+  id: string;
+  vendor: string;
+  families: string[];
+  channels: string[];
+  price: Record<string, unknown> | null;
+}
+
+export interface VideoTask {
+  id: string;
+  model: string;
+  status: string;
+  progress: number | null;
+  channel: string | null;
+  key_id: string | null;
+  created_at: string;
+  finished_at: string | null;
+  result_url: string | null;
+}
