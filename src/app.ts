@@ -111,7 +111,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   });
   app.decorate('bodyBudget', registerBodyBudget(app, deps.config.maxBodyBytesInFlight ?? DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, deps.config.bodyLimitBytes));
 
-  registerJsonBody(app, deps.config.bodyLimitBytes);
+  registerJsonBody(app, deps.config.bodyLimitBytes, deps.requestLog.settings.bodies);
   app.setValidatorCompiler(({ schema }) => toFastifyValidator(compileValidator(schema as never)));
   app.setErrorHandler((error, request, reply) => sendError(request, reply, toGatewayError(error, request)));
   app.setNotFoundHandler((request, reply) =>
@@ -178,6 +178,7 @@ export function toGatewayError(error: unknown, request: FastifyRequest): Gateway
 }
 
 function sendError(request: FastifyRequest, reply: FastifyReply, error: GatewayError): FastifyReply {
+  if (request.gw) request.gw.error = error;
   // Every 429 says when to come back (issue 14): the upstream's or limiter's own figure, else
   // the gateway's backoff ceiling, so clients that honour Retry-After never hammer a rate limit.
   const retryAfter = error.retryAfterSeconds ?? (error.status === 429 ? request.server.gateway.retryPolicy.maxDelayMs / 1000 : undefined);

@@ -12,6 +12,7 @@ import type { GatewayDeps } from './plugins/request-context.js';
 import { connectRedis } from './db/redis.js';
 import { UsageRecorder } from './usage/usage-recorder.js';
 import { UsageJournal } from './usage/usage-journal.js';
+import { RequestLog, requestLogSettings } from './requests/request-log.js';
 import { CircuitBreakers, DEFAULT_CIRCUIT } from './gateway/circuit-breaker.js';
 import { DEFAULT_RETRY_POLICY } from './gateway/retry-policy.js';
 
@@ -122,6 +123,10 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   const upstream = new UpstreamClient();
   const routing = config.file.routing ?? {};
   const usage = await startUsageRecorder(db, config.dataDir, (error) => app?.log.error({ err: error }, 'usage write failed: the events stay queued and journaled, and are retried'));
+  const requestLog = new RequestLog(db, requestLogSettings(config.file.request_log), {
+    onError: (error) => app?.log.warn({ err: error }, 'request log write failed: the entries stay queued and are retried'),
+  });
+  void requestLog.sweep().catch(() => undefined);
   let listenUrl = '';
   const deps: GatewayDeps = {
     config,
@@ -129,6 +134,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     keys,
     redis,
     usage,
+    requestLog,
     channels,
     upstream,
     circuits: new CircuitBreakers({
@@ -164,6 +170,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     async close() {
       await drainAndClose(app, config.shutdownTimeoutMs ?? 25_000);
       await usage.close();
+      await requestLog.close().catch(() => undefined);
       await upstream.close();
       await Promise.all([...simulators.values()].map((s) => s.close()));
       await db.destroy();

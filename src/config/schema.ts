@@ -106,6 +106,21 @@ export const VideoTasksSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** The request log (requests/request-log.ts): how long it keeps requests, and what of them. */
+export const RequestLogSchema = Type.Object(
+  {
+    /** Days a request stays in the log (default 7). Usage reports keep their figures regardless. */
+    retention_days: Type.Optional(Type.Integer({ minimum: 1, maximum: 3650 })),
+    /** Keep each request's headers, secrets masked (default true). */
+    headers: Type.Optional(Type.Boolean()),
+    /** Keep request and response bodies (default false): they may hold personal data. */
+    bodies: Type.Optional(Type.Boolean()),
+    /** Bodies are cut past this many characters (default 16384). */
+    max_body_chars: Type.Optional(Type.Integer({ minimum: 256, maximum: 1048576 })),
+  },
+  { additionalProperties: false },
+);
+
 export const FileConfigSchema = Type.Object(
   {
     channels: Type.Optional(Type.Array(ChannelSchema)),
@@ -117,6 +132,7 @@ export const FileConfigSchema = Type.Object(
     /** Options for the default simulator channels (those not overridden by `channels`). */
     simulator: Type.Optional(SimulatorOptionsSchema),
     video_tasks: Type.Optional(VideoTasksSchema),
+    request_log: Type.Optional(RequestLogSchema),
   },
   { additionalProperties: false },
 );
@@ -127,6 +143,7 @@ export type SimulatorOptionsConfig = Static<typeof SimulatorOptionsSchema>;
 export type ModelLimitsConfig = Static<typeof ModelLimitsSchema>;
 export type TierConfig = Static<typeof TierSchema>;
 export type PriceConfig = Static<typeof PriceSchema>;
+export type RequestLogConfig = Static<typeof RequestLogSchema>;
 
 /** The whole configuration, after env and file are read. */
 export interface GatewayConfig {

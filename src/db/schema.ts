@@ -143,12 +143,28 @@ export interface UsageEventTable {
   created_at: number;
 }
 
+/** The request log's part of each request (0009); the rest is its usage event. */
+export interface RequestDetailTable {
+  request_id: string;
+  created_at: number;
+  retries: number;
+  fallbacks: number;
+  error_code: string | null;
+  error_message: string | null;
+  /** JSON object, secrets masked; null when header logging is off. */
+  request_headers: string | null;
+  /** Only when body logging is on; cut at the configured length. */
+  request_body: string | null;
+  response_body: string | null;
+}
+
 export interface Database {
   api_keys: ApiKeyTable;
   settings: SettingTable;
   video_tasks: VideoTaskTable;
   assets: AssetTable;
   usage_events: UsageEventTable;
+  request_details: RequestDetailTable;
   users: UserTable;
   sessions: SessionTable;
   invitations: InvitationTable;

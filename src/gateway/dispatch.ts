@@ -286,6 +286,8 @@ export async function dispatchStream<F extends PairFamily>(options: DispatchOpti
     sent.push(text);
     return writer.write(text);
   };
+  /** The error event that ended the stream, if one did. */
+  let errorText = '';
   try {
     let drained: Promise<void> | undefined;
     if ((drained = send(attempt.firstText!))) await drained;
@@ -310,9 +312,12 @@ export async function dispatchStream<F extends PairFamily>(options: DispatchOpti
           ? new GatewayError('GW_UPSTREAM_TIMEOUT', 'The upstream stream went silent for too long', { cause: error })
           : new GatewayError('GW_UPSTREAM_ERROR', 'The upstream stream ended unexpectedly', { cause: error });
     request.gw.streamError = failure;
-    if (!writer.isClosed) await writer.write(formatEvents(translator.onError?.(failure) ?? options.renderError(failure)));
+    errorText = formatEvents(translator.onError?.(failure) ?? options.renderError(failure));
+    if (!writer.isClosed) await writer.write(errorText);
   } finally {
     request.gw.usage = translator.usage() ?? partialStreamUsage(options.body, deliveredTexts(sent, options.deliveredText));
+    // Body logging (the request log) keeps the stream as the client got it.
+    if (request.server.gateway.requestLog.settings.bodies) request.gw.responseText = sent.join('') + errorText;
     if (writer.isClosed) response.body.destroy();
     writer.end();
   }

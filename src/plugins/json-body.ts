@@ -15,11 +15,14 @@ type Done = (error: Error | null, body?: unknown) => void;
 /**
  * Every body is read as JSON (clients such as `curl -d` send JSON without a JSON content type),
  * checked for depth, size and ±Infinity before and after JSON.parse (validation/json-shape.ts).
+ * `keepText` keeps each body's text on the request, for body logging.
  */
-export function registerJsonBody(app: FastifyInstance, bodyLimit: number): void {
+export function registerJsonBody(app: FastifyInstance, bodyLimit: number, keepText: boolean): void {
   app.removeAllContentTypeParsers();
   const parseJson = app.getDefaultJsonParser('error', 'error');
   const parse = (request: FastifyRequest, text: string, done: Done): void => {
+    // Body logging (the request log) keeps the text as the client sent it.
+    if (keepText) request.gw.requestText = text;
     let shape: { hasExponent: boolean };
     try {
       shape = scanJsonText(text);

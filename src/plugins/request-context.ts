@@ -11,6 +11,7 @@ import type { Db } from '../db/connect.js';
 import type { GatewayConfig } from '../config/schema.js';
 import type { RunningSimulator } from '../simulator/server.js';
 import type { UsageRecorder } from '../usage/usage-recorder.js';
+import type { RequestLog } from '../requests/request-log.js';
 import type { Redis } from 'ioredis';
 import type { CircuitBreakers } from '../gateway/circuit-breaker.js';
 import type { RetryPolicy } from '../gateway/retry-policy.js';
@@ -38,6 +39,11 @@ export interface RequestContext {
   fallbacks: number;
   /** The usage event went to the journal before the answer was sent (plugins/usage-recorder.ts). */
   usageJournaled?: boolean;
+  /** The error the client was answered with (the request log). */
+  error?: GatewayError | undefined;
+  /** The request's and response's text, kept only while body logging is on (the request log). */
+  requestText?: string | undefined;
+  responseText?: string | undefined;
 }
 
 export interface TokenReservation {
@@ -56,6 +62,7 @@ export interface GatewayDeps {
   /** Shared Redis (REDIS_URL), when the gateway runs as several instances. */
   redis: Redis | undefined;
   usage: UsageRecorder;
+  requestLog: RequestLog;
   channels: readonly Channel[];
   upstream: UpstreamClient;
   circuits: CircuitBreakers;

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { UsageEvent } from '../usage/usage-recorder.js';
+import type { RequestLogEntry } from '../requests/request-log.js';
 import { costOf } from '../usage/prices.js';
 import { onRequestEnd, type ResponseEnd } from './request-end.js';
 
@@ -7,6 +8,7 @@ import { onRequestEnd, type ResponseEnd } from './request-end.js';
  * One usage event per request on a model endpoint, whatever its end: recorded when the
  * connection closes and the handler has returned, so hijacked streams, client disconnects and
  * errors are all counted with the usage known at the end. The cost comes from the price table.
+ * The request log's entry for the request is taken at the same moment.
  */
 export function registerUsageRecording(app: FastifyInstance): void {
   // A callback hook, not an async one: no promise per request on the hot path.
@@ -16,8 +18,10 @@ export function registerUsageRecording(app: FastifyInstance): void {
   });
   // The answer waits for its usage to be journaled (one write per turn for all answers of that
   // turn): what a client was answered survives a crash (issue 13). Streams are journaled at their end.
+  const keepBodies = app.gateway.requestLog.settings.bodies;
   app.addHook('onSend', (request, reply, payload, done) => {
     if (!request.routeOptions.config.family || !request.gw) return done(null, payload);
+    if (keepBodies) request.gw.responseText = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
     const event = usageEventFor(request, reply, { finished: true });
     if (request.server.gateway.usage.journalAhead(event, () => done(null, payload))) request.gw.usageJournaled = true;
     else done(null, payload);
@@ -25,7 +29,27 @@ export function registerUsageRecording(app: FastifyInstance): void {
 }
 
 function recordUsage(end: ResponseEnd, request: FastifyRequest, reply: FastifyReply): void {
-  request.server.gateway.usage.record(usageEventFor(request, reply, end), request.gw.usageJournaled === true);
+  const { usage, requestLog } = request.server.gateway;
+  const event = usageEventFor(request, reply, end);
+  usage.record(event, request.gw.usageJournaled === true);
+  requestLog.record(requestLogEntry(request, event));
+}
+
+/** The request log's part: what the usage event does not hold (errors, retries, headers, bodies). */
+function requestLogEntry(request: FastifyRequest, event: UsageEvent): RequestLogEntry {
+  const gw = request.gw;
+  const error = gw.error ?? gw.streamError;
+  return {
+    request_id: event.request_id,
+    created_at: event.created_at,
+    retries: gw.retries,
+    fallbacks: gw.fallbacks,
+    error_code: error ? error.kind.publicCode : event.outcome === 'client_disconnect' ? 'client_disconnect' : null,
+    error_message: error ? error.message : null,
+    headers: request.headers,
+    request_body: gw.requestText,
+    response_body: gw.responseText,
+  };
 }
 
 function usageEventFor(request: FastifyRequest, reply: FastifyReply, end: ResponseEnd): UsageEvent {

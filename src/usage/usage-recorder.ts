@@ -1,5 +1,6 @@
-import { CompiledQuery, type Insertable } from 'kysely';
-import { sqliteHandleOf, type Db } from '../db/connect.js';
+import type { Insertable } from 'kysely';
+import { BatchInsert } from '../db/batch-insert.js';
+import type { Db } from '../db/connect.js';
 import type { UsageEventTable } from '../db/schema.js';
 import type { UsageJournal } from './usage-journal.js';
 
@@ -31,10 +32,7 @@ export class UsageRecorder {
   private flushing: Promise<void> | undefined;
   private readonly timer: NodeJS.Timeout;
   private readonly batchSize: number;
-  /** INSERT text per row count, compiled once by Kysely for the dialect in use. */
-  private readonly insertSql = new Map<number, string>();
-  /** Embedded SQLite: the batch as one transaction of a once-prepared single-row insert. */
-  private readonly writeSqlite: ((rows: unknown[][]) => void) | undefined;
+  private readonly insert: BatchInsert<'usage_events'>;
 
   constructor(
     private readonly db: Db,
@@ -43,13 +41,7 @@ export class UsageRecorder {
     this.batchSize = options.batchSize ?? 200;
     this.timer = setInterval(() => void this.flush(), options.intervalMs ?? 1000);
     this.timer.unref();
-    const sqlite = sqliteHandleOf(db);
-    if (sqlite) {
-      const insert = sqlite.prepare(this.sqlFor(1));
-      this.writeSqlite = sqlite.transaction((rows: unknown[][]) => {
-        for (const row of rows) insert.run(row);
-      });
-    }
+    this.insert = new BatchInsert(db, 'usage_events', COLUMNS);
   }
 
   /**
@@ -119,8 +111,7 @@ export class UsageRecorder {
 
   /** One INSERT of at most `batchSize` events. */
   async write(batch: readonly UsageEvent[]): Promise<void> {
-    if (this.writeSqlite) this.writeSqlite(batch.map((event) => COLUMNS.map((c) => event[c] ?? null)));
-    else await this.db.executeQuery(CompiledQuery.raw(this.sqlFor(batch.length), batch.flatMap((event) => COLUMNS.map((c) => event[c] ?? null))));
+    await this.insert.write(batch);
   }
 
   /**
@@ -144,16 +135,6 @@ export class UsageRecorder {
       stored += missing.length;
     }
     return stored;
-  }
-
-  private sqlFor(rows: number): string {
-    let text = this.insertSql.get(rows);
-    if (!text) {
-      const placeholder = Object.fromEntries(COLUMNS.map((c) => [c, null])) as unknown as UsageEvent;
-      text = this.db.insertInto('usage_events').values(Array.from({ length: rows }, () => placeholder)).compile().sql;
-      this.insertSql.set(rows, text);
-    }
-    return text;
   }
 
   async close(): Promise<void> {

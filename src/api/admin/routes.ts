@@ -8,6 +8,7 @@ import { adminAuthenticator } from './admin-auth.js';
 import { toKeyPatch } from './key-input.js';
 import { KeyViews } from './key-views.js';
 import { adminUserRoutes } from './user-routes.js';
+import { requestLogRoutes } from '../request-log/routes.js';
 import { sendUsageCsv, usageAnswer } from './usage-answer.js';
 import {
   AdminCreateKeyBody, CreatedKeyView, KeyIdParams, KeyList, KeyView, PatchKeyBody, PricesView, TiersView, UsageQuery, UsageReport,
@@ -129,4 +130,5 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
 
   // Users and invitations: routes of this plugin's scope, so the hook above guards them too.
   await adminUserRoutes(app, { users, keys, opts });
+  await requestLogRoutes(app, { base: '/admin/api', opts, ownerOf: () => undefined });
 }

@@ -1,0 +1,108 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { GatewayError } from '../../errors.js';
+import { getRequest, listRequests, type RequestLogRow } from '../../requests/request-log-query.js';
+import { parseTimestamp } from '../admin/key-input.js';
+import { validated } from '../admin/route-validation.js';
+import { AdminRequestLogQuery, ConsoleRequestLogQuery, RequestDetail, RequestEntryId, RequestLogPage, validateAdminRequestLogQuery, validateConsoleRequestLogQuery } from './schemas.js';
+
+type Query = AdminRequestLogQuery;
+
+export interface RequestLogRouteOptions {
+  /** '/admin/api' or '/console/api'. */
+  base: string;
+  /** Route options of the calling plugin (its tags, security and description). */
+  opts: (summary: string, schema?: Record<string, unknown>) => object;
+  /** The signed-in user's id for the console (their keys only); undefined for operators. */
+  ownerOf: (request: FastifyRequest) => string | undefined;
+}
+
+const MAX_LIMIT = 200;
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * The request log (issue 12): for operators under /admin/api, for key holders under /console/api
+ * (their own keys' requests; channel names are the operator's business and read as null). The
+ * answer includes what this instance has not yet written: both writers are flushed first.
+ */
+export async function requestLogRoutes(app: FastifyInstance, { base, opts, ownerOf }: RequestLogRouteOptions): Promise<void> {
+  const { db, usage, requestLog } = app.gateway;
+  const operator = base === '/admin/api';
+  const view = (row: RequestLogRow) => ({
+    id: String(row.id),
+    request_id: row.request_id,
+    created_at: iso(row.created_at),
+    key_id: row.key_id,
+    key_name: row.key_name,
+    user_id: row.user_id,
+    family: row.family,
+    model: row.model || null,
+    channel: operator ? row.channel : null,
+    status: row.status,
+    outcome: row.outcome,
+    latency_ms: row.latency_ms,
+    ttfb_ms: row.ttft_ms,
+    prompt_tokens: row.prompt_tokens,
+    completion_tokens: row.completion_tokens,
+    reasoning_tokens: row.reasoning_tokens,
+    total_tokens: row.prompt_tokens + row.completion_tokens,
+    cost_usd: row.cost_usd,
+    retries: row.retries,
+    fallbacks: row.fallbacks,
+    error_code: row.error_code,
+    error_message: row.error_message,
+  });
+  const written = () => Promise.all([usage.flush(), requestLog.flush()]);
+
+  app.get(
+    `${base}/requests`,
+    {
+      ...opts(operator ? 'The request log: recent requests on model endpoints, newest first' : 'Requests made with your keys, newest first', {
+        querystring: operator ? AdminRequestLogQuery : ConsoleRequestLogQuery,
+        response: { 200: RequestLogPage },
+      }),
+      validatorCompiler: validated(operator ? validateAdminRequestLogQuery : validateConsoleRequestLogQuery),
+    },
+    async (request) => {
+      const query = request.query as Query;
+      const limit = query.limit === undefined ? 50 : Number(query.limit);
+      if (limit < 1 || limit > MAX_LIMIT) throw new GatewayError('GW_REQ_INVALID_PARAM', `'limit' must be between 1 and ${MAX_LIMIT}`, { param: 'limit' });
+      const filter = {
+        keyId: query.key,
+        model: query.model,
+        channel: query.channel,
+        requestId: query.request_id,
+        status: query.status,
+        ownerId: ownerOf(request) ?? query.user,
+        from: query.from === undefined ? undefined : parseTimestamp(query.from, 'from'),
+        to: query.to === undefined ? undefined : parseTimestamp(query.to, 'to'),
+        before: query.before === undefined ? undefined : Number(query.before),
+        limit,
+      };
+      await written();
+      const { rows, nextBefore } = await listRequests(db, filter, requestLog.cutoff);
+      return { object: 'list' as const, data: rows.map(view), next_before: nextBefore === null ? null : String(nextBefore) };
+    },
+  );
+
+  app.get(
+    `${base}/requests/:id`,
+    opts(operator ? 'One request with its headers (secrets masked) and, where body logging is on, its bodies' : 'One of your requests in full', {
+      params: RequestEntryId,
+      response: { 200: RequestDetail },
+    }),
+    async (request) => {
+      const { id } = request.params as { id: string };
+      const missing = () => new GatewayError('GW_RESOURCE_NOT_FOUND', `No request '${id}' in the log`);
+      if (!/^[0-9]{1,15}$/.test(id)) throw missing();
+      await written();
+      const row = await getRequest(db, Number(id), requestLog.cutoff, ownerOf(request));
+      if (!row) throw missing();
+      return {
+        ...view(row),
+        request_headers: row.request_headers === null ? null : (JSON.parse(row.request_headers) as Record<string, string>),
+        request_body: row.request_body,
+        response_body: row.response_body,
+      };
+    },
+  );
+}

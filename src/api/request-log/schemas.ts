@@ -1,0 +1,75 @@
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { compileValidator } from '../../validation/compile.js';
+
+/** Queries and answers of the request log (GET /admin/api/requests, /console/api/requests; issue 12). */
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+const queryFields = {
+  key: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Key id' })),
+  model: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+  request_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The x-request-id the client got' })),
+  status: Type.Optional(
+    Type.String({ pattern: '^([1-5][0-9]{2}|[1-5]xx|error|success)$', description: "An exact status (429), a class (4xx), 'error' (an error status, a stream cut by an error, or a client that left) or 'success'" }),
+  ),
+  from: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'Inclusive; ISO-8601 or Unix seconds' })),
+  to: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'Exclusive; ISO-8601 or Unix seconds' })),
+  before: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$', description: "The previous page's next_before" })),
+  limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: 'Entries per page, 1 to 200 (default 50)' })),
+};
+
+export const ConsoleRequestLogQuery = Type.Object(queryFields, { additionalProperties: false });
+export type ConsoleRequestLogQuery = Static<typeof ConsoleRequestLogQuery>;
+export const validateConsoleRequestLogQuery = compileValidator(ConsoleRequestLogQuery);
+
+export const AdminRequestLogQuery = Type.Object(
+  {
+    ...queryFields,
+    channel: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    user: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'User id: requests of the keys this user owns' })),
+  },
+  { additionalProperties: false },
+);
+export type AdminRequestLogQuery = Static<typeof AdminRequestLogQuery>;
+export const validateAdminRequestLogQuery = compileValidator(AdminRequestLogQuery);
+
+export const RequestEntryId = Type.Object({ id: Type.String({ description: 'The entry id from the list' }) });
+
+export const RequestEntry = Type.Object({
+  id: Type.String({ description: 'Entry id (for the detail and the cursor)' }),
+  request_id: Type.String({ description: 'The x-request-id the client got' }),
+  created_at: Type.String({ description: 'ISO-8601 date-time' }),
+  key_id: Nullable(Type.String()),
+  key_name: Nullable(Type.String()),
+  user_id: Nullable(Type.String({ description: "The key's owner" })),
+  family: Type.String({ description: 'Endpoint family' }),
+  model: Nullable(Type.String()),
+  channel: Nullable(Type.String({ description: 'The upstream channel that answered (operators only; null for key holders)' })),
+  status: Type.Integer({ description: 'HTTP status sent to the client' }),
+  outcome: Type.String({ description: 'success, error, stream_error or client_disconnect' }),
+  latency_ms: Type.Integer(),
+  ttfb_ms: Nullable(Type.Integer({ description: 'Time to the first byte of a streamed answer' })),
+  prompt_tokens: Type.Integer(),
+  completion_tokens: Type.Integer(),
+  reasoning_tokens: Type.Integer(),
+  total_tokens: Type.Integer(),
+  cost_usd: Type.Number(),
+  retries: Nullable(Type.Integer({ description: 'Attempts repeated on the same channel' })),
+  fallbacks: Nullable(Type.Integer({ description: 'Channels tried after the first' })),
+  error_code: Nullable(Type.String()),
+  error_message: Nullable(Type.String()),
+});
+
+export const RequestLogPage = Type.Object({
+  object: Type.Literal('list'),
+  data: Type.Array(RequestEntry),
+  next_before: Nullable(Type.String({ description: 'Pass as `before` for the next (older) page; null on the last page' })),
+});
+
+export const RequestDetail = Type.Intersect([
+  RequestEntry,
+  Type.Object({
+    request_headers: Nullable(Type.Record(Type.String(), Type.String(), { description: 'Secrets masked; null when header logging is off' })),
+    request_body: Nullable(Type.String({ description: 'Only when body logging is on; cut at the configured length' })),
+    response_body: Nullable(Type.String({ description: 'Only when body logging is on; a stream as the SSE text the client got' })),
+  }),
+]);
