@@ -13,6 +13,8 @@ import { connectRedis } from './db/redis.js';
 import { UsageRecorder } from './usage/usage-recorder.js';
 import { UsageJournal } from './usage/usage-journal.js';
 import { RequestLog, requestLogSettings } from './requests/request-log.js';
+import { ChannelControl } from './gateway/channel-control.js';
+import { ChannelHealth } from './gateway/channel-health.js';
 import { CircuitBreakers, DEFAULT_CIRCUIT } from './gateway/circuit-breaker.js';
 import { DEFAULT_RETRY_POLICY } from './gateway/retry-policy.js';
 
@@ -128,6 +130,16 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   });
   void requestLog.sweep().catch(() => undefined);
   let listenUrl = '';
+  /** Set once built: the channel settings replace its routable list when they change. */
+  let live: GatewayDeps | undefined;
+  const channelControl = new ChannelControl(db, channels, {
+    disabledInFile: new Set((config.file.channels ?? []).filter((channel) => channel.enabled === false).map((channel) => channel.name)),
+    onChange: (routable) => {
+      if (live) live.channels = routable;
+    },
+    onError: (error) => app?.log.warn({ err: error }, 'reading the channel settings failed; the last ones stay in force'),
+  });
+  await channelControl.load();
   const deps: GatewayDeps = {
     config,
     db,
@@ -135,7 +147,9 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     redis,
     usage,
     requestLog,
-    channels,
+    channels: channelControl.all.filter((channel) => channelControl.isEnabled(channel.name)),
+    channelControl,
+    channelHealth: new ChannelHealth(),
     upstream,
     circuits: new CircuitBreakers({
       threshold: routing.circuit_threshold ?? DEFAULT_CIRCUIT.threshold,
@@ -150,7 +164,9 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     publicUrl: (request) => config.publicUrl ?? (request ? requestOrigin(request) : undefined) ?? listenUrl,
     now: Date.now,
   };
+  live = deps;
   app = await buildApp(deps);
+  channelControl.start();
   if (redis) {
     reportRedisOutages(redis, app.log);
     // Subscribed before listening, so no revocation made elsewhere after this start is missed.
@@ -169,6 +185,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     deps,
     async close() {
       await drainAndClose(app, config.shutdownTimeoutMs ?? 25_000);
+      channelControl.close();
       await usage.close();
       await requestLog.close().catch(() => undefined);
       await upstream.close();

@@ -36,8 +36,10 @@ export const ChannelSchema = Type.Object(
     region: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     /** public model id → upstream model name */
     models: Type.Record(Type.String(), Type.String()),
-    priority: Type.Optional(Type.Integer()),
-    weight: Type.Optional(Type.Integer({ minimum: 1 })),
+    /** false: configured but not routed to until an operator enables it (console or admin API). */
+    enabled: Type.Optional(Type.Boolean()),
+    priority: Type.Optional(Type.Integer({ minimum: -1000, maximum: 1000 })),
+    weight: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
     max_retries: Type.Optional(Type.Integer({ minimum: 0, maximum: 10 })),
     timeouts: Type.Optional(
       Type.Object(

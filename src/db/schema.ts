@@ -158,6 +158,15 @@ export interface RequestDetailTable {
   response_body: string | null;
 }
 
+/** Runtime overrides of a channel's file settings (0010); null keeps the file's value. */
+export interface ChannelSettingTable {
+  name: string;
+  enabled: number | null;
+  weight: number | null;
+  priority: number | null;
+  updated_at: number;
+}
+
 export interface Database {
   api_keys: ApiKeyTable;
   settings: SettingTable;
@@ -165,6 +174,7 @@ export interface Database {
   assets: AssetTable;
   usage_events: UsageEventTable;
   request_details: RequestDetailTable;
+  channel_settings: ChannelSettingTable;
   users: UserTable;
   sessions: SessionTable;
   invitations: InvitationTable;

@@ -24,6 +24,8 @@ export interface DispatchOptions<F extends PairFamily> {
   reply: FastifyReply;
   /** Chat streams: the client asked for the usage chunk. */
   includeUsage?: boolean;
+  /** Channels to try instead of the model's routes (an operator's channel test). */
+  channels?: readonly Channel[];
 }
 
 export interface DispatchResult<Res> {
@@ -144,8 +146,8 @@ function verdictFor(error: GatewayError, status: number | undefined): Verdict {
  */
 async function sendWithFallback<F extends PairFamily>(options: DispatchOptions<F>, cancel: Cancellation, stream: boolean): Promise<Attempt<F>> {
   const { request, family, model } = options;
-  const { upstream, circuits, retryPolicy } = request.server.gateway;
-  const candidates = routeModelOffering(request.server.gateway.channels, model, (channel) => channel.provider.pairs[family] as PairOf<F> | undefined, family);
+  const { upstream, circuits, retryPolicy, channelHealth } = request.server.gateway;
+  const candidates = routeModelOffering(options.channels ?? request.server.gateway.channels, model, (channel) => channel.provider.pairs[family] as PairOf<F> | undefined, family);
   const closed = circuits.anyTripped ? candidates.filter(({ channel }) => !circuits.isOpen(channel.name)) : candidates;
   // With every circuit open, trying anyway beats refusing outright.
   const ordered = closed.length > 0 ? closed : candidates;
@@ -164,12 +166,14 @@ async function sendWithFallback<F extends PairFamily>(options: DispatchOptions<F
         request.gw.channel = channel.name;
         if (attempt > 1) request.gw.retries++;
         let status: number | undefined;
+        const sentAt = Date.now();
         try {
           const response = await upstream.send(channel, call, cancel);
           if (response.status < 400 && !(stream && isJsonAnswer(response))) {
             const first = stream ? await openStream(response, channel, typedPair, ctx) : undefined;
             if (!first?.failedBeforeOutput) {
               circuits.onSuccess(channel.name);
+              channelHealth.succeeded(channel.name, Date.now() - sentAt);
               settled = true;
               return { response, channel, pair, ctx, ...first };
             }
@@ -192,10 +196,13 @@ async function sendWithFallback<F extends PairFamily>(options: DispatchOptions<F
         // The channel's name stays with the operator (log, metrics), never in the client's error.
         request.log.warn({ channel: channel.name, attempt, status, code: lastError.code, verdict }, 'upstream attempt failed');
         if (verdict === 'final') {
+          // The upstream answered; the request was the client's problem, not the channel's.
           circuits.onSuccess(channel.name);
+          channelHealth.succeeded(channel.name, Date.now() - sentAt);
           throw lastError;
         }
         circuits.onFailure(channel.name);
+        channelHealth.failed(channel.name, Date.now() - sentAt, status, lastError.message);
         if (verdict === 'next-channel' || attempt > channel.maxRetries || circuits.isOpen(channel.name)) break;
         const delay = retryDelayMs(retryPolicy, attempt, lastError.retryAfterSeconds);
         if (delay === undefined) break;

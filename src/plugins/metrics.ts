@@ -53,7 +53,7 @@ export function createMetrics(): GatewayMetrics {
  * 'other'), channel names and status codes, so no request can add a series of its own.
  */
 export function registerMetrics(app: FastifyInstance, metrics: GatewayMetrics = createMetrics()): GatewayMetrics {
-  const knownModels = new Set(app.gateway.channels.flatMap((channel) => Object.keys(channel.models)));
+  const knownModels = new Set(app.gateway.channelControl.all.flatMap((channel) => Object.keys(channel.models)));
   const modelLabel = (model: string | undefined): string => (model === undefined ? '' : knownModels.has(model) ? model : 'other');
 
   app.gateway.upstream.observer = (channel, seconds, outcome) => metrics.upstream.series(channel, outcome).observe(seconds);
@@ -113,14 +113,14 @@ export function registerMetrics(app: FastifyInstance, metrics: GatewayMetrics = 
 
 /** Values read when Prometheus scrapes: nothing to keep up to date per request. */
 function registerScrapeTimeGauges(app: FastifyInstance, registry: Registry): void {
-  const { circuits, channels, usage } = app.gateway;
+  const { circuits, channelControl, usage } = app.gateway;
   new Gauge({
     name: 'gateway_circuit_state',
     help: "Each channel's circuit: 0 closed, 1 half-open, 2 open",
     labelNames: ['channel'],
     registers: [registry],
     collect() {
-      for (const channel of channels) this.set({ channel: channel.name }, circuits.stateOf(channel.name));
+      for (const channel of channelControl.all) this.set({ channel: channel.name }, circuits.stateOf(channel.name));
     },
   });
   new Gauge({

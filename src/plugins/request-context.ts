@@ -14,6 +14,8 @@ import type { UsageRecorder } from '../usage/usage-recorder.js';
 import type { RequestLog } from '../requests/request-log.js';
 import type { Redis } from 'ioredis';
 import type { CircuitBreakers } from '../gateway/circuit-breaker.js';
+import type { ChannelControl } from '../gateway/channel-control.js';
+import type { ChannelHealth } from '../gateway/channel-health.js';
 import type { RetryPolicy } from '../gateway/retry-policy.js';
 import type { EndState } from './request-end.js';
 
@@ -63,7 +65,12 @@ export interface GatewayDeps {
   redis: Redis | undefined;
   usage: UsageRecorder;
   requestLog: RequestLog;
+  /** The routable channels (enabled ones, runtime settings applied); replaced whole when an operator changes them. */
   channels: readonly Channel[];
+  /** Every channel, enabled or not, and the runtime settings (gateway/channel-control.ts). */
+  channelControl: ChannelControl;
+  /** Recent upstream attempts per channel (gateway/channel-health.ts). */
+  channelHealth: ChannelHealth;
   upstream: UpstreamClient;
   circuits: CircuitBreakers;
   retryPolicy: RetryPolicy;

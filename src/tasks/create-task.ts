@@ -98,7 +98,7 @@ export async function createVideoTask<S extends VideoAdapterSurface & VideoSurfa
  */
 async function submitToChannels<S extends VideoAdapterSurface & VideoSurface>(options: CreateVideoTaskOptions<S>): Promise<{ channel: Channel; upstreamId: string }> {
   const { request, model } = options;
-  const { circuits, retryPolicy } = request.server.gateway;
+  const { circuits, retryPolicy, channelHealth } = request.server.gateway;
   const candidates = routeModelOffering(request.server.gateway.channels, model, (channel) => channel.provider.video?.[options.surface] as VideoAdapter<RequestOf<S>> | undefined);
   const closed = candidates.filter(({ channel }) => !circuits.isOpen(channel.name));
   const ordered = closed.length > 0 ? closed : candidates;
@@ -112,18 +112,18 @@ async function submitToChannels<S extends VideoAdapterSurface & VideoSurface>(op
       const call = adapter.toCreateRequest(options.body, ctx);
       for (let attempt = 1; ; attempt++) {
         request.gw.channel = channel.name;
+        const sentAt = Date.now();
         const outcome = await submit(request, channel, adapter, call);
         settled = true;
-        if ('upstreamId' in outcome) {
+        if ('upstreamId' in outcome || outcome.next === 'final') {
           circuits.onSuccess(channel.name);
-          return { channel, upstreamId: outcome.upstreamId };
+          channelHealth.succeeded(channel.name, Date.now() - sentAt);
+          if ('upstreamId' in outcome) return { channel, upstreamId: outcome.upstreamId };
+          throw outcome.error;
         }
         lastError = outcome.error;
-        if (outcome.next === 'final') {
-          circuits.onSuccess(channel.name);
-          throw lastError;
-        }
         circuits.onFailure(channel.name);
+        channelHealth.failed(channel.name, Date.now() - sentAt, undefined, lastError.message);
         if (outcome.next === 'next-channel' || attempt > channel.maxRetries || circuits.isOpen(channel.name)) break;
         const delay = retryDelayMs(retryPolicy, attempt, lastError.retryAfterSeconds);
         if (delay === undefined) break;

@@ -189,7 +189,7 @@ export class VideoTaskPoller {
   }
 
   private adapterFor(task: VideoTask): { channel: Channel; adapter: VideoAdapter<unknown> } {
-    const channel = this.options.deps.channels.find((c) => c.name === task.channel);
+    const channel = this.options.deps.channelControl.find(task.channel);
     const adapter = channel?.provider.video?.[this.options.surface] as VideoAdapter<unknown> | undefined;
     if (!channel || !adapter) throw new GatewayError('GW_NO_CHANNEL', `The channel '${task.channel}' that created this task is not configured for video tasks`);
     return { channel, adapter };

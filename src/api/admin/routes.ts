@@ -9,6 +9,8 @@ import { toKeyPatch } from './key-input.js';
 import { KeyViews } from './key-views.js';
 import { adminUserRoutes } from './user-routes.js';
 import { requestLogRoutes } from '../request-log/routes.js';
+import { adminChannelRoutes } from './channel-routes.js';
+import { taskListRoutes } from '../task-log/routes.js';
 import { sendUsageCsv, usageAnswer } from './usage-answer.js';
 import {
   AdminCreateKeyBody, CreatedKeyView, KeyIdParams, KeyList, KeyView, PatchKeyBody, PricesView, TiersView, UsageQuery, UsageReport,
@@ -131,4 +133,6 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
   // Users and invitations: routes of this plugin's scope, so the hook above guards them too.
   await adminUserRoutes(app, { users, keys, opts });
   await requestLogRoutes(app, { base: '/admin/api', opts, ownerOf: () => undefined });
+  await adminChannelRoutes(app, { opts });
+  await taskListRoutes(app, { base: '/admin/api', opts, ownerOf: () => undefined });
 }

@@ -3,6 +3,7 @@ import { SessionStore } from '../../users/session-store.js';
 import { UserStore } from '../../users/user-store.js';
 import { authenticateSession, sessionOfRequest } from './session-auth.js';
 import { requestLogRoutes } from '../request-log/routes.js';
+import { taskListRoutes } from '../task-log/routes.js';
 import { consoleSessionRoutes } from './session-routes.js';
 import { consoleKeyRoutes } from './key-routes.js';
 import { consoleUsageRoutes } from './usage-routes.js';
@@ -42,4 +43,5 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
   await consoleUsageRoutes(app, tools);
   // Operators signed in to the console read the whole log under /admin/api; here, only their own keys'.
   await requestLogRoutes(app, { base: '/console/api', opts, ownerOf: (request) => sessionOfRequest(request).user.id });
+  await taskListRoutes(app, { base: '/console/api', opts, ownerOf: (request) => sessionOfRequest(request).user.id });
 }

@@ -107,7 +107,7 @@ describe('rate-limit rejections metric', () => {
     const db = await connectSqlite(dataDir);
     await ensureAdminToken(db, 'admin-token', () => undefined);
     const app = Fastify();
-    app.decorate('gateway', { db, channels: [], upstream: new UpstreamClient(), usage: new UsageRecorder(db), circuits: new CircuitBreakers({ threshold: 3, coolDownMs: 1000 }) } as unknown as GatewayDeps);
+    app.decorate('gateway', { db, channels: [], channelControl: { all: [] }, upstream: new UpstreamClient(), usage: new UsageRecorder(db), circuits: new CircuitBreakers({ threshold: 3, coolDownMs: 1000 }) } as unknown as GatewayDeps);
     app.decorate('bodyBudget', { bytesInFlight: 0 });
     app.decorateRequest('gw', null as never);
     registerMetrics(app);

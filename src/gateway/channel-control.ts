@@ -1,0 +1,128 @@
+import type { Db } from '../db/connect.js';
+import type { ChannelSettingTable } from '../db/schema.js';
+import type { Channel } from './channel.js';
+
+/** What an operator may change on a running channel; null puts the file's value back. */
+export interface ChannelPatch {
+  enabled?: boolean | null | undefined;
+  weight?: number | null | undefined;
+  priority?: number | null | undefined;
+}
+
+export interface ChannelOverrides {
+  enabled: boolean | null;
+  weight: number | null;
+  priority: number | null;
+}
+
+const NONE: ChannelOverrides = Object.freeze({ enabled: null, weight: null, priority: null });
+/** How often an instance reads the settings other instances may have changed. */
+const REFRESH_MS = 5_000;
+
+export interface ChannelControlOptions {
+  /** Channels the configuration file turned off (`enabled: false`). */
+  disabledInFile?: ReadonlySet<string>;
+  /** Gets the routable channels (enabled ones, settings applied) each time they change. */
+  onChange: (routable: readonly Channel[]) => void;
+  refreshMs?: number;
+  now?: () => number;
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * Runtime control of channels (issue 12): enabled, weight and priority changed by an operator are
+ * kept in `channel_settings` and win over the configuration file, which stays the starting
+ * point (a null puts the file's value back). Routing reads a plain array that is replaced, never
+ * changed in place, when the settings change, so the request path pays nothing for this. Every
+ * instance re-reads the table every few seconds: a change made on one reaches all of them.
+ */
+export class ChannelControl {
+  private overrides = new Map<string, ChannelOverrides>();
+  private effective: readonly Channel[];
+  private seen = '';
+  private timer: NodeJS.Timeout | undefined;
+  private readonly now: () => number;
+
+  constructor(
+    private readonly db: Db,
+    /** Every configured channel (and default simulator channel), as the file describes it. */
+    private readonly configured: readonly Channel[],
+    private readonly options: ChannelControlOptions,
+  ) {
+    this.now = options.now ?? Date.now;
+    this.effective = configured;
+  }
+
+  /** Every channel with its settings applied, enabled or not (task polling and the console need the disabled ones too). */
+  get all(): readonly Channel[] {
+    return this.effective;
+  }
+
+  find(name: string): Channel | undefined {
+    return this.effective.find((channel) => channel.name === name);
+  }
+
+  /** The channel's settings as the configuration file gives them. */
+  fileSettingsOf(name: string): { enabled: boolean; weight: number; priority: number } | undefined {
+    const channel = this.configured.find((c) => c.name === name);
+    return channel && { enabled: !this.options.disabledInFile?.has(name), weight: channel.weight, priority: channel.priority };
+  }
+
+  isEnabled(name: string): boolean {
+    return this.overrides.get(name)?.enabled ?? !this.options.disabledInFile?.has(name);
+  }
+
+  overridesOf(name: string): ChannelOverrides {
+    return this.overrides.get(name) ?? NONE;
+  }
+
+  /** Reads the stored settings; rebuilds the routable list only when they changed. */
+  async load(): Promise<void> {
+    const rows = await this.db.selectFrom('channel_settings').selectAll().orderBy('name').execute();
+    const fingerprint = JSON.stringify(rows.map((row) => [row.name, row.enabled, row.weight, row.priority]));
+    if (fingerprint === this.seen) return;
+    this.seen = fingerprint;
+    this.overrides = new Map(rows.map((row) => [row.name, overridesOf(row)]));
+    this.effective = this.configured.map((channel) => {
+      const o = this.overrides.get(channel.name);
+      return o && (o.weight !== null || o.priority !== null) ? { ...channel, weight: o.weight ?? channel.weight, priority: o.priority ?? channel.priority } : channel;
+    });
+    this.options.onChange(this.effective.filter((channel) => this.isEnabled(channel.name)));
+  }
+
+  /** Stores a change and applies it on this instance at once (others within the refresh interval). */
+  async update(name: string, patch: ChannelPatch): Promise<void> {
+    const current = this.overridesOf(name);
+    const next: ChannelOverrides = {
+      enabled: patch.enabled === undefined ? current.enabled : patch.enabled,
+      weight: patch.weight === undefined ? current.weight : patch.weight,
+      priority: patch.priority === undefined ? current.priority : patch.priority,
+    };
+    if (next.enabled === null && next.weight === null && next.priority === null) {
+      await this.db.deleteFrom('channel_settings').where('name', '=', name).execute();
+    } else {
+      const row = { enabled: next.enabled === null ? null : Number(next.enabled), weight: next.weight, priority: next.priority, updated_at: this.now() };
+      await this.db
+        .insertInto('channel_settings')
+        .values({ name, ...row })
+        .onConflict((conflict) => conflict.column('name').doUpdateSet(row))
+        .execute();
+    }
+    await this.load();
+  }
+
+  start(): void {
+    this.timer = setInterval(() => void this.load().catch((error: unknown) => this.options.onError?.(error)), this.options.refreshMs ?? REFRESH_MS);
+    this.timer.unref();
+  }
+
+  close(): void {
+    clearInterval(this.timer);
+  }
+}
+
+const overridesOf = (row: ChannelSettingTable): ChannelOverrides => ({
+  enabled: row.enabled === null ? null : row.enabled !== 0,
+  weight: row.weight,
+  priority: row.priority,
+});
