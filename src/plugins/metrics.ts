@@ -113,7 +113,7 @@ export function registerMetrics(app: FastifyInstance, metrics: GatewayMetrics = 
 
 /** Values read when Prometheus scrapes: nothing to keep up to date per request. */
 function registerScrapeTimeGauges(app: FastifyInstance, registry: Registry): void {
-  const { circuits, channelControl, usage } = app.gateway;
+  const { circuits, channelControl, usage, requestLog } = app.gateway;
   new Gauge({
     name: 'gateway_circuit_state',
     help: "Each channel's circuit: 0 closed, 1 half-open, 2 open",
@@ -129,6 +129,14 @@ function registerScrapeTimeGauges(app: FastifyInstance, registry: Registry): voi
     registers: [registry],
     collect() {
       this.set(usage.queued);
+    },
+  });
+  new Gauge({
+    name: 'gateway_request_log_queue_depth',
+    help: 'Request log entries waiting for the next database batch',
+    registers: [registry],
+    collect() {
+      this.set(requestLog.queued);
     },
   });
   new Gauge({

@@ -67,6 +67,7 @@ describe('GET /metrics (issue 5)', () => {
     // Read when scraped: each channel's circuit, the usage writer's backlog, request bytes held.
     expect(sample(text, 'gateway_circuit_state{channel="simulator-openai"}')).toBe(0);
     expect(sample(text, 'gateway_usage_queue_depth')).toBeGreaterThanOrEqual(0);
+    expect(sample(text, 'gateway_request_log_queue_depth')).toBeGreaterThanOrEqual(0);
     expect(sample(text, 'gateway_request_body_bytes_in_flight')).toBeGreaterThanOrEqual(0);
     expect(text).not.toContain('no-such-model');
     expect(text).not.toContain('12345');
@@ -107,7 +108,7 @@ describe('rate-limit rejections metric', () => {
     const db = await connectSqlite(dataDir);
     await ensureAdminToken(db, 'admin-token', () => undefined);
     const app = Fastify();
-    app.decorate('gateway', { db, channels: [], channelControl: { all: [] }, upstream: new UpstreamClient(), usage: new UsageRecorder(db), circuits: new CircuitBreakers({ threshold: 3, coolDownMs: 1000 }) } as unknown as GatewayDeps);
+    app.decorate('gateway', { db, channels: [], channelControl: { all: [] }, requestLog: { queued: 0 }, upstream: new UpstreamClient(), usage: new UsageRecorder(db), circuits: new CircuitBreakers({ threshold: 3, coolDownMs: 1000 }) } as unknown as GatewayDeps);
     app.decorate('bodyBudget', { bytesInFlight: 0 });
     app.decorateRequest('gw', null as never);
     registerMetrics(app);
