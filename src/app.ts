@@ -34,6 +34,7 @@ import { registerBodyBudget } from './plugins/body-budget.js';
 import { registerJsonBody } from './plugins/json-body.js';
 import { clientErrorHandler, frameworkErrors } from './plugins/client-errors.js';
 import { registerAccessLog } from './plugins/access-log.js';
+import { registerTracing } from './plugins/tracing.js';
 
 /** Endpoint families, each a Fastify plugin in its own folder under src/api/. */
 const FAMILY_PLUGINS = [systemRoutes, modelsRoutes, chatCompletionsRoutes, messagesRoutes, responsesRoutes, generateContentRoutes, imagesRoutes, videoGenerationsRoutes, videoaltRoutes, cloudAssetRoutes, adminRoutes, consoleRoutes];
@@ -106,6 +107,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       usageJournaled: false,
       retries: 0,
       fallbacks: 0,
+      trace: undefined,
     };
     done();
   });
@@ -140,6 +142,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' }, staticCSP: true });
   registerSecurityHeaders(app, deps.config.corsOrigins ?? []);
   // Before authentication: their end hooks must be in place when a refusal (401) ends the request.
+  registerTracing(app);
   registerMetrics(app);
   registerAccessLog(app);
   registerAuth(app);

@@ -17,6 +17,7 @@ import { ChannelControl } from './gateway/channel-control.js';
 import { ChannelHealth } from './gateway/channel-health.js';
 import { CircuitBreakers, DEFAULT_CIRCUIT } from './gateway/circuit-breaker.js';
 import { DEFAULT_RETRY_POLICY } from './gateway/retry-policy.js';
+import { startTracing } from './telemetry/tracing.js';
 
 export interface RunningGateway {
   app: FastifyInstance;
@@ -129,6 +130,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     onError: (error) => app?.log.warn({ err: error }, 'request log write failed: the entries stay queued and are retried'),
   });
   void requestLog.sweep().catch(() => undefined);
+  const tracing = config.tracing ? await startTracing(config.tracing) : undefined;
   let listenUrl = '';
   /** Set once built: the channel settings replace its routable list when they change. */
   let live: GatewayDeps | undefined;
@@ -161,6 +163,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       maxWaitMs: routing.retry_max_wait_ms ?? DEFAULT_RETRY_POLICY.maxWaitMs,
     },
     simulators,
+    tracing,
     publicUrl: (request) => config.publicUrl ?? (request ? requestOrigin(request) : undefined) ?? listenUrl,
     now: Date.now,
   };
@@ -186,6 +189,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     async close() {
       await drainAndClose(app, config.shutdownTimeoutMs ?? 25_000);
       channelControl.close();
+      // Every request has ended, and its spans with it: the last batch goes out now.
+      const tracesSent = tracing?.shutdown().catch((error: unknown) => app.log.warn({ err: error }, 'the last traces could not be exported'));
       await usage.close();
       await requestLog.close().catch(() => undefined);
       await upstream.close();
@@ -193,6 +198,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       await db.destroy();
       await keyCacheBus?.close();
       await redis?.quit();
+      await tracesSent;
     },
   };
 }

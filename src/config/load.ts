@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseDocument, LineCounter } from 'yaml';
 import { Ajv } from 'ajv';
-import { FileConfigSchema, type FileConfig, type GatewayConfig } from './schema.js';
+import { FileConfigSchema, type FileConfig, type GatewayConfig, type TracingConfig } from './schema.js';
 import { providerFor } from '../providers/registry.js';
 import type { VendorId } from '../providers/types.js';
 
@@ -44,8 +44,42 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
     corsOrigins: (env.GATEWAY_CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim().replace(/\/$/, '')).filter(Boolean),
+    tracing: loadTracingConfig(env),
     file,
   };
+}
+
+/**
+ * Traces are off unless an OTLP endpoint is set; OTEL_SDK_DISABLED=true or OTEL_TRACES_EXPORTER=none
+ * turn them off again (the OpenTelemetry SDK's own switches).
+ */
+export function loadTracingConfig(env: NodeJS.ProcessEnv): TracingConfig | undefined {
+  if (!env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT && !env.OTEL_EXPORTER_OTLP_ENDPOINT) return undefined;
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true' || env.OTEL_TRACES_EXPORTER?.trim() === 'none') return undefined;
+  return {
+    serviceName: env.OTEL_SERVICE_NAME || 'model-gateway',
+    sampler: parseSampler(env.OTEL_TRACES_SAMPLER, env.OTEL_TRACES_SAMPLER_ARG),
+    exportDelayMs: parseInteger(env.OTEL_BSP_SCHEDULE_DELAY, 5_000, 'OTEL_BSP_SCHEDULE_DELAY'),
+  };
+}
+
+/** The specification's sampler names; parentbased_always_on unless told otherwise. */
+function parseSampler(name: string | undefined, arg: string | undefined): TracingConfig['sampler'] {
+  const sampler = (name || 'parentbased_always_on').trim().toLowerCase();
+  const parentBased = sampler.startsWith('parentbased_');
+  switch (parentBased ? sampler.slice('parentbased_'.length) : sampler) {
+    case 'always_on':
+      return { ratio: 1, parentBased };
+    case 'always_off':
+      return { ratio: 0, parentBased };
+    case 'traceidratio': {
+      const ratio = arg === undefined || arg === '' ? 1 : Number(arg);
+      if (!(ratio >= 0 && ratio <= 1)) throw new Error(`OTEL_TRACES_SAMPLER_ARG must be a number from 0 to 1, got '${arg}'`);
+      return { ratio, parentBased };
+    }
+    default:
+      throw new Error(`OTEL_TRACES_SAMPLER '${name}' is not supported: use always_on, always_off, traceidratio or their parentbased_ forms`);
+  }
 }
 
 function parseInteger(value: string | undefined, fallback: number, name: string): number {

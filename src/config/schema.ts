@@ -174,5 +174,20 @@ export interface GatewayConfig {
   databaseUrl: string | undefined;
   /** `redis://…` shares rate-limit counters and key-cache invalidation between instances. */
   redisUrl: string | undefined;
+  /** OpenTelemetry traces; absent (off) unless an OTLP endpoint is set (src/telemetry/). */
+  tracing?: TracingConfig;
   file: FileConfig;
+}
+
+/**
+ * What the gateway itself reads of the OTEL_* variables. The exporter reads the rest
+ * (OTEL_EXPORTER_OTLP_ENDPOINT, _HEADERS, _TIMEOUT, _COMPRESSION, certificates) on its own.
+ */
+export interface TracingConfig {
+  /** OTEL_SERVICE_NAME, else `model-gateway`. */
+  serviceName: string;
+  /** OTEL_TRACES_SAMPLER(_ARG): the share of new traces kept, and whether an incoming trace's decision wins. */
+  sampler: { ratio: number; parentBased: boolean };
+  /** OTEL_BSP_SCHEDULE_DELAY: how long finished spans wait to be sent in one batch. */
+  exportDelayMs: number;
 }

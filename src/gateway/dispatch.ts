@@ -11,6 +11,8 @@ import { ClientGone, pause, type Cancellation } from './cancellation.js';
 import { SseDecoder } from './sse/parse.js';
 import { SseRelay, formatEvents } from './sse/relay.js';
 import { SseWriter } from './sse/write.js';
+import type { AttemptTrace } from '../telemetry/tracing.js';
+import { attemptSpanEnd, attemptSpanStart } from '../telemetry/attempt-span.js';
 
 type PairOf<F extends PairFamily> = FamilyPairs[F];
 export type RequestOf<F extends PairFamily> = PairOf<F> extends TranslatorPair<infer Req, unknown> ? Req : never;
@@ -55,6 +57,8 @@ type Attempt<F extends PairFamily> = {
   firstText?: string;
   /** Streams: the translator the relay feeds (its onEnd and usage close the stream). */
   translator?: StreamTranslator;
+  /** The attempt's client span (tracing on): ended once its body is read, with the usage. */
+  span?: AttemptTrace | undefined;
 };
 
 /** A blank line in SSE's line-end conventions: an event is complete once one arrived. */
@@ -167,15 +171,18 @@ async function sendWithFallback<F extends PairFamily>(options: DispatchOptions<F
         if (attempt > 1) request.gw.retries++;
         let status: number | undefined;
         const sentAt = Date.now();
+        const span = request.gw.trace?.startAttempt(attemptSpanStart({ channel, family, upstreamModel: ctx.upstreamModel, attempt, method: call.method }));
+        let answered: number | undefined;
         try {
-          const response = await upstream.send(channel, call, cancel);
+          const response = await upstream.send(channel, call, cancel, span?.headers);
+          answered = response.status;
           if (response.status < 400 && !(stream && isJsonAnswer(response))) {
             const first = stream ? await openStream(response, channel, typedPair, ctx) : undefined;
             if (!first?.failedBeforeOutput) {
               circuits.onSuccess(channel.name);
               channelHealth.succeeded(channel.name, Date.now() - sentAt);
               settled = true;
-              return { response, channel, pair, ctx, ...first };
+              return { response, channel, pair, ctx, span, ...first };
             }
             // The upstream's first event was its error: nothing reached the client, so this is a
             // failed attempt like any other (retry, then fall back), not a 200 with a lone error.
@@ -188,9 +195,14 @@ async function sendWithFallback<F extends PairFamily>(options: DispatchOptions<F
             lastError = withRetryAfter(mapped, response);
           }
         } catch (error) {
-          if (cancel.cancelled) throw new GatewayError('GW_UPSTREAM_ERROR', 'The client closed the connection', { cause: error });
+          if (cancel.cancelled) {
+            const gone = new GatewayError('GW_UPSTREAM_ERROR', 'The client closed the connection', { cause: error });
+            span?.end(attemptSpanEnd({ status: answered, errorType: gone.code }));
+            throw gone;
+          }
           lastError = isGatewayError(error) ? error : toTransportError(error, channel);
         }
+        span?.end(attemptSpanEnd({ status: answered, errorType: lastError.code }));
         const verdict = verdictFor(lastError, status);
         settled = true;
         // The channel's name stays with the operator (log, metrics), never in the client's error.
@@ -224,8 +236,7 @@ function withRetryAfter(error: GatewayError, response: UpstreamResponse): Gatewa
 
 /** Non-streamed request: returns the translated body for the route to send (or post-process). */
 export async function dispatchJson<F extends PairFamily>(options: DispatchOptions<F>): Promise<DispatchResult<ResponseOf<F>>> {
-  const { text, channel, pair, ctx } = await exchangeJson(options);
-  const { body, usage } = translateBody(pair, text, ctx);
+  const { body, usage, channel } = await exchangeJson(options, (text, pair, ctx) => translateBody(pair, text, ctx));
   options.request.gw.usage = usage;
   return { body, usage, channel };
 }
@@ -235,23 +246,30 @@ export async function dispatchJson<F extends PairFamily>(options: DispatchOption
  * with a text fast path skip parsing and re-serialising the upstream's body.
  */
 export async function dispatchJsonReply<F extends PairFamily>(options: DispatchOptions<F>): Promise<unknown> {
-  const { text, pair, ctx } = await exchangeJson(options);
-  const fast = pair.fromUpstreamText?.(text, ctx);
-  if (fast) {
-    options.request.gw.usage = fast.usage;
-    options.reply.type('application/json; charset=utf-8');
-    return fast.text;
-  }
-  const { body, usage } = translateBody(pair, text, ctx);
+  const { body, usage, isText } = await exchangeJson(options, (text, pair, ctx) => {
+    const fast = pair.fromUpstreamText?.(text, ctx);
+    return fast ? { body: fast.text as unknown, usage: fast.usage, isText: true } : { ...translateBody(pair, text, ctx), isText: false };
+  });
   options.request.gw.usage = usage;
+  if (isText) options.reply.type('application/json; charset=utf-8');
   return body;
 }
 
-async function exchangeJson<F extends PairFamily>(options: DispatchOptions<F>) {
-  const { response, channel, pair, ctx } = await sendWithFallback(options, clientGoneOf(options), false);
+/** Sends with fallback, reads the body and translates it; the attempt's span ends with the usage. */
+async function exchangeJson<F extends PairFamily, T extends { usage: Usage }>(
+  options: DispatchOptions<F>,
+  translate: (text: string, pair: TranslatorPair<unknown, ResponseOf<F>>, ctx: TranslateContext) => T,
+): Promise<T & { channel: Channel }> {
+  const { response, channel, pair, ctx, span } = await sendWithFallback(options, clientGoneOf(options), false);
   if (channel.isSimulator) options.reply.header('x-simulator', channel.vendor);
-  const text = await response.body.text();
-  return { text, channel, pair: pair as unknown as TranslatorPair<unknown, ResponseOf<F>>, ctx };
+  try {
+    const translated = translate(await response.body.text(), pair as unknown as TranslatorPair<unknown, ResponseOf<F>>, ctx);
+    span?.end(attemptSpanEnd({ status: response.status, usage: translated.usage }));
+    return { ...translated, channel };
+  } catch (error) {
+    span?.end(attemptSpanEnd({ status: response.status, errorType: isGatewayError(error) ? error.code : 'GW_UPSTREAM_ERROR' }));
+    throw error;
+  }
 }
 
 function translateBody<Res>(pair: TranslatorPair<unknown, Res>, text: string, ctx: TranslateContext): { body: Res; usage: Usage } {
@@ -325,6 +343,7 @@ export async function dispatchStream<F extends PairFamily>(options: DispatchOpti
     request.gw.usage = translator.usage() ?? partialStreamUsage(options.body, deliveredTexts(sent, options.deliveredText));
     // Body logging (the request log) keeps the stream as the client got it.
     if (request.server.gateway.requestLog.settings.bodies) request.gw.responseText = sent.join('') + errorText;
+    attempt.span?.end(attemptSpanEnd({ status: response.status, errorType: request.gw.streamError?.code, usage: request.gw.usage }));
     if (writer.isClosed) response.body.destroy();
     writer.end();
   }

@@ -59,8 +59,9 @@ export class UpstreamClient {
   /**
    * Resolves with the status and headers once they arrive; the body follows through the
    * returned UpstreamBody. The channel's total timeout covers the whole exchange, body included.
+   * `traceHeaders` (tracing on) carry the attempt's `traceparent`.
    */
-  send(channel: Channel, call: UpstreamCall, cancel: Cancellation = NEVER_CANCELLED): Promise<UpstreamResponse> {
+  send(channel: Channel, call: UpstreamCall, cancel: Cancellation = NEVER_CANCELLED, traceHeaders?: Readonly<Record<string, string>>): Promise<UpstreamResponse> {
     const base = this.baseOf(channel);
     const path = base.pathname + call.path + (call.query ? `?${new URLSearchParams(call.query).toString()}` : '');
     const headers: Record<string, string> = { ...channel.headers, ...call.headers };
@@ -77,6 +78,8 @@ export class UpstreamClient {
       Object.assign(headers, provider.authHeaders(channel.credentials, Math.floor(Date.now() / 1000)));
     }
     if (call.stream) headers.accept ??= 'text/event-stream';
+    // After signing: a request signature never covers them.
+    if (traceHeaders) Object.assign(headers, traceHeaders);
     // A large body was just serialised: undici's copy of it gets a turn of its own (the event-loop watchdog, issue 13).
     if (body !== undefined && body.length > LARGE_BODY_CHARS) {
       return new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.dispatch(channel, base.origin, path, call.method, headers, body, cancel));

@@ -18,6 +18,7 @@ import type { ChannelControl } from '../gateway/channel-control.js';
 import type { ChannelHealth } from '../gateway/channel-health.js';
 import type { RetryPolicy } from '../gateway/retry-policy.js';
 import type { EndState } from './request-end.js';
+import type { RequestTrace, Tracing } from '../telemetry/tracing.js';
 
 /** Per-request data, on one typed decoration (`request.gw`). */
 export interface RequestContext {
@@ -46,6 +47,8 @@ export interface RequestContext {
   /** The request's and response's text, kept only while body logging is on (the request log). */
   requestText?: string | undefined;
   responseText?: string | undefined;
+  /** The request's server span when tracing is on (plugins/tracing.ts); upstream attempts are its children. */
+  trace: RequestTrace | undefined;
 }
 
 export interface TokenReservation {
@@ -76,6 +79,8 @@ export interface GatewayDeps {
   retryPolicy: RetryPolicy;
   /** The built-in simulators by vendor, when running. */
   simulators: ReadonlyMap<string, RunningSimulator>;
+  /** OpenTelemetry traces, when OTEL_EXPORTER_OTLP_ENDPOINT is set (src/telemetry/). */
+  tracing: Tracing | undefined;
   /** The base URL clients reach us at, for links we hand out. */
   /**
    * The base of links the gateway hands out: GATEWAY_PUBLIC_URL, else the origin the request was

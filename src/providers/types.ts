@@ -117,6 +117,11 @@ export interface ChannelCredentials {
 /** Vendor facts the generic code needs, all in one object per vendor folder (index.ts). */
 export interface ProviderModule {
   readonly vendor: VendorId;
+  /**
+   * The vendor's `gen_ai.provider.name` in traces where OpenTelemetry's GenAI conventions list
+   * one that differs from `vendor`; `vendor` otherwise.
+   */
+  readonly genAiProviderName?: string;
   /** The public models this vendor serves by default, with their upstream names. */
   readonly defaultModels: Readonly<Record<string, string>>;
   /** Base URL of the real service, and the path prefix its simulator serves under. */

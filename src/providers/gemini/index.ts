@@ -7,6 +7,8 @@ import { imagesToGemini } from './from-images.js';
 
 export const gemini: ProviderModule = {
   vendor: 'gemini',
+  // The Gemini API (generativelanguage.googleapis.com), as the GenAI conventions name it.
+  genAiProviderName: 'gcp.gemini',
   defaultModels: { 'gamma-2.5-flash-lite': 'gemini-2.5-flash-lite', 'gamma-3.1-flash-image': 'gemini-3.1-flash-image' },
   defaultBaseUrl: GEMINI_BASE_URL,
   addedPathPrefixes: ['/v1beta', '/v1'],
