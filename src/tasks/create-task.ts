@@ -8,6 +8,8 @@ import { routeModelOffering } from '../gateway/route-model.js';
 import { readErrorBody, toTransportError, type UpstreamResponse } from '../gateway/upstream-client.js';
 import type { TranslateContext, UpstreamCall } from '../providers/types.js';
 import { worstCaseCost } from '../usage/worst-case.js';
+import { attemptSpanEnd, attemptSpanStart } from '../telemetry/attempt-span.js';
+import type { AttemptTrace } from '../telemetry/tracing.js';
 import { NOT_SUBMITTED, VideoTaskRepo } from './task-repo.js';
 import type { VideoAdapter, VideoAdapterSurface, VideoSurfaceAdapters } from './video-adapter.js';
 import type { VideoSurface, VideoTask } from './video-task.js';
@@ -113,7 +115,8 @@ async function submitToChannels<S extends VideoAdapterSurface & VideoSurface>(op
       for (let attempt = 1; ; attempt++) {
         request.gw.channel = channel.name;
         const sentAt = Date.now();
-        const outcome = await submit(request, channel, adapter, call);
+        const span = request.gw.trace?.startAttempt(attemptSpanStart({ channel, family: request.gw.family ?? 'video-generations', upstreamModel: ctx.upstreamModel, attempt, method: call.method }));
+        const outcome = await submit(request, channel, adapter, call, span);
         settled = true;
         if ('upstreamId' in outcome || outcome.next === 'final') {
           circuits.onSuccess(channel.name);
@@ -136,13 +139,22 @@ async function submitToChannels<S extends VideoAdapterSurface & VideoSurface>(op
   throw lastError ?? new GatewayError('GW_NO_CHANNEL', `No upstream channel is available for model '${model}'`);
 }
 
-async function submit(request: FastifyRequest, channel: Channel, adapter: VideoAdapter<unknown>, call: UpstreamCall): Promise<Outcome> {
+/** One submission attempt; its client span (tracing on) ends with its outcome. */
+async function submit(request: FastifyRequest, channel: Channel, adapter: VideoAdapter<unknown>, call: UpstreamCall, span: AttemptTrace | undefined): Promise<Outcome> {
   let response: UpstreamResponse;
   try {
-    response = await request.server.gateway.upstream.send(channel, call);
+    response = await request.server.gateway.upstream.send(channel, call, undefined, span?.headers);
   } catch (error) {
-    return { error: isGatewayError(error) ? error : toTransportError(error, channel), next: 'retry' };
+    const failure = isGatewayError(error) ? error : toTransportError(error, channel);
+    span?.end(attemptSpanEnd({ status: undefined, errorType: failure.code }));
+    return { error: failure, next: 'retry' };
   }
+  const outcome = await readOutcome(response, adapter);
+  span?.end(attemptSpanEnd({ status: response.status, errorType: 'error' in outcome ? outcome.error.code : undefined }));
+  return outcome;
+}
+
+async function readOutcome(response: UpstreamResponse, adapter: VideoAdapter<unknown>): Promise<Outcome> {
   if (response.status >= 400) {
     const error = adapter.fromUpstreamError(response.status, await readErrorBody(response.body));
     const retryAfter = parseRetryAfter(response.headers['retry-after']);

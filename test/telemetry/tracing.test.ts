@@ -194,6 +194,16 @@ describe('OpenTelemetry traces (issue 15)', () => {
     expect(unauthorised.attributes['gateway.key.id']).toBeUndefined();
   });
 
+  it('a video task submission gets a client span too, with the vendor as gen_ai.provider.name', async () => {
+    const created = await call(gateway, 'POST', '/v1/video/generations', { model: 'zeta-1.0-r2v', prompt: 'A cat opens a fan', images: ['https://example.com/ref-1.png'] });
+    expect(created.status).toBe(200);
+    const { server, clients } = await traceOf(created.headers.get('x-request-id'), 1);
+    expect(server.name).toBe('video_generation zeta-1.0-r2v');
+    expect(clients[0]!.attributes).toMatchObject({ 'gen_ai.operation.name': 'video_generation', 'gen_ai.provider.name': 'alibaba-dashscope', 'gateway.attempt': 1, 'http.response.status_code': 200 });
+    const sent = gateway.deps.simulators.get('simulator-alibaba-dashscope')!.requests.find((r) => r.method === 'POST')!;
+    expect(traceparentOf(sent.headers)?.[2]).toBe(clients[0]!.spanId);
+  });
+
   it('probes and scrapes are not traced', async () => {
     const health = await call(gateway, 'GET', '/healthz');
     await call(gateway, 'GET', '/metrics');
