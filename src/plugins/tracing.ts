@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { isGatewayError } from '../errors.js';
 import { operationNameOf, requestParameterAttributes, usageAttributes } from '../telemetry/gen-ai-attributes.js';
 import type { SpanEnd, SpanStart } from '../telemetry/tracing.js';
 import { onRequestEnd, type ResponseEnd } from './request-end.js';
@@ -17,11 +16,6 @@ export function registerTracing(app: FastifyInstance): void {
     if (request.routeOptions.config.isPublic) return done();
     request.gw.trace = tracing.startRequest(request.headers, serverSpanStart(request));
     onRequestEnd(request, reply, endServerSpan);
-    done();
-  });
-  app.addHook('onError', (request, _reply, error, done) => {
-    const trace = request.gw?.trace;
-    if (trace) trace.errorType = isGatewayError(error) ? error.code : ((error as { code?: string }).code ?? error.name);
     done();
   });
 }
@@ -45,7 +39,8 @@ function endServerSpan(end: ResponseEnd, request: FastifyRequest, reply: Fastify
   const gw = request.gw;
   const status = reply.raw.statusCode;
   const operation = operationNameOf(gw.family);
-  const errorType = gw.trace!.errorType ?? gw.streamError?.code ?? (status >= 400 ? String(status) : undefined);
+  // The code of the error the client read, whether answered whole or as a stream's last event.
+  const errorType = gw.error?.code ?? gw.streamError?.code ?? (status >= 400 ? String(status) : undefined);
   const span: SpanEnd = {
     name: operation && gw.model ? `${operation} ${gw.model}` : undefined,
     attributes: {

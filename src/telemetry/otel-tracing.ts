@@ -37,8 +37,6 @@ function samplerFor({ ratio, parentBased }: TracingConfig['sampler']): Sampler {
 }
 
 class OtelRequestTrace implements RequestTrace {
-  errorType: string | undefined = undefined;
-
   constructor(
     private readonly tracer: Tracer,
     private readonly propagator: W3CTraceContextPropagator,

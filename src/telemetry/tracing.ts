@@ -32,8 +32,6 @@ export interface Tracing {
 export interface RequestTrace {
   /** A client span for one upstream attempt, a child of the request's span. */
   startAttempt(start: SpanStart): AttemptTrace;
-  /** `error.type` of the failure the request ended with, when an error was thrown. */
-  errorType: string | undefined;
   end(end: SpanEnd): void;
 }
 
