@@ -57,7 +57,7 @@ export function loadTracingConfig(env: NodeJS.ProcessEnv): TracingConfig | undef
   if (!env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT && !env.OTEL_EXPORTER_OTLP_ENDPOINT) return undefined;
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true' || env.OTEL_TRACES_EXPORTER?.trim() === 'none') return undefined;
   return {
-    serviceName: env.OTEL_SERVICE_NAME || 'model-gateway',
+    serviceName: env.OTEL_SERVICE_NAME || undefined,
     sampler: parseSampler(env.OTEL_TRACES_SAMPLER, env.OTEL_TRACES_SAMPLER_ARG),
     exportDelayMs: parseInteger(env.OTEL_BSP_SCHEDULE_DELAY, 5_000, 'OTEL_BSP_SCHEDULE_DELAY'),
   };

@@ -184,8 +184,8 @@ export interface GatewayConfig {
  * (OTEL_EXPORTER_OTLP_ENDPOINT, _HEADERS, _TIMEOUT, _COMPRESSION, certificates) on its own.
  */
 export interface TracingConfig {
-  /** OTEL_SERVICE_NAME, else `model-gateway`. */
-  serviceName: string;
+  /** OTEL_SERVICE_NAME; without it `service.name` of OTEL_RESOURCE_ATTRIBUTES, else `model-gateway`. */
+  serviceName: string | undefined;
   /** OTEL_TRACES_SAMPLER(_ARG): the share of new traces kept, and whether an incoming trace's decision wins. */
   sampler: { ratio: number; parentBased: boolean };
   /** OTEL_BSP_SCHEDULE_DELAY: how long finished spans wait to be sent in one batch. */

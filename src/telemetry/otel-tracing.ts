@@ -12,9 +12,11 @@ import type { AttemptTrace, RequestTrace, SpanAttributes, SpanEnd, SpanStart, Tr
  * nothing else in the process is traced by accident.
  */
 export function createOtelTracing(config: TracingConfig): Tracing {
+  // The specification's precedence: OTEL_SERVICE_NAME, then OTEL_RESOURCE_ATTRIBUTES, then our default.
   const resource = defaultResource()
+    .merge(resourceFromAttributes({ 'service.name': 'model-gateway' }))
     .merge(detectResources({ detectors: [resourceAttributesEnvDetector] }))
-    .merge(resourceFromAttributes({ 'service.name': config.serviceName }));
+    .merge(config.serviceName ? resourceFromAttributes({ 'service.name': config.serviceName }) : null);
   // The exporter reads OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT, _HEADERS, _TIMEOUT and the rest itself.
   const processor = new BatchSpanProcessor({ exporter: new OTLPTraceExporter(), scheduledDelayMillis: config.exportDelayMs });
   const provider = new TracerProvider({ resource, sampler: samplerFor(config.sampler), spanProcessors: [processor] });

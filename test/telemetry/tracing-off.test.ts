@@ -20,7 +20,7 @@ describe('OpenTelemetry traces are off by default (issue 15)', () => {
     expect(loadTracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SDK_DISABLED: 'true' })).toBeUndefined();
     expect(loadTracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_TRACES_EXPORTER: 'none' })).toBeUndefined();
     expect(loadTracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318' })).toEqual({
-      serviceName: 'model-gateway',
+      serviceName: undefined,
       sampler: { ratio: 1, parentBased: true },
       exportDelayMs: 5_000,
     });
