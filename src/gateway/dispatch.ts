@@ -11,6 +11,7 @@ import { ClientGone, pause, type Cancellation } from './cancellation.js';
 import { SseDecoder } from './sse/parse.js';
 import { SseRelay, formatEvents } from './sse/relay.js';
 import { SseWriter } from './sse/write.js';
+import { serializeInTurns } from './serialize-in-turns.js';
 import type { AttemptTrace } from '../telemetry/tracing.js';
 import { attemptSpanEnd, attemptSpanStart } from '../telemetry/attempt-span.js';
 
@@ -166,6 +167,8 @@ async function sendWithFallback<F extends PairFamily>(options: DispatchOptions<F
       const typedPair = pair as unknown as TranslatorPair<RequestOf<F>, unknown>;
       const call = typedPair.toUpstream(options.body, ctx);
       call.stream = stream;
+      // Serialised once for all attempts on this channel; a large body in slices, turn by turn.
+      if (request.gw.largeBody && call.body !== undefined && typeof call.body !== 'string') call.body = await serializeInTurns(call.body);
       for (let attempt = 1; ; attempt++) {
         request.gw.channel = channel.name;
         if (attempt > 1) request.gw.retries++;

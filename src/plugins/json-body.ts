@@ -69,6 +69,7 @@ export function registerJsonBody(app: FastifyInstance, bodyLimit: number, keepTe
       }
       chunks.push(bytes);
       if (received > LARGE_BODY_BYTES) {
+        request.gw.largeBody = true;
         // From here on each chunk is decoded as it comes: the cost is spread over the upload.
         decoder = new StringDecoder('utf8');
         decoded = chunks.map((c) => decoder!.write(c));

@@ -44,6 +44,8 @@ export interface RequestContext {
   usageJournaled?: boolean;
   /** The error the client was answered with (the request log). */
   error?: GatewayError | undefined;
+  /** The body was over 1 MiB: its upstream JSON is built a slice per turn (gateway/serialize-in-turns.ts). */
+  largeBody?: boolean;
   /** The request's and response's text, kept only while body logging is on (the request log). */
   requestText?: string | undefined;
   responseText?: string | undefined;
