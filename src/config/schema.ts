@@ -1,7 +1,8 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from 'typebox';
 
-const VendorSchema = Type.Union(
-  ['openai', 'volcengine-ark', 'zhipu', 'anthropic', 'gemini', 'alibaba-dashscope', 'kling'].map((v) => Type.Literal(v)),
+/** Typed `string`, as before: TypeBox 1 infers a union built from an array (not a tuple) as `never`. */
+const VendorSchema = Type.Unsafe<string>(
+  Type.Union(['openai', 'volcengine-ark', 'zhipu', 'anthropic', 'gemini', 'alibaba-dashscope', 'kling'].map((v) => Type.Literal(v))),
 );
 
 /** Behaviour of a built-in simulator upstream (all optional; defaults answer at once). */

@@ -1,5 +1,5 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import type { TSchema, Static } from '@sinclair/typebox';
+import type { TSchema, Static } from 'typebox';
 import { GatewayError } from '../errors.js';
 
 /**

@@ -7,7 +7,10 @@ import type { FileConfig } from '../../src/config/schema.js';
 import { TEST_ADMIN_TOKEN, TEST_KEY } from './gateway.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-/** vite-node runs the TypeScript sources as they are (no build), like vitest does. */
+/**
+ * vite-node runs the TypeScript sources as they are (no build), like vitest does. A devDependency
+ * of its own: vitest 4 and later no longer bring it.
+ */
 const VITE_NODE = join(ROOT, 'node_modules', '.bin', 'vite-node');
 
 export interface GatewayProcess {

@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { compileValidator } from '../../validation/compile.js';
 
 /** Bodies and answers of the channel and model endpoints of /admin/api (issue 12). */

@@ -1,5 +1,5 @@
 import { LIMITS, NO_NUL } from '../../validation/limits.js';
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { CATALOG, type EndpointFamily } from '../../catalog/models.js';
 import { compileValidator } from '../../validation/compile.js';
 import { PriceSchema, TierSchema } from '../../config/schema.js';
@@ -87,7 +87,9 @@ export const KeyView = Type.Object({
 });
 export type KeyView = Static<typeof KeyView>;
 
-export const CreatedKeyView = Type.Intersect([KeyView, Type.Object({ key: Type.String({ description: 'The secret, shown this once' }) })]);
+// `type: 'object'` beside `allOf`, as TypeBox 0.34 wrote it (1.x leaves it out): the document and
+// Fastify's response serializer see the same schema as before.
+export const CreatedKeyView = Type.Intersect([KeyView, Type.Object({ key: Type.String({ description: 'The secret, shown this once' }) })], { type: 'object' });
 export const KeyList = Type.Object({ object: Type.Literal('list'), data: Type.Array(KeyView) });
 export const KeyIdParams = Type.Object({ id: Type.String() });
 
@@ -134,7 +136,7 @@ export const UsageReport = Type.Object({
   object: Type.Literal('usage_report'),
   group_by: Nullable(enumOf(GROUP_BY)),
   totals: UsageTotals,
-  groups: Type.Array(Type.Intersect([Type.Object({ group: Type.String({ description: 'The hour (YYYY-MM-DDTHH:00Z), day (YYYY-MM-DD), model id, key id, channel or user id' }) }), UsageTotals])),
+  groups: Type.Array(Type.Intersect([Type.Object({ group: Type.String({ description: 'The hour (YYYY-MM-DDTHH:00Z), day (YYYY-MM-DD), model id, key id, channel or user id' }) }), UsageTotals], { type: 'object' })),
 });
 export type UsageReport = Static<typeof UsageReport>;
 

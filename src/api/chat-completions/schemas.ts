@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { BETA_FAMILY_MODELS, FAMILY_A_MODELS, FAMILY_C_MODELS } from '../../catalog/models.js';
 import { discriminatedUnion } from '../../validation/discriminated-union.js';
 import { compileValidator, type Validator } from '../../validation/compile.js';

@@ -1,5 +1,5 @@
 import { LIMITS, NO_NUL } from '../../validation/limits.js';
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from 'typebox';
 import { ASSET_MODEL } from '../../catalog/models.js';
 import { GatewayError } from '../../errors.js';
 import { compileValidator } from '../../validation/compile.js';

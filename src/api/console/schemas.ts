@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { compileValidator } from '../../validation/compile.js';
 import { BudgetUsd, ENDPOINT_FAMILIES, GROUP_BY, MODEL_IDS, PerMinute, UsageQuery } from '../admin/schemas.js';
 import { PriceSchema } from '../../config/schema.js';

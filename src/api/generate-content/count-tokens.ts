@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type } from 'typebox';
 import type { GeminiContent, GeminiPart } from '../../protocols/gemini-generate/types.js';
 import { countTokens } from '../../tokens/tokenizer.js';
 

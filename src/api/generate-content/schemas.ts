@@ -1,5 +1,5 @@
 import { LIMITS } from '../../validation/limits.js';
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type TSchema } from 'typebox';
 import { GatewayError } from '../../errors.js';
 import { compileValidator } from '../../validation/compile.js';
 import {

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type } from 'typebox';
 import { IMAGE_MODELS } from '../../catalog/models.js';
 import { OPENAI_IMAGE_SIZES, type OpenAIImagesRequest } from '../../protocols/openai-images/types.js';
 import { compileValidator } from '../../validation/compile.js';

@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from 'typebox';
 import { MESSAGES_MODELS } from '../../catalog/models.js';
 import { compileValidator } from '../../validation/compile.js';
 

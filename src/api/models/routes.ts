@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { Type } from '@sinclair/typebox';
+import { Type } from 'typebox';
 import { CATALOG } from '../../catalog/models.js';
 import { isGoogleStyleRequest } from '../google-style.js';
 import { googleModelOr404, googleModelsFor } from '../generate-content/google-models.js';

@@ -1,4 +1,4 @@
-import { Type } from '@sinclair/typebox';
+import { Type } from 'typebox';
 import { envelopeForPath, type EnvelopeKind } from '../envelopes.js';
 import { GoogleModelSchema } from '../generate-content/google-models.js';
 import { GOOGLE_METHOD_CONTENT, OpenAIModel, SUCCESS_CONTENT } from './response-schemas.js';

@@ -1,4 +1,4 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type TSchema } from 'typebox';
 
 /**
  * Response bodies for the OpenAPI document only (the routes answer the upstream's translated

@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { compileValidator } from '../../validation/compile.js';
 
 /** Queries and answers of the request log (GET /admin/api/requests, /console/api/requests; issue 12). */
@@ -72,4 +72,4 @@ export const RequestDetail = Type.Intersect([
     request_body: Nullable(Type.String({ description: 'Only when body logging is on; cut at the configured length' })),
     response_body: Nullable(Type.String({ description: 'Only when body logging is on; a stream as the SSE text the client got' })),
   }),
-]);
+], { type: 'object' });

@@ -1,5 +1,5 @@
 import { LIMITS } from '../../validation/limits.js';
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { BETA_FAMILY_MODELS } from '../../catalog/models.js';
 import { discriminatedUnion } from '../../validation/discriminated-union.js';
 import { compileValidator } from '../../validation/compile.js';
@@ -23,7 +23,7 @@ const nullableEnumOf = (values: readonly string[]) => Type.Unsafe<string | null>
  * 1 item(s)") instead of the first union branch's type error.
  */
 const stringOrArray = <T extends TSchema>(items: T, options: { minLength?: number; minItems?: number } = {}) =>
-  Type.Unsafe<string | Array<T['static']>>({ type: ['string', 'array'], items, ...options });
+  Type.Unsafe<string | Array<Static<T>>>({ type: ['string', 'array'], items, ...options });
 
 export const InputTextPart = Type.Object({ type: Type.Literal('input_text'), text: Type.String() });
 export const InputImagePart = Type.Object({ type: Type.Literal('input_image'), image_url: Type.String({ minLength: 1 }) });

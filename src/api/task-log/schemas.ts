@@ -1,4 +1,4 @@
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { compileValidator } from '../../validation/compile.js';
 
 /** The video task list (GET /admin/api/tasks, /console/api/tasks; issue 12). */

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Type } from '@sinclair/typebox';
+import { Type } from 'typebox';
 import { GatewayError } from '../../errors.js';
 import { admit } from '../../plugins/rate-limit.js';
 import type { VideoGenerationRequest } from '../../protocols/video-generations/types.js';

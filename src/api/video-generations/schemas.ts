@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type, type Static } from 'typebox';
 import { VIDEO_MODELS } from '../../catalog/models.js';
 import { GatewayError } from '../../errors.js';
 import type { VideoGenerationRequest } from '../../protocols/video-generations/types.js';

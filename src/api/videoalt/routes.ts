@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Type } from '@sinclair/typebox';
+import { Type } from 'typebox';
 import { GatewayError } from '../../errors.js';
 import { admit } from '../../plugins/rate-limit.js';
 import { KLING_CAPABILITIES, type KlingCapability, type KlingVideoRequest } from '../../protocols/kling-video/types.js';

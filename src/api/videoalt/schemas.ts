@@ -1,4 +1,4 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import { Type, type TSchema } from 'typebox';
 import { VIDEOALT_MODELS } from '../../catalog/models.js';
 import { GatewayError } from '../../errors.js';
 import type { KlingCapability, KlingCreateBody } from '../../protocols/kling-video/types.js';
