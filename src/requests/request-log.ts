@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { BatchInsert } from '../db/batch-insert.js';
+import { OneWriteAtATime } from '../db/one-write-at-a-time.js';
 import type { Db } from '../db/connect.js';
 import type { RequestLogConfig } from '../config/schema.js';
 import { maskedHeaders } from './masked-headers.js';
@@ -65,7 +66,7 @@ export interface RequestLogOptions {
  */
 export class RequestLog {
   private queue: RequestLogEntry[] = [];
-  private flushing: Promise<void> | undefined;
+  private readonly writes = new OneWriteAtATime();
   private readonly timer: NodeJS.Timeout;
   private readonly sweeper: NodeJS.Timeout;
   private readonly insert: BatchInsert<'request_details'>;
@@ -113,13 +114,8 @@ export class RequestLog {
   }
 
   /** Writes what is queued; a failed batch goes back to the front for the next flush. */
-  async flush(): Promise<void> {
-    while (this.flushing) await this.flushing;
-    if (this.queue.length === 0) return;
-    this.flushing = this.writeQueued().finally(() => {
-      this.flushing = undefined;
-    });
-    await this.flushing;
+  flush(): Promise<void> {
+    return this.writes.run(() => this.queue.length > 0, () => this.writeQueued());
   }
 
   private async writeQueued(): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Insertable } from 'kysely';
 import { BatchInsert } from '../db/batch-insert.js';
+import { OneWriteAtATime } from '../db/one-write-at-a-time.js';
 import type { Db } from '../db/connect.js';
 import type { UsageEventTable } from '../db/schema.js';
 import type { UsageJournal } from './usage-journal.js';
@@ -29,7 +30,7 @@ export interface UsageRecorderOptions {
 export class UsageRecorder {
   private queue: UsageEvent[] = [];
   private readonly listeners = new Set<(event: UsageEvent) => void>();
-  private flushing: Promise<void> | undefined;
+  private readonly writes = new OneWriteAtATime();
   private readonly timer: NodeJS.Timeout;
   private readonly batchSize: number;
   private readonly insert: BatchInsert<'usage_events'>;
@@ -78,13 +79,8 @@ export class UsageRecorder {
    * parameters of one statement, so a backlog after an outage must not become one huge insert).
    * Concurrent calls share one write; a failed write puts its events back and stops.
    */
-  async flush(): Promise<void> {
-    while (this.flushing) await this.flushing;
-    if (this.queue.length === 0) return;
-    this.flushing = this.writeQueued().finally(() => {
-      this.flushing = undefined;
-    });
-    await this.flushing;
+  flush(): Promise<void> {
+    return this.writes.run(() => this.queue.length > 0, () => this.writeQueued());
   }
 
   /**

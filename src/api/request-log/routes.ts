@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GatewayError } from '../../errors.js';
 import { getRequest, listRequests, type RequestLogRow } from '../../requests/request-log-query.js';
 import { parseTimestamp } from '../admin/key-input.js';
+import { pageLimit } from '../paging.js';
 import { validated } from '../admin/route-validation.js';
 import { AdminRequestLogQuery, ConsoleRequestLogQuery, RequestDetail, RequestEntryId, RequestLogPage, validateAdminRequestLogQuery, validateConsoleRequestLogQuery } from './schemas.js';
 
@@ -16,7 +17,6 @@ export interface RequestLogRouteOptions {
   ownerOf: (request: FastifyRequest) => string | undefined;
 }
 
-const MAX_LIMIT = 200;
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
@@ -64,8 +64,7 @@ export async function requestLogRoutes(app: FastifyInstance, { base, opts, owner
     },
     async (request) => {
       const query = request.query as Query;
-      const limit = query.limit === undefined ? 50 : Number(query.limit);
-      if (limit < 1 || limit > MAX_LIMIT) throw new GatewayError('GW_REQ_INVALID_PARAM', `'limit' must be between 1 and ${MAX_LIMIT}`, { param: 'limit' });
+      const limit = pageLimit(query.limit);
       const filter = {
         keyId: query.key,
         model: query.model,

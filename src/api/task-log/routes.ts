@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { GatewayError } from '../../errors.js';
+import { pageLimit } from '../paging.js';
 import { NOT_SUBMITTED } from '../../tasks/task-repo.js';
 import type { VideoTaskResult } from '../../tasks/video-task.js';
 import { validated } from '../admin/route-validation.js';
@@ -13,7 +13,6 @@ export interface TaskListRouteOptions {
   ownerOf: (request: FastifyRequest) => string | undefined;
 }
 
-const MAX_LIMIT = 200;
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /**
@@ -35,8 +34,7 @@ export async function taskListRoutes(app: FastifyInstance, { base, opts, ownerOf
     },
     async (request) => {
       const query = request.query as AdminTaskQuery;
-      const limit = query.limit === undefined ? 50 : Number(query.limit);
-      if (limit < 1 || limit > MAX_LIMIT) throw new GatewayError('GW_REQ_INVALID_PARAM', `'limit' must be between 1 and ${MAX_LIMIT}`, { param: 'limit' });
+      const limit = pageLimit(query.limit);
       const cursor = query.before === undefined ? undefined : { at: Number(query.before.slice(0, query.before.indexOf('_'))), id: query.before.slice(query.before.indexOf('_') + 1) };
       const ownerId = ownerOf(request) ?? query.user;
       const rows = await db
