@@ -53,7 +53,10 @@ export function Layout() {
         <ul>
           {NAV.filter((item) => item.roles.includes(user.role)).map((item) => (
             <li key={item.to}>
-              <NavLink to={item.to}>{item.label}</NavLink>
+              {/* A click closes the narrow-screen menu, the current page's link included. */}
+              <NavLink to={item.to} onClick={() => setMenuOpen(false)}>
+                {item.label}
+              </NavLink>
             </li>
           ))}
         </ul>

@@ -65,10 +65,10 @@ export function ChannelRow({ channel, onChanged }: { channel: Channel; onChanged
       </td>
       <td title={channel.models.join(', ')}>{channel.models.length}</td>
       <td>
-        <input className="inline-input" type="number" min={0} step={1} value={weight} onChange={(e) => setWeight(e.target.value)} aria-label={`Weight of ${channel.id}`} />
+        <input className="inline-input" type="number" min={1} max={1000} step={1} value={weight} onChange={(e) => setWeight(e.target.value)} aria-label={`Weight of ${channel.id}`} />
       </td>
       <td>
-        <input className="inline-input" type="number" step={1} value={priority} onChange={(e) => setPriority(e.target.value)} aria-label={`Priority of ${channel.id}`} />
+        <input className="inline-input" type="number" min={-1000} max={1000} step={1} value={priority} onChange={(e) => setPriority(e.target.value)} aria-label={`Priority of ${channel.id}`} />
       </td>
       <td className="num">{formatCount(channel.requests)}</td>
       <td className="num">{formatPercent(channel.error_rate)}</td>
