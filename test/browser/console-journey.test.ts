@@ -105,7 +105,8 @@ describe('the console in a browser (issue 12)', { timeout: 120_000 }, () => {
     const saved = page.getByRole('dialog', { name: /Save your key/ });
     await saved.getByRole('button', { name: 'Copy secret key' }).click();
     await saved.getByText('Copied to the clipboard.').waitFor();
-    secret = await page.evaluate(() => navigator.clipboard.readText());
+    // Page code as text: the test's own TypeScript has no DOM types.
+    secret = String(await page.evaluate('navigator.clipboard.readText()'));
     expect(secret).toMatch(/^sk-gw-/);
     expect(await saved.getByLabel('Secret key', { exact: true }).inputValue()).toBe(secret);
     // The snippets point at this gateway.
@@ -212,7 +213,7 @@ describe('the console in a browser (issue 12)', { timeout: 120_000 }, () => {
       await page.getByRole('button', { name: /Menu/ }).click();
       await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name }).click();
       await page.getByRole('heading', { name, exact: true }).first().waitFor();
-      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), name).toBeLessThanOrEqual(0);
+      expect(Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')), name).toBeLessThanOrEqual(0);
     }
     await shot(page, 'phone-playground');
   });
