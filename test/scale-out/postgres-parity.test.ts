@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startTestGateway, TEST_KEY, type TestGateway } from '../helpers/gateway.js';
 import { createTestDatabase, eventually, type TestDatabase } from '../helpers/services.js';
+import { admin } from '../helpers/admin.js';
 import { fetchBytes, isMp4, pollUntil } from '../helpers/video.js';
 
 const chat = (gateway: TestGateway, key = TEST_KEY, model = 'delta-4.1') =>
@@ -117,6 +118,25 @@ describe('one gateway on PostgreSQL', () => {
     expect(deleted.json).toEqual({ Id: id, Deleted: true });
     expect(existsSync(join(gateway.dataDir, 'assets', id))).toBe(false);
     expect((await call(gateway, 'POST', '/cloud/asset/GetAsset', { model: 'cloud-asset', Id: id })).status).toBe(404);
+  });
+
+  it('serves the request log, a request in full, the task list and channel settings from PostgreSQL (issue 12)', async () => {
+    const traced = await call(gateway, 'POST', '/v1/chat/completions', { model: 'delta-4.1', messages: [{ role: 'user', content: 'logged' }] }, { authorization: `Bearer ${TEST_KEY}`, 'x-request-id': 'pg-logged' });
+    expect(traced.status).toBe(200);
+    const page = await admin(gateway, 'GET', '/requests?request_id=pg-logged');
+    expect(page.status, page.text).toBe(200);
+    expect(page.json.data).toHaveLength(1);
+    expect(page.json.data[0]).toMatchObject({ status: 200, model: 'delta-4.1', retries: 0, total_tokens: traced.json.usage.total_tokens });
+    const detail = await admin(gateway, 'GET', `/requests/${page.json.data[0].id}`);
+    expect(detail.json.request_headers.authorization).toBe('Bearer [masked]');
+    const paged = await admin(gateway, 'GET', '/requests?status=success&limit=1');
+    expect(paged.json.next_before).toMatch(/^\d+$/);
+    expect((await admin(gateway, 'GET', `/requests?limit=1&before=${paged.json.next_before}`)).json.data[0].id).not.toBe(paged.json.data[0].id);
+    const tasks = await admin(gateway, 'GET', '/tasks?limit=1');
+    expect(tasks.status, tasks.text).toBe(200);
+    expect(tasks.json.data).toHaveLength(1);
+    expect((await admin(gateway, 'PATCH', '/channels/simulator-openai', { weight: 5 })).json).toMatchObject({ weight: 5, overridden: true });
+    expect((await admin(gateway, 'PATCH', '/channels/simulator-openai', { weight: null })).json).toMatchObject({ weight: 1, overridden: false });
   });
 
   it('reports ready while PostgreSQL answers', async () => {
