@@ -129,6 +129,8 @@ describe('the console in a browser (issue 12)', { timeout: 120_000 }, () => {
     await row.getByRole('button', { name: /Details of request/ }).click();
     const drawer = page.getByRole('dialog', { name: 'Request details' });
     await drawer.getByText('Bearer [masked]').waitFor();
+    // The id the client got in x-request-id, to find the request again.
+    await drawer.getByText(/^req_/).waitFor();
     expect(await drawer.textContent()).not.toContain(secret);
     await shot(page, 'request-detail');
     await page.keyboard.press('Escape');

@@ -86,9 +86,12 @@ export interface UsageReport {
   groups: Array<UsageTotals & { group: string }>;
 }
 
-/** Request log (contract of the API being built on main; the page says so when it answers 404). */
+/** The request log (GET /admin/api/requests, /console/api/requests). */
 export interface RequestEntry {
+  /** The log entry's id (detail and cursor). */
   id: string;
+  /** The x-request-id the client got. */
+  request_id: string;
   created_at: string;
   key_id: string | null;
   key_name: string | null;
@@ -104,6 +107,9 @@ export interface RequestEntry {
   total_tokens: number | null;
   cost_usd: number | null;
   retries: number | null;
+  fallbacks: number | null;
+  /** success, error, stream_error or client_disconnect. */
+  outcome: string;
   error_code: string | null;
   error_message: string | null;
 }
@@ -158,7 +164,9 @@ export interface VideoTask {
   progress: number | null;
   channel: string | null;
   key_id: string | null;
+  key_name: string | null;
   created_at: string;
   finished_at: string | null;
   result_url: string | null;
+  error: { code: string; message: string } | null;
 }

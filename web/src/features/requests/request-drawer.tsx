@@ -27,11 +27,13 @@ export function RequestDrawer({ base, id, onClose }: { base: string; id: string;
         <>
           <dl className="kv">
             <dt>Request id</dt>
-            <dd className="mono">{d.id}</dd>
+            <dd className="mono">{d.request_id}</dd>
             <dt>Time</dt>
             <dd title={d.created_at}>{formatTime(d.created_at)}</dd>
             <dt>Status</dt>
-            <dd>{d.status ?? '—'}</dd>
+            <dd>
+              {d.status ?? '—'} ({d.outcome.replace(/_/g, ' ')})
+            </dd>
             <dt>Endpoint family</dt>
             <dd>{d.family ?? '—'}</dd>
             <dt>Model</dt>
@@ -54,8 +56,10 @@ export function RequestDrawer({ base, id, onClose }: { base: string; id: string;
             </dd>
             <dt>Cost</dt>
             <dd>{formatUsd(d.cost_usd)}</dd>
-            <dt>Retries</dt>
-            <dd>{d.retries ?? 0}</dd>
+            <dt>Retries / fallbacks</dt>
+            <dd>
+              {d.retries ?? 0} / {d.fallbacks ?? 0}
+            </dd>
             {(d.error_code || d.error_message) && (
               <>
                 <dt>Error</dt>

@@ -12,7 +12,7 @@ import { RequestDrawer } from './request-drawer';
 
 const PAGE_SIZE = 50;
 
-const failed = (entry: RequestEntry) => entry.error_code !== null || (typeof entry.status === 'number' && entry.status >= 400);
+const failed = (entry: RequestEntry) => entry.outcome !== 'success' || (typeof entry.status === 'number' && entry.status >= 400);
 
 /** The request log, newest first: filters in the URL, cursor pages ("load more"), a detail drawer. */
 export function RequestsPage() {
@@ -78,7 +78,7 @@ export function RequestsPage() {
       <FilterBar key={params.toString()} value={filter} keys={keys.data?.data ?? []} models={models.data?.data ?? []} onApply={(v) => apply({ ...v, status })}>
         <label>
           Status
-          <input value={status} onChange={(e) => setStatus(e.target.value)} placeholder="e.g. 200, 429" inputMode="numeric" />
+          <input value={status} onChange={(e) => setStatus(e.target.value)} placeholder="429, 4xx, error or success" />
         </label>
       </FilterBar>
       {first.error !== undefined && <ErrorNote error={first.error} retry={first.reload} />}

@@ -114,10 +114,24 @@ export function TasksPage() {
                     )}
                   </td>
                   {isOperator && <td>{task.channel ?? '—'}</td>}
-                  <td className="mono">{task.key_id ?? '—'}</td>
+                  <td className="clip" title={task.key_id ?? undefined}>
+                    {task.key_name ?? task.key_id ?? '—'}
+                  </td>
                   <td title={task.created_at}>{formatTime(task.created_at)}</td>
                   <td title={task.finished_at ?? undefined}>{formatTime(task.finished_at)}</td>
-                  <td>{task.result_url ? <a href={task.result_url} target="_blank" rel="noreferrer">Open result</a> : '—'}</td>
+                  <td>
+                    {task.result_url ? (
+                      <a href={task.result_url} target="_blank" rel="noreferrer">
+                        Open result
+                      </a>
+                    ) : task.error ? (
+                      <span className="error" title={task.error.message}>
+                        {task.error.code}
+                      </span>
+                    ) : (
+                      '—'
+                    )}
+                  </td>
                 </tr>
               ))}
             </tbody>
