@@ -56,6 +56,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
 export function loadTracingConfig(env: NodeJS.ProcessEnv): TracingConfig | undefined {
   if (!env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT && !env.OTEL_EXPORTER_OTLP_ENDPOINT) return undefined;
   if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true' || env.OTEL_TRACES_EXPORTER?.trim() === 'none') return undefined;
+  // Spans go out as OTLP/HTTP JSON, which a collector's HTTP port takes whichever HTTP encoding is
+  // named; gRPC is another port and protocol, and sending there would fail silently.
+  for (const name of ['OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', 'OTEL_EXPORTER_OTLP_PROTOCOL'] as const) {
+    if (env[name]?.trim().toLowerCase() === 'grpc') {
+      throw new Error(`${name}=grpc is not supported: the gateway exports OTLP over HTTP; point OTEL_EXPORTER_OTLP_ENDPOINT at the collector's HTTP port (4318) and set ${name}=http/json or leave it unset`);
+    }
+  }
   return {
     serviceName: env.OTEL_SERVICE_NAME || undefined,
     sampler: parseSampler(env.OTEL_TRACES_SAMPLER, env.OTEL_TRACES_SAMPLER_ARG),
