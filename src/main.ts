@@ -130,7 +130,9 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     onError: (error) => app?.log.warn({ err: error }, 'request log write failed: the entries stay queued and are retried'),
   });
   void requestLog.sweep().catch(() => undefined);
-  const tracing = config.tracing ? await startTracing(config.tracing) : undefined;
+  const tracing = config.tracing
+    ? await startTracing(config.tracing, (error) => app?.log.warn({ err: error }, 'traces could not be exported (reported at most once a minute)'))
+    : undefined;
   let listenUrl = '';
   /** Set once built: the channel settings replace its routable list when they change. */
   let live: GatewayDeps | undefined;

@@ -1,8 +1,8 @@
 import { defaultTextMapGetter, defaultTextMapSetter, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { ExportResultCode, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { defaultResource, detectResources, resourceAttributesEnvDetector, resourceFromAttributes } from '@opentelemetry/resources';
-import { AlwaysOffSampler, AlwaysOnSampler, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, TracerProvider, type Sampler } from '@opentelemetry/sdk-trace';
+import { AlwaysOffSampler, AlwaysOnSampler, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, TracerProvider, type Sampler, type SpanExporter } from '@opentelemetry/sdk-trace';
 import type { TracingConfig } from '../config/schema.js';
 import type { AttemptTrace, RequestTrace, SpanAttributes, SpanEnd, SpanStart, Tracing } from './tracing.js';
 
@@ -11,14 +11,15 @@ import type { AttemptTrace, RequestTrace, SpanAttributes, SpanEnd, SpanStart, Tr
  * provider, context manager or propagator is registered: spans are parented explicitly, so
  * nothing else in the process is traced by accident.
  */
-export function createOtelTracing(config: TracingConfig): Tracing {
+export function createOtelTracing(config: TracingConfig, onExportError?: (error: Error) => void): Tracing {
   // The specification's precedence: OTEL_SERVICE_NAME, then OTEL_RESOURCE_ATTRIBUTES, then our default.
   const resource = defaultResource()
     .merge(resourceFromAttributes({ 'service.name': 'model-gateway' }))
     .merge(detectResources({ detectors: [resourceAttributesEnvDetector] }))
     .merge(config.serviceName ? resourceFromAttributes({ 'service.name': config.serviceName }) : null);
   // The exporter reads OTEL_EXPORTER_OTLP_(TRACES_)ENDPOINT, _HEADERS, _TIMEOUT and the rest itself.
-  const processor = new BatchSpanProcessor({ exporter: new OTLPTraceExporter(), scheduledDelayMillis: config.exportDelayMs });
+  const exporter = onExportError ? reportingFailures(new OTLPTraceExporter(), onExportError) : new OTLPTraceExporter();
+  const processor = new BatchSpanProcessor({ exporter, scheduledDelayMillis: config.exportDelayMs });
   const provider = new TracerProvider({ resource, sampler: samplerFor(config.sampler), spanProcessors: [processor] });
   const tracer = provider.getTracer('model-gateway');
   const propagator = new W3CTraceContextPropagator();
@@ -30,6 +31,26 @@ export function createOtelTracing(config: TracingConfig): Tracing {
     },
     forceFlush: () => provider.forceFlush(),
     shutdown: () => provider.shutdown(),
+  };
+}
+
+/** A collector that is down or misaddressed would otherwise lose every span without a word. */
+const REPORT_EVERY_MS = 60_000;
+
+function reportingFailures(exporter: SpanExporter, report: (error: Error) => void): SpanExporter {
+  let reportedAt = -Infinity;
+  return {
+    export(spans, done) {
+      exporter.export(spans, (result) => {
+        if (result.code !== ExportResultCode.SUCCESS && Date.now() - reportedAt >= REPORT_EVERY_MS) {
+          reportedAt = Date.now();
+          report(result.error ?? new Error('the collector did not accept the spans'));
+        }
+        done(result);
+      });
+    },
+    shutdown: () => exporter.shutdown(),
+    forceFlush: () => exporter.forceFlush?.() ?? Promise.resolve(),
   };
 }
 

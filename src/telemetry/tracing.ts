@@ -41,8 +41,11 @@ export interface AttemptTrace {
   end(end: SpanEnd): void;
 }
 
-/** The SDK is imported here and only when tracing is on: off, not one module of it is loaded. */
-export async function startTracing(config: TracingConfig): Promise<Tracing> {
+/**
+ * The SDK is imported here and only when tracing is on: off, not one module of it is loaded.
+ * `onExportError` hears of batches the collector did not take (at most once a minute).
+ */
+export async function startTracing(config: TracingConfig, onExportError?: (error: Error) => void): Promise<Tracing> {
   const { createOtelTracing } = await import('./otel-tracing.js');
-  return createOtelTracing(config);
+  return createOtelTracing(config, onExportError);
 }
