@@ -14,7 +14,9 @@ describe('routing and resilience', () => {
       file: {
         routing: { circuit_threshold: 3, circuit_cool_down_ms: 300, retry_base_delay_ms: 5, retry_max_delay_ms: 20, retry_max_wait_ms: 2000 },
         channels: [
-          { name: 'primary', vendor: 'openai', models: { 'delta-4.1': 'gpt-4.1' }, priority: 0, max_retries: 2, timeouts: { first_byte_ms: 300 } },
+          // first_byte_ms well above a loaded CI machine's answer time (300 ms was not, now and then),
+          // well below the 2 s delays the timeout cases use.
+          { name: 'primary', vendor: 'openai', models: { 'delta-4.1': 'gpt-4.1' }, priority: 0, max_retries: 2, timeouts: { first_byte_ms: 1000 } },
           { name: 'backup', vendor: 'openai', models: { 'delta-4.1': 'gpt-4.1-backup' }, priority: 1, max_retries: 0 },
         ],
       },
