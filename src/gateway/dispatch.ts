@@ -12,6 +12,7 @@ import { SseDecoder } from './sse/parse.js';
 import { SseRelay, formatEvents } from './sse/relay.js';
 import { SseWriter } from './sse/write.js';
 import { serializeInTurns } from './serialize-in-turns.js';
+import { attemptAnswered, attemptFailed } from './attempt-outcome.js';
 import type { AttemptTrace } from '../telemetry/tracing.js';
 import { attemptSpanEnd, attemptSpanStart } from '../telemetry/attempt-span.js';
 
@@ -151,8 +152,9 @@ function verdictFor(error: GatewayError, status: number | undefined): Verdict {
  */
 async function sendWithFallback<F extends PairFamily>(options: DispatchOptions<F>, cancel: Cancellation, stream: boolean): Promise<Attempt<F>> {
   const { request, family, model } = options;
-  const { upstream, circuits, retryPolicy, channelHealth } = request.server.gateway;
-  const candidates = routeModelOffering(options.channels ?? request.server.gateway.channels, model, (channel) => channel.provider.pairs[family] as PairOf<F> | undefined, family);
+  const gateway = request.server.gateway;
+  const { upstream, circuits, retryPolicy } = gateway;
+  const candidates = routeModelOffering(options.channels ?? gateway.channels, model, (channel) => channel.provider.pairs[family] as PairOf<F> | undefined, family);
   const closed = circuits.anyTripped ? candidates.filter(({ channel }) => !circuits.isOpen(channel.name)) : candidates;
   // With every circuit open, trying anyway beats refusing outright.
   const ordered = closed.length > 0 ? closed : candidates;
@@ -182,8 +184,7 @@ async function sendWithFallback<F extends PairFamily>(options: DispatchOptions<F
           if (response.status < 400 && !(stream && isJsonAnswer(response))) {
             const first = stream ? await openStream(response, channel, typedPair, ctx) : undefined;
             if (!first?.failedBeforeOutput) {
-              circuits.onSuccess(channel.name);
-              channelHealth.succeeded(channel.name, Date.now() - sentAt);
+              attemptAnswered(gateway, channel.name, sentAt);
               settled = true;
               return { response, channel, pair, ctx, span, ...first };
             }
@@ -212,12 +213,10 @@ async function sendWithFallback<F extends PairFamily>(options: DispatchOptions<F
         request.log.warn({ channel: channel.name, attempt, status, code: lastError.code, verdict }, 'upstream attempt failed');
         if (verdict === 'final') {
           // The upstream answered; the request was the client's problem, not the channel's.
-          circuits.onSuccess(channel.name);
-          channelHealth.succeeded(channel.name, Date.now() - sentAt);
+          attemptAnswered(gateway, channel.name, sentAt);
           throw lastError;
         }
-        circuits.onFailure(channel.name);
-        channelHealth.failed(channel.name, Date.now() - sentAt, status, lastError.message);
+        attemptFailed(gateway, channel.name, sentAt, status, lastError.message);
         if (verdict === 'next-channel' || attempt > channel.maxRetries || circuits.isOpen(channel.name)) break;
         const delay = retryDelayMs(retryPolicy, attempt, lastError.retryAfterSeconds);
         if (delay === undefined) break;
@@ -239,9 +238,9 @@ function withRetryAfter(error: GatewayError, response: UpstreamResponse): Gatewa
 
 /** Non-streamed request: returns the translated body for the route to send (or post-process). */
 export async function dispatchJson<F extends PairFamily>(options: DispatchOptions<F>): Promise<DispatchResult<ResponseOf<F>>> {
-  const { body, usage, channel } = await exchangeJson(options, (text, pair, ctx) => translateBody(pair, text, ctx));
-  options.request.gw.usage = usage;
-  return { body, usage, channel };
+  const { translated, channel } = await exchangeJson(options, wholeBody);
+  options.request.gw.usage = translated.usage;
+  return { body: translated.body, usage: translated.usage, channel };
 }
 
 /**
@@ -249,26 +248,34 @@ export async function dispatchJson<F extends PairFamily>(options: DispatchOption
  * with a text fast path skip parsing and re-serialising the upstream's body.
  */
 export async function dispatchJsonReply<F extends PairFamily>(options: DispatchOptions<F>): Promise<unknown> {
-  const { body, usage, isText } = await exchangeJson(options, (text, pair, ctx) => {
-    const fast = pair.fromUpstreamText?.(text, ctx);
-    return fast ? { body: fast.text as unknown, usage: fast.usage, isText: true } : { ...translateBody(pair, text, ctx), isText: false };
-  });
-  options.request.gw.usage = usage;
-  if (isText) options.reply.type('application/json; charset=utf-8');
-  return body;
+  const { translated } = await exchangeJson(options, fastOrWholeBody);
+  options.request.gw.usage = translated.usage;
+  if (translated.isText) options.reply.type('application/json; charset=utf-8');
+  return translated.body;
+}
+
+/** How an upstream's JSON text becomes the client's answer; module functions, not a closure per request. */
+type Translate<Res, T> = (text: string, pair: TranslatorPair<unknown, Res>, ctx: TranslateContext) => T;
+
+const wholeBody = <Res>(text: string, pair: TranslatorPair<unknown, Res>, ctx: TranslateContext) => translateBody(pair, text, ctx);
+
+/** A same-protocol pair's text fast path (`isText`) where it has one, else the translated body. */
+function fastOrWholeBody<Res>(text: string, pair: TranslatorPair<unknown, Res>, ctx: TranslateContext): { body: unknown; usage: Usage; isText?: boolean } {
+  const fast = pair.fromUpstreamText?.(text, ctx);
+  return fast ? { body: fast.text, usage: fast.usage, isText: true } : translateBody(pair, text, ctx);
 }
 
 /** Sends with fallback, reads the body and translates it; the attempt's span ends with the usage. */
 async function exchangeJson<F extends PairFamily, T extends { usage: Usage }>(
   options: DispatchOptions<F>,
-  translate: (text: string, pair: TranslatorPair<unknown, ResponseOf<F>>, ctx: TranslateContext) => T,
-): Promise<T & { channel: Channel }> {
+  translate: Translate<ResponseOf<F>, T>,
+): Promise<{ translated: T; channel: Channel }> {
   const { response, channel, pair, ctx, span } = await sendWithFallback(options, clientGoneOf(options), false);
   if (channel.isSimulator) options.reply.header('x-simulator', channel.vendor);
   try {
     const translated = translate(await response.body.text(), pair as unknown as TranslatorPair<unknown, ResponseOf<F>>, ctx);
     span?.end(attemptSpanEnd({ status: response.status, usage: translated.usage }));
-    return { ...translated, channel };
+    return { translated, channel };
   } catch (error) {
     span?.end(attemptSpanEnd({ status: response.status, errorType: isGatewayError(error) ? error.code : 'GW_UPSTREAM_ERROR' }));
     throw error;

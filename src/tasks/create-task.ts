@@ -13,6 +13,7 @@ import type { AttemptTrace } from '../telemetry/tracing.js';
 import { NOT_SUBMITTED, VideoTaskRepo } from './task-repo.js';
 import type { VideoAdapter, VideoAdapterSurface, VideoSurfaceAdapters } from './video-adapter.js';
 import type { VideoSurface, VideoTask } from './video-task.js';
+import { attemptAnswered, attemptFailed } from '../gateway/attempt-outcome.js';
 
 type RequestOf<S extends VideoAdapterSurface> = VideoSurfaceAdapters[S] extends VideoAdapter<infer Req> ? Req : never;
 
@@ -100,8 +101,9 @@ export async function createVideoTask<S extends VideoAdapterSurface & VideoSurfa
  */
 async function submitToChannels<S extends VideoAdapterSurface & VideoSurface>(options: CreateVideoTaskOptions<S>): Promise<{ channel: Channel; upstreamId: string }> {
   const { request, model } = options;
-  const { circuits, retryPolicy, channelHealth } = request.server.gateway;
-  const candidates = routeModelOffering(request.server.gateway.channels, model, (channel) => channel.provider.video?.[options.surface] as VideoAdapter<RequestOf<S>> | undefined);
+  const gateway = request.server.gateway;
+  const { circuits, retryPolicy } = gateway;
+  const candidates = routeModelOffering(gateway.channels, model, (channel) => channel.provider.video?.[options.surface] as VideoAdapter<RequestOf<S>> | undefined);
   const closed = candidates.filter(({ channel }) => !circuits.isOpen(channel.name));
   const ordered = closed.length > 0 ? closed : candidates;
   let lastError: GatewayError | undefined;
@@ -119,14 +121,12 @@ async function submitToChannels<S extends VideoAdapterSurface & VideoSurface>(op
         const outcome = await submit(request, channel, adapter, call, span);
         settled = true;
         if ('upstreamId' in outcome || outcome.next === 'final') {
-          circuits.onSuccess(channel.name);
-          channelHealth.succeeded(channel.name, Date.now() - sentAt);
+          attemptAnswered(gateway, channel.name, sentAt);
           if ('upstreamId' in outcome) return { channel, upstreamId: outcome.upstreamId };
           throw outcome.error;
         }
         lastError = outcome.error;
-        circuits.onFailure(channel.name);
-        channelHealth.failed(channel.name, Date.now() - sentAt, undefined, lastError.message);
+        attemptFailed(gateway, channel.name, sentAt, undefined, lastError.message);
         if (outcome.next === 'next-channel' || attempt > channel.maxRetries || circuits.isOpen(channel.name)) break;
         const delay = retryDelayMs(retryPolicy, attempt, lastError.retryAfterSeconds);
         if (delay === undefined) break;

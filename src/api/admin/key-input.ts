@@ -51,7 +51,7 @@ export function toKeyPatch(body: CreateKeyBody | PatchKeyBody, tiers: Readonly<R
 }
 
 /** A stored time as ISO-8601; a value no date can hold (a row written before ranges were checked) reads as null, never a 500. */
-const iso = (ms: number | null): string | null => (ms === null || !(Math.abs(ms) <= 8.64e15) ? null : new Date(ms).toISOString());
+export const iso = (ms: number | null): string | null => (ms === null || !(Math.abs(ms) <= 8.64e15) ? null : new Date(ms).toISOString());
 
 export function statusOf(key: ApiKey, now: number): KeyView['status'] {
   if (key.revokedAt !== null) return 'revoked';

@@ -1,36 +1,25 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { GatewayError } from '../../errors.js';
 import { getRequest, listRequests, type RequestLogRow } from '../../requests/request-log-query.js';
-import { parseTimestamp } from '../admin/key-input.js';
-import { pageLimit } from '../paging.js';
+import { iso, parseTimestamp } from '../admin/key-input.js';
+import { pageLimit, type ScopedListRoutes } from '../paging.js';
 import { validated } from '../admin/route-validation.js';
 import { AdminRequestLogQuery, ConsoleRequestLogQuery, RequestDetail, RequestEntryId, RequestLogPage, validateAdminRequestLogQuery, validateConsoleRequestLogQuery } from './schemas.js';
 
 type Query = AdminRequestLogQuery;
-
-export interface RequestLogRouteOptions {
-  /** '/admin/api' or '/console/api'. */
-  base: string;
-  /** Route options of the calling plugin (its tags, security and description). */
-  opts: (summary: string, schema?: Record<string, unknown>) => object;
-  /** The signed-in user's id for the console (their keys only); undefined for operators. */
-  ownerOf: (request: FastifyRequest) => string | undefined;
-}
-
-const iso = (ms: number) => new Date(ms).toISOString();
 
 /**
  * The request log (issue 12): for operators under /admin/api, for key holders under /console/api
  * (their own keys' requests; channel names are the operator's business and read as null). The
  * answer includes what this instance has not yet written: both writers are flushed first.
  */
-export async function requestLogRoutes(app: FastifyInstance, { base, opts, ownerOf }: RequestLogRouteOptions): Promise<void> {
+export async function requestLogRoutes(app: FastifyInstance, { base, opts, ownerOf }: ScopedListRoutes): Promise<void> {
   const { db, usage, requestLog } = app.gateway;
   const operator = base === '/admin/api';
   const view = (row: RequestLogRow) => ({
     id: String(row.id),
     request_id: row.request_id,
-    created_at: iso(row.created_at),
+    created_at: iso(row.created_at)!,
     key_id: row.key_id,
     key_name: row.key_name,
     user_id: row.user_id,

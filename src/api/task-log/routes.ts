@@ -1,26 +1,17 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { pageLimit } from '../paging.js';
+import type { FastifyInstance } from 'fastify';
+import { pageLimit, type ScopedListRoutes } from '../paging.js';
 import { NOT_SUBMITTED } from '../../tasks/task-repo.js';
 import type { VideoTaskResult } from '../../tasks/video-task.js';
+import { iso } from '../admin/key-input.js';
 import { validated } from '../admin/route-validation.js';
 import { AdminTaskQuery, ConsoleTaskQuery, TaskPage, validateAdminTaskQuery, validateConsoleTaskQuery } from './schemas.js';
-
-export interface TaskListRouteOptions {
-  /** '/admin/api' or '/console/api'. */
-  base: string;
-  opts: (summary: string, schema?: Record<string, unknown>) => object;
-  /** The signed-in user's id for the console (their keys' tasks only); undefined for operators. */
-  ownerOf: (request: FastifyRequest) => string | undefined;
-}
-
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /**
  * Video tasks, newest first (issue 12): for operators every key's, for key holders their own
  * keys' (no channel names). Paged by (created_at, id), so tasks made in the same millisecond are
  * neither skipped nor repeated.
  */
-export async function taskListRoutes(app: FastifyInstance, { base, opts, ownerOf }: TaskListRouteOptions): Promise<void> {
+export async function taskListRoutes(app: FastifyInstance, { base, opts, ownerOf }: ScopedListRoutes): Promise<void> {
   const { db } = app.gateway;
   const operator = base === '/admin/api';
   app.get(

@@ -1,11 +1,12 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { apiBase, useUser } from '../../app/session';
 import { Empty, ErrorNote, Loading, NotAvailable } from '../../components/states';
 import { api, isNotAvailable, queryString } from '../../lib/api';
 import { formatCount, formatMs, formatTime, formatUsd } from '../../lib/format';
 import { usePageTitle } from '../../lib/page-title';
-import type { ApiKey, ConsoleModel, ListAnswer, Page, RequestEntry } from '../../lib/types';
+import type { ApiKey, ConsoleModel, ListAnswer, RequestEntry } from '../../lib/types';
+import { useCursorPages } from '../../lib/use-cursor-pages';
 import { useLoad } from '../../lib/use-load';
 import { FilterBar } from '../usage/usage-filters';
 import { RequestDrawer } from './request-drawer';
@@ -22,34 +23,12 @@ export function RequestsPage() {
   const isOperator = user.role === 'operator';
   const [params, setParams] = useSearchParams();
   const filter = { key: params.get('key') ?? undefined, model: params.get('model') ?? undefined, status: params.get('status') ?? undefined, from: params.get('from') ?? undefined, to: params.get('to') ?? undefined };
-  const [rows, setRows] = useState<RequestEntry[]>([]);
-  const [next, setNext] = useState<string | null>(null);
-  const [more, setMore] = useState<{ loading: boolean; error?: unknown }>({ loading: false });
   const [openId, setOpenId] = useState<string>();
   const [status, setStatus] = useState(filter.status ?? '');
 
-  const first = useLoad((signal) => api<Page<RequestEntry>>('GET', `${base}/requests${queryString({ ...filter, limit: PAGE_SIZE })}`, undefined, { signal }), [base, params.toString()]);
+  const { first, rows, more } = useCursorPages<RequestEntry>((before) => `${base}/requests${queryString({ ...filter, before, limit: PAGE_SIZE })}`, [base, params.toString()]);
   const keys = useLoad((signal) => api<ListAnswer<ApiKey>>('GET', `${base}/keys`, undefined, { signal }), [base]);
   const models = useLoad((signal) => api<ListAnswer<ConsoleModel>>('GET', '/console/api/models', undefined, { signal }), []);
-
-  useEffect(() => {
-    if (!first.data) return;
-    setRows(first.data.data);
-    setNext(first.data.next_before);
-  }, [first.data]);
-
-  const loadMore = async () => {
-    if (!next) return;
-    setMore({ loading: true });
-    try {
-      const page = await api<Page<RequestEntry>>('GET', `${base}/requests${queryString({ ...filter, before: next, limit: PAGE_SIZE })}`);
-      setRows((current) => [...current, ...page.data]);
-      setNext(page.next_before);
-      setMore({ loading: false });
-    } catch (error) {
-      setMore({ loading: false, error });
-    }
-  };
 
   const apply = (values: Record<string, string | undefined>) => {
     const nextParams = new URLSearchParams();
@@ -141,14 +120,7 @@ export function RequestsPage() {
           </table>
         </div>
       )}
-      {more.error !== undefined && <ErrorNote error={more.error} retry={() => void loadMore()} />}
-      {next && (
-        <div className="row" style={{ marginTop: '0.8rem' }}>
-          <button type="button" onClick={() => void loadMore()} disabled={more.loading}>
-            {more.loading ? 'Loading…' : 'Load more'}
-          </button>
-        </div>
-      )}
+      {more}
       {openId && <RequestDrawer base={base} id={openId} onClose={() => setOpenId(undefined)} />}
     </section>
   );

@@ -1,12 +1,11 @@
-import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { apiBase, useUser } from '../../app/session';
 import { Empty, ErrorNote, Loading, NotAvailable, StatusBadge } from '../../components/states';
-import { api, isNotAvailable, queryString } from '../../lib/api';
+import { isNotAvailable, queryString } from '../../lib/api';
 import { formatTime } from '../../lib/format';
 import { usePageTitle } from '../../lib/page-title';
-import type { Page, VideoTask } from '../../lib/types';
-import { useLoad } from '../../lib/use-load';
+import type { VideoTask } from '../../lib/types';
+import { useCursorPages } from '../../lib/use-cursor-pages';
 
 const PAGE_SIZE = 50;
 // The task states of src/tasks/video-task.ts.
@@ -20,29 +19,7 @@ export function TasksPage() {
   const isOperator = user.role === 'operator';
   const [params, setParams] = useSearchParams();
   const status = params.get('status') ?? '';
-  const [rows, setRows] = useState<VideoTask[]>([]);
-  const [next, setNext] = useState<string | null>(null);
-  const [more, setMore] = useState<{ loading: boolean; error?: unknown }>({ loading: false });
-  const first = useLoad((signal) => api<Page<VideoTask>>('GET', `${base}/tasks${queryString({ status, limit: PAGE_SIZE })}`, undefined, { signal }), [base, status]);
-
-  useEffect(() => {
-    if (!first.data) return;
-    setRows(first.data.data);
-    setNext(first.data.next_before);
-  }, [first.data]);
-
-  const loadMore = async () => {
-    if (!next) return;
-    setMore({ loading: true });
-    try {
-      const page = await api<Page<VideoTask>>('GET', `${base}/tasks${queryString({ status, before: next, limit: PAGE_SIZE })}`);
-      setRows((current) => [...current, ...page.data]);
-      setNext(page.next_before);
-      setMore({ loading: false });
-    } catch (error) {
-      setMore({ loading: false, error });
-    }
-  };
+  const { first, rows, more } = useCursorPages<VideoTask>((before) => `${base}/tasks${queryString({ status, before, limit: PAGE_SIZE })}`, [base, status]);
 
   if (isNotAvailable(first.error)) {
     return (
@@ -138,14 +115,7 @@ export function TasksPage() {
           </table>
         </div>
       )}
-      {more.error !== undefined && <ErrorNote error={more.error} retry={() => void loadMore()} />}
-      {next && (
-        <div className="row" style={{ marginTop: '0.8rem' }}>
-          <button type="button" onClick={() => void loadMore()} disabled={more.loading}>
-            {more.loading ? 'Loading…' : 'Load more'}
-          </button>
-        </div>
-      )}
+      {more}
     </section>
   );
 }
