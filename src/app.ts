@@ -190,5 +190,5 @@ function sendError(request: FastifyRequest, reply: FastifyReply, error: GatewayE
     .code(error.status)
     .header('x-request-id', request.id)
     .type('application/json; charset=utf-8')
-    .send(renderError(envelopeForRequest(request.url, request.headers), error));
+    .send(renderError(envelopeForRequest(request.url, request.headers), error, request.id));
 }

@@ -30,6 +30,8 @@ export interface DispatchOptions<F extends PairFamily> {
   includeUsage?: boolean;
   /** Channels to try instead of the model's routes (an operator's channel test). */
   channels?: readonly Channel[];
+  /** What translators may know of the client's own request (TranslateContext). */
+  client?: Pick<TranslateContext, 'passThrough' | 'hidesReasoning'>;
 }
 
 export interface DispatchResult<Res> {
@@ -38,14 +40,15 @@ export interface DispatchResult<Res> {
   channel: Channel;
 }
 
-function contextFor(request: FastifyRequest, channel: Channel, model: string, includeUsage: boolean): TranslateContext {
-  return {
+function contextFor(request: FastifyRequest, channel: Channel, model: string, includeUsage: boolean, client: DispatchOptions<PairFamily>['client']): TranslateContext {
+  const ctx: TranslateContext = {
     model,
     upstreamModel: channel.models[model]!,
     requestId: request.id,
     now: Math.floor(request.gw.startedAt / 1000),
     includeUsage,
   };
+  return client ? Object.assign(ctx, client) : ctx;
 }
 
 type Attempt<F extends PairFamily> = {
@@ -165,7 +168,7 @@ async function sendWithFallback<F extends PairFamily>(options: DispatchOptions<F
     let settled = false;
     if (lastError) request.gw.fallbacks++;
     try {
-      const ctx = contextFor(request, channel, model, options.includeUsage ?? false);
+      const ctx = contextFor(request, channel, model, options.includeUsage ?? false, options.client);
       const typedPair = pair as unknown as TranslatorPair<RequestOf<F>, unknown>;
       const call = typedPair.toUpstream(options.body, ctx);
       call.stream = stream;
@@ -176,7 +179,7 @@ async function sendWithFallback<F extends PairFamily>(options: DispatchOptions<F
         if (attempt > 1) request.gw.retries++;
         let status: number | undefined;
         const sentAt = Date.now();
-        const span = request.gw.trace?.startAttempt(attemptSpanStart({ channel, family, upstreamModel: ctx.upstreamModel, attempt, method: call.method }));
+        const span = request.gw.trace?.startAttempt(attemptSpanStart({ channel, family: request.gw.family ?? 'chat-completions', upstreamModel: ctx.upstreamModel, attempt, method: call.method }));
         let answered: number | undefined;
         try {
           const response = await upstream.send(channel, call, cancel, span?.headers);

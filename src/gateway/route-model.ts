@@ -14,6 +14,9 @@ export function routeModel(channels: readonly Channel[], model: string, random: 
   return ordered;
 }
 
+/** Whether any of the channels serves the model (under any family). */
+export const isRouted = (channels: readonly Channel[], model: string): boolean => routeTableOf(channels).has(model);
+
 /** model → its channels in priority groups (ascending), built once per channel list. */
 type RouteTable = Map<string, Channel[][]>;
 const routeTables = new WeakMap<readonly Channel[], RouteTable>();

@@ -66,7 +66,7 @@ const keyHint = (url: string): string =>
   url.startsWith('/v1beta/') || isGoogleMethodPath(url) ? "'key' query parameter or the x-goog-api-key header" : "'Authorization: Bearer <API_KEY>' header";
 
 /** Endpoint permissions are families; a key without a list may use them all. */
-function familyRefusal(key: ApiKey, family: EndpointFamily): GatewayError | undefined {
+export function familyRefusal(key: ApiKey, family: EndpointFamily): GatewayError | undefined {
   if (key.endpoints && !key.endpoints.includes(family)) {
     return new GatewayError('GW_PERMISSION_DENIED', `This API key may not use the ${family} endpoints.`);
   }

@@ -46,6 +46,8 @@ export interface RequestContext {
   error?: GatewayError | undefined;
   /** The body was over 1 MiB: its upstream JSON is built a slice per turn (gateway/serialize-in-turns.ts). */
   largeBody?: boolean;
+  /** The body's text as received, for same-protocol pass-through (Anthropic-native /v1/messages). */
+  bodyText?: string | undefined;
   /** The request's and response's text, kept only while body logging is on (the request log). */
   requestText?: string | undefined;
   responseText?: string | undefined;

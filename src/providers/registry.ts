@@ -1,4 +1,8 @@
-import type { ProviderModule, VendorId } from './types.js';
+import type { FamilyPairs, ProviderModule, VendorId } from './types.js';
+import type { ResponsesTranslatorPair } from '../protocols/openai-responses/types.js';
+import { viaChatHub } from './chat-hub/compose.js';
+import { anthropicViaChat } from './chat-hub/anthropic-via-chat.js';
+import { responsesViaChat } from './chat-hub/responses-via-chat.js';
 import { openai } from './openai/index.js';
 import { volcengineArk } from './volcengine-ark/index.js';
 import { zhipu } from './zhipu/index.js';
@@ -7,8 +11,22 @@ import { anthropic } from './anthropic/index.js';
 import { alibabaDashScope } from './alibaba-dashscope/index.js';
 import { kling } from './kling/index.js';
 
+/**
+ * Families a vendor without a translator of its own serves through its chat-completions pair
+ * (providers/chat-hub/): a channel of any chat-capable vendor answers Anthropic-native
+ * /v1/messages and /v1/responses.
+ */
+function withChatHubPairs(provider: ProviderModule): ProviderModule {
+  const chat = provider.pairs['chat-completions'];
+  if (!chat) return provider;
+  const pairs: Partial<FamilyPairs> = { ...provider.pairs };
+  pairs['anthropic-messages'] ??= viaChatHub(anthropicViaChat, chat);
+  pairs.responses ??= viaChatHub(responsesViaChat, chat) as ResponsesTranslatorPair;
+  return { ...provider, pairs };
+}
+
 /** The only list of vendors. Adding a vendor is one folder and one line here. */
-export const PROVIDERS: readonly ProviderModule[] = [openai, volcengineArk, zhipu, gemini, anthropic, alibabaDashScope, kling];
+export const PROVIDERS: readonly ProviderModule[] = [openai, volcengineArk, zhipu, gemini, anthropic, alibabaDashScope, kling].map(withChatHubPairs);
 
 const BY_VENDOR = new Map<VendorId, ProviderModule>(PROVIDERS.map((p) => [p.vendor, p]));
 

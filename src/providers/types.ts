@@ -57,6 +57,21 @@ export interface TranslateContext {
   now: number;
   /** Chat streams: the client asked for the final usage chunk (stream_options.include_usage). */
   includeUsage: boolean;
+  /**
+   * The client's request as it arrived, for same-protocol pass-through: its body text (sent on
+   * with only the model name changed, so signed thinking blocks survive byte for byte), the
+   * protocol headers to forward (`anthropic-beta`…) and the query (`beta=true`).
+   */
+  passThrough?: ClientPassThrough | undefined;
+  /** The client did not ask to see reasoning (Anthropic `thinking` off): translations leave it out of the answer. */
+  hidesReasoning?: boolean | undefined;
+}
+
+export interface ClientPassThrough {
+  /** The body's JSON text exactly as received. */
+  text?: string | undefined;
+  headers?: Readonly<Record<string, string>> | undefined;
+  query?: Readonly<Record<string, string>> | undefined;
 }
 
 /** Created per streamed request; keeps its own typed state. */

@@ -1,8 +1,15 @@
+import { stableId } from './text.js';
+
 /**
  * The request checks of the fake Anthropic upstream, worded like the real API's
  * invalid_request_error messages (`<field>: <problem>`). Like the real service, it rejects
- * fields it does not know, so a translator that leaks an OpenAI-only field fails loudly.
+ * fields it does not know, so a translator that leaks an OpenAI-only field fails loudly; it
+ * takes `context_management` only with its beta flag, and checks that every thinking block sent
+ * back carries the signature it was given (a block changed on the way fails, as upstream).
  */
+/** The signature this simulator gives a thinking text, and checks when the block comes back. */
+export const thinkingSignature = (thinking: string): string => `sig_${stableId(thinking)}`;
+
 export interface SimProblem {
   status: number;
   message: string;
@@ -10,8 +17,21 @@ export interface SimProblem {
 
 const KNOWN_FIELDS = new Set([
   'model', 'max_tokens', 'messages', 'system', 'temperature', 'top_p', 'top_k', 'stop_sequences', 'stream', 'metadata', 'tools',
-  'tool_choice', 'thinking', 'service_tier', 'output_config', 'cache_control', 'container', 'inference_geo',
+  'tool_choice', 'thinking', 'service_tier', 'output_config', 'cache_control', 'container', 'inference_geo', 'context_management',
 ]);
+
+/** The fields `POST /v1/messages/count_tokens` takes (no max_tokens, no sampling). */
+const COUNT_FIELDS = new Set(['model', 'messages', 'system', 'tools', 'tool_choice', 'thinking', 'output_config', 'context_management', 'cache_control']);
+
+/** The beta flag that `context_management` needs (Claude Code sends both). */
+const CONTEXT_MANAGEMENT_BETA = 'context-management-2025-06-27';
+
+export interface ValidateOptions {
+  /** The request's `anthropic-beta` flags. */
+  betas: ReadonlySet<string>;
+  /** `count_tokens` rather than a message. */
+  isCount: boolean;
+}
 
 /** Output-token ceilings of the documented models; other claude-* names get the larger one. */
 const MAX_OUTPUT_TOKENS: Record<string, number> = { 'claude-sonnet-4-5-20250929': 64_000, 'claude-opus-4-20250514': 32_000 };
@@ -20,11 +40,14 @@ const bad = (message: string): SimProblem => ({ status: 400, message });
 const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
 const isInRange = (value: unknown, min: number, max: number): boolean => typeof value === 'number' && value >= min && value <= max;
 
-export function validateAnthropicRequest(body: unknown): SimProblem | undefined {
+export function validateAnthropicRequest(body: unknown, options: ValidateOptions = { betas: new Set(), isCount: false }): SimProblem | undefined {
   if (!isObject(body)) return bad('body: Input should be a valid dictionary');
-  for (const field of Object.keys(body)) if (!KNOWN_FIELDS.has(field)) return bad(`${field}: Extra inputs are not permitted`);
+  const known = options.isCount ? COUNT_FIELDS : KNOWN_FIELDS;
+  for (const field of Object.keys(body)) if (!known.has(field)) return bad(`${field}: Extra inputs are not permitted`);
+  if (body.context_management !== undefined && !options.betas.has(CONTEXT_MANAGEMENT_BETA)) return bad('context_management: Extra inputs are not permitted');
   if (typeof body.model !== 'string') return bad('model: Field required');
   if (!body.model.startsWith('claude-')) return { status: 404, message: `model: ${body.model}` };
+  if (options.isCount) return checkSystem(body.system) ?? checkMessages(body.messages);
   const maxOutput = MAX_OUTPUT_TOKENS[body.model] ?? 64_000;
   if (body.max_tokens === undefined) return bad('max_tokens: Field required');
   if (!Number.isInteger(body.max_tokens) || (body.max_tokens as number) < 1) return bad('max_tokens: Input should be greater than or equal to 1');
@@ -60,12 +83,31 @@ function checkMessages(messages: unknown): SimProblem | undefined {
     const content = message.content;
     const isBlocks = Array.isArray(content) && content.every((b) => isObject(b) && typeof b.type === 'string');
     if (typeof content !== 'string' && !isBlocks) return bad(`messages.${i}.content: Input should be a valid string or a list of content blocks`);
+    if (message.role === 'assistant' && Array.isArray(content)) {
+      const problem = checkThinkingBlocks(content as Array<Record<string, unknown>>, i);
+      if (problem) return problem;
+    }
+  }
+  return undefined;
+}
+
+/** Thinking blocks must come back exactly as given: the same text with the signature made for it. */
+function checkThinkingBlocks(blocks: ReadonlyArray<Record<string, unknown>>, index: number): SimProblem | undefined {
+  for (const [j, block] of blocks.entries()) {
+    if (block.type !== 'thinking') continue;
+    if (typeof block.thinking !== 'string' || typeof block.signature !== 'string' || block.signature !== thinkingSignature(block.thinking)) {
+      return bad(`messages.${index}.content.${j}: Invalid \`signature\` in \`thinking\` block`);
+    }
   }
   return undefined;
 }
 
 function checkThinking(thinking: unknown, maxTokens: number): SimProblem | undefined {
-  if (thinking === undefined || !isObject(thinking) || thinking.type !== 'enabled') return undefined;
+  if (thinking === undefined) return undefined;
+  if (!isObject(thinking) || !['enabled', 'adaptive', 'disabled'].includes(thinking.type as string)) {
+    return bad("thinking: Input tag does not match any of the expected tags: 'enabled', 'disabled', 'adaptive'");
+  }
+  if (thinking.type !== 'enabled') return undefined;
   const budget = thinking.budget_tokens;
   if (!Number.isInteger(budget) || (budget as number) < 1024) return bad('thinking.enabled.budget_tokens: Input should be greater than or equal to 1024');
   if ((budget as number) >= maxTokens) return bad('`max_tokens` must be greater than `thinking.budget_tokens`');

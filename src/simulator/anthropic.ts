@@ -14,7 +14,7 @@ import type {
 } from '../providers/anthropic/wire.js';
 import type { SimResponse, SimulatorSpec } from './server.js';
 import { countTokens, simulateText, stableId } from './text.js';
-import { validateAnthropicRequest } from './anthropic-validate.js';
+import { thinkingSignature, validateAnthropicRequest } from './anthropic-validate.js';
 import { decideToolCalls, type SimToolChoice } from './tool-calls.js';
 import { structuredContent } from './structured-output.js';
 import { tokenPieces } from './text.js';
@@ -36,7 +36,8 @@ export const anthropicSimulator: SimulatorSpec = {
   vendor: 'anthropic',
   errorBody: anthropicErrorBody,
   async handle(req, res) {
-    if (req.method !== 'POST' || req.path !== '/v1/messages') return false;
+    const isCount = req.path === '/v1/messages/count_tokens';
+    if (req.method !== 'POST' || (req.path !== '/v1/messages' && !isCount)) return false;
     if (!req.headers['x-api-key']) {
       res.json(401, anthropicErrorBody(401, 'x-api-key header is required'));
       return true;
@@ -45,15 +46,25 @@ export const anthropicSimulator: SimulatorSpec = {
       res.json(400, anthropicErrorBody(400, 'anthropic-version: header is required'));
       return true;
     }
-    const problem = validateAnthropicRequest(req.body);
+    const problem = validateAnthropicRequest(req.body, { betas: betasOf(req.headers['anthropic-beta']), isCount });
     if (problem) {
       res.json(problem.status, anthropicErrorBody(problem.status, problem.message));
       return true;
     }
-    await createMessage(req.body as AnthropicMessagesRequest, res);
+    const body = req.body as AnthropicMessagesRequest;
+    if (isCount) res.json(200, { input_tokens: inputTokensOf(body) });
+    else await createMessage(body, res);
     return true;
   },
 };
+
+const betasOf = (header: string | undefined): ReadonlySet<string> => new Set((header ?? '').split(',').map((flag) => flag.trim()).filter(Boolean));
+
+/** What the prompt costs: system text, every message's text and the tools' definitions. */
+function inputTokensOf(body: AnthropicMessagesRequest): number {
+  const tools = body.tools && body.tools.length > 0 ? countTokens(JSON.stringify(body.tools)) : 0;
+  return countTokens(systemText(body.system)) + tools + body.messages.reduce((sum, m) => sum + 4 + countTokens(messageText(m)), 3);
+}
 
 interface Reply {
   message: AnthropicMessage;
@@ -64,7 +75,8 @@ interface Reply {
 function buildReply(body: AnthropicMessagesRequest): Reply {
   const prompt = lastUserText(body.messages);
   const stops = body.stop_sequences ?? [];
-  const withReasoning = (body.thinking as { type?: string } | undefined)?.type === 'enabled';
+  const thinkingType = (body.thinking as { type?: string } | undefined)?.type;
+  const withReasoning = thinkingType === 'enabled' || thinkingType === 'adaptive';
   let text = simulateText({ model: body.model, prompt, maxTokens: body.max_tokens, stop: stops, withReasoning });
   const format = body.output_config?.format;
   const json = format?.type === 'json_schema' ? structuredContent({ kind: 'json_schema', schema: format.schema }, prompt, text.content) : undefined;
@@ -78,7 +90,7 @@ function buildReply(body: AnthropicMessagesRequest): Reply {
   const pieces = new Map<number, readonly string[]>();
   if (withReasoning) {
     pieces.set(content.length, text.reasoningPieces);
-    content.push({ type: 'thinking', thinking: text.reasoning, signature: `sig_${stableId(text.reasoning)}` });
+    content.push({ type: 'thinking', thinking: text.reasoning, signature: thinkingSignature(text.reasoning) });
   }
   if (toolUse) content.push(...toolUses);
   else {
@@ -87,7 +99,7 @@ function buildReply(body: AnthropicMessagesRequest): Reply {
   }
   const matchedStop = toolUse || text.finishReason === 'length' ? undefined : firstStop(body, prompt, stops);
   const stopReason: AnthropicStopReason = toolUse ? 'tool_use' : text.finishReason === 'length' ? 'max_tokens' : matchedStop ? 'stop_sequence' : 'end_turn';
-  const inputTokens = countTokens(body.system ?? '') + body.messages.reduce((sum, m) => sum + 4 + countTokens(messageText(m)), 3);
+  const inputTokens = inputTokensOf(body);
   const outputTokens = text.reasoningTokens + (toolUse ? countTokens(JSON.stringify(toolUses.map((t) => t.input))) : text.contentTokens);
   const message: AnthropicMessage = {
     id: `msg_sim${stableId('anthropic', JSON.stringify(body)).slice(0, 20)}`,
@@ -187,12 +199,18 @@ function blockText(block: AnthropicContentBlockParam): string {
     case 'text':
       return block.text;
     case 'tool_result':
-      return block.content;
+      return typeof block.content === 'string' ? block.content : (block.content ?? []).map((part) => (part.type === 'text' ? part.text : '')).join(' ');
     case 'tool_use':
       return JSON.stringify(block.input);
     default:
       return '';
   }
+}
+
+/** `system` as a string or as text blocks (what Claude Code sends, with cache_control on some). */
+function systemText(system: AnthropicMessagesRequest['system']): string {
+  if (system === undefined) return '';
+  return typeof system === 'string' ? system : system.map((block) => block.text).join('\n');
 }
 
 function lastUserText(messages: readonly AnthropicMessageParam[]): string {

@@ -10,6 +10,8 @@ export interface RecordedRequest {
   query: Record<string, string>;
   headers: Record<string, string>;
   body: unknown;
+  /** The body's text exactly as it arrived (pass-through tests compare bytes). */
+  text?: string;
 }
 
 export interface SimRequest extends RecordedRequest {
@@ -119,13 +121,15 @@ export async function startSimulator(spec: SimulatorSpec, initial: SimulatorOpti
     });
     try {
       const url = new URL(req.url ?? '/', 'http://simulator');
-      const body = await readJsonBody(req);
+      const text = await readBodyText(req);
+      const body = parseJsonText(text);
       const recorded: RecordedRequest = {
         method: req.method ?? 'GET',
         path: url.pathname,
         query: Object.fromEntries(url.searchParams),
         headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')])),
         body,
+        ...(text ? { text } : {}),
       };
       requests.push(recorded);
       if (requests.length > MAX_RECORDED) requests.shift();
@@ -177,11 +181,13 @@ export async function startSimulator(spec: SimulatorSpec, initial: SimulatorOpti
 
 const INVALID_JSON = Symbol('invalid-json');
 
-async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+async function readBodyText(req: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  if (chunks.length === 0) return undefined;
-  const text = Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function parseJsonText(text: string): unknown {
   if (!text) return undefined;
   try {
     return JSON.parse(text) as unknown;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { envelopeForPath } from '../../src/api/envelopes.js';
+import { envelopeForPath, type EnvelopeKind } from '../../src/api/envelopes.js';
 import { PROVIDERS } from '../../src/providers/registry.js';
 import type { PairFamily, ProviderModule } from '../../src/providers/types.js';
 import { assertEnvelope } from '../helpers/envelopes.js';
@@ -14,6 +14,10 @@ interface FamilyCase {
   /** Public models this family's requests use; the channel maps them to the vendor. */
   models: string[];
   path: string;
+  /** Headers that select the family's protocol on a shared path (Anthropic-native /v1/messages). */
+  headers?: Record<string, string>;
+  /** The error envelope, when the path alone does not decide it. */
+  envelope?: EnvelopeKind;
   streamPath?: string;
   body: (stream: boolean) => Record<string, unknown>;
   checkBody: (json: any) => void;
@@ -40,6 +44,27 @@ const chatCase = (model: string, path: string): FamilyCase => ({
 const FAMILIES: Record<PairFamily, FamilyCase> = {
   'chat-completions': chatCase('delta-4.1', '/v1/chat/completions'),
   messages: chatCase('alpha-sonnet-4-5-20250929', '/v1/messages'),
+  'anthropic-messages': {
+    models: ['alpha-sonnet-4-5-20250929'],
+    path: '/v1/messages',
+    headers: { 'anthropic-version': '2023-06-01' },
+    envelope: 'anthropic',
+    body: (stream) => ({ model: 'alpha-sonnet-4-5-20250929', system: [{ type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral' } }], messages: [{ role: 'user', content: [{ type: 'text', text: PROMPT }] }], max_tokens: 60, stream }),
+    checkBody: (json) => {
+      expect(json.type).toBe('message');
+      expect(json.model).toBe('alpha-sonnet-4-5-20250929');
+      expect(json.content[0].type).toBe('text');
+      expect(json.content[0].text).toContain(PROMPT);
+      expect(json.stop_reason).toBe('end_turn');
+      expect(json.usage.input_tokens).toBeGreaterThan(0);
+    },
+    checkStream: (text) => {
+      expect(text).toMatch(/^event: message_start\n/);
+      expect(text).toContain('event: content_block_delta');
+      expect(text).toMatch(/"output_tokens":[1-9]/);
+      expect(text.trim().split('\n\n').at(-1)).toBe('event: message_stop\ndata: {"type":"message_stop"}');
+    },
+  },
   responses: {
     models: ['beta-seed-2.0-mini'],
     path: '/v1/responses',
@@ -102,7 +127,7 @@ describe.each(pairs)('conformance: $label', ({ provider, family }: { provider: P
   const send = (stream: boolean) =>
     fetch(gateway.url + (stream ? (spec.streamPath ?? spec.path) : spec.path), {
       method: 'POST',
-      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json', ...spec.headers },
       body: JSON.stringify(spec.body(stream)),
     });
 
@@ -137,9 +162,9 @@ describe.each(pairs)('conformance: $label', ({ provider, family }: { provider: P
     simulator.setOptions({ fault_status: upstream, fault_retry_after_s: upstream === 429 ? 3 : undefined });
     try {
       const path = spec.path;
-      const response = await call(gateway, 'POST', path, spec.body(false));
+      const response = await call(gateway, 'POST', path, spec.body(false), { authorization: `Bearer ${TEST_KEY}`, ...spec.headers });
       expect(response.status).toBe(expected);
-      assertEnvelope(envelopeForPath(path), response.json);
+      assertEnvelope(spec.envelope ?? envelopeForPath(path), response.json);
       expect(response.text).not.toContain('simulator-key');
       if (upstream === 429) expect(response.headers.get('retry-after')).toBe('3');
     } finally {

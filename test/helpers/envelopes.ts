@@ -14,6 +14,9 @@ export function assertEnvelope(kind: EnvelopeKind, body: unknown): void {
     case 'google':
       expect(record.error).toEqual({ code: expect.any(Number), message: expect.any(String), status: expect.any(String) });
       break;
+    case 'anthropic':
+      expect(record).toEqual({ type: 'error', error: { type: expect.any(String), message: expect.any(String) }, request_id: expect.any(String) });
+      break;
     case 'kling':
       expect(record).toEqual({ code: expect.any(Number), message: expect.any(String), request_id: expect.any(String) });
       break;

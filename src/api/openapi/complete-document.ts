@@ -41,6 +41,17 @@ const ERROR_SCHEMAS: Record<EnvelopeKind, { name: string; schema: unknown }> = {
     name: 'KlingError',
     schema: Type.Object({ code: Type.Integer(), message: Type.String(), request_id: Type.String() }, { description: 'The Kling-native envelope of /videoalt' }),
   },
+  anthropic: {
+    name: 'AnthropicError',
+    schema: Type.Object(
+      {
+        type: Type.Literal('error'),
+        error: Type.Object({ type: Type.String({ description: 'e.g. invalid_request_error, authentication_error, rate_limit_error' }), message: Type.String() }),
+        request_id: Type.Union([Type.String(), Type.Null()]),
+      },
+      { description: "Anthropic's envelope: /v1/messages with anthropic-version, and /v1/messages/count_tokens" },
+    ),
+  },
 };
 
 const STATUS_TEXT: Record<string, string> = {

@@ -1,11 +1,11 @@
 import { GatewayError } from '../../errors.js';
-import { upstreamStatusError } from '../../gateway/upstream-errors.js';
 import type { SseEvent } from '../../gateway/sse/parse.js';
 import type { OutEvent } from '../../gateway/sse/write.js';
 import type { OpenAIChatChunk, OpenAIChatDelta, OpenAIFinishReason } from '../../protocols/openai-chat/types.js';
 import type { StreamTranslator, TranslateContext } from '../types.js';
 import { mapStopReason, toChatUsage, toGatewayUsage, tokenCountsOf, type AnthropicTokenCounts } from './response-mapping.js';
-import { ANTHROPIC_STATUS_BY_ERROR_TYPE, type AnthropicBlockDelta, type AnthropicContentBlock, type AnthropicMessagesEvent } from './wire.js';
+import { latestCounts, parseAnthropicEvent, streamError } from './stream-events.js';
+import type { AnthropicBlockDelta, AnthropicContentBlock } from './wire.js';
 
 interface StreamState {
   /** The upstream message id from message_start; every chunk carries it. */
@@ -83,7 +83,7 @@ export function createChatCompletionsStreamTranslator(ctx: TranslateContext): St
 
   return {
     onEvent(event: SseEvent): OutEvent[] {
-      const parsed = parseEvent(event);
+      const parsed = parseAnthropicEvent(event);
       switch (parsed?.type) {
         case undefined:
           return [];
@@ -113,52 +113,4 @@ export function createChatCompletionsStreamTranslator(ctx: TranslateContext): St
     },
     usage: () => (state.counts ? toGatewayUsage(state.counts) : undefined),
   };
-}
-
-/** message_delta usage holds running totals: a present field replaces the one we had. */
-function latestCounts(previous: AnthropicTokenCounts | undefined, usage: Record<string, unknown> | undefined): AnthropicTokenCounts {
-  const base = previous ?? tokenCountsOf(undefined);
-  const next = tokenCountsOf(usage);
-  const has = (field: string): boolean => typeof usage?.[field] === 'number';
-  return {
-    inputTokens: has('input_tokens') ? next.inputTokens : base.inputTokens,
-    cacheCreationTokens: has('cache_creation_input_tokens') ? next.cacheCreationTokens : base.cacheCreationTokens,
-    cacheReadTokens: has('cache_read_input_tokens') ? next.cacheReadTokens : base.cacheReadTokens,
-    outputTokens: has('output_tokens') ? next.outputTokens : base.outputTokens,
-  };
-}
-
-/** An `error` event after HTTP 200 (e.g. overloaded_error) fails the stream like the matching status. */
-function streamError(error: { type?: unknown; message?: unknown } | undefined): GatewayError {
-  const type = typeof error?.type === 'string' ? error.type : 'api_error';
-  const status = Object.hasOwn(ANTHROPIC_STATUS_BY_ERROR_TYPE, type)
-    ? ANTHROPIC_STATUS_BY_ERROR_TYPE[type as keyof typeof ANTHROPIC_STATUS_BY_ERROR_TYPE]
-    : 500;
-  return upstreamStatusError(status, typeof error?.message === 'string' ? error.message : undefined);
-}
-
-const KNOWN_EVENTS = new Set<string>([
-  'message_start', 'content_block_start', 'content_block_delta', 'content_block_stop', 'message_delta', 'message_stop', 'ping', 'error',
-]);
-
-/** Returns undefined for event types this translator does not know (Anthropic may add some). */
-function parseEvent(event: SseEvent): AnthropicMessagesEvent | undefined {
-  let data: unknown;
-  try {
-    data = JSON.parse(event.data);
-  } catch {
-    throw new GatewayError('GW_UPSTREAM_BAD_RESPONSE', 'The upstream sent a stream event that is not JSON');
-  }
-  if (!data || typeof data !== 'object') throw new GatewayError('GW_UPSTREAM_BAD_RESPONSE', 'The upstream sent a stream event that is not an object');
-  const record = data as Record<string, unknown>;
-  // The JSON `type` equals the SSE event name; either is enough to route the event.
-  const type = typeof record.type === 'string' ? record.type : (event.event ?? '');
-  if (!KNOWN_EVENTS.has(type)) return undefined;
-  const isMalformed =
-    (type === 'message_start' && (!record.message || typeof record.message !== 'object')) ||
-    (type.startsWith('content_block_') && typeof record.index !== 'number') ||
-    ((type === 'content_block_delta' || type === 'message_delta') && (!record.delta || typeof record.delta !== 'object')) ||
-    (type === 'content_block_start' && (!record.content_block || typeof record.content_block !== 'object'));
-  if (isMalformed) throw new GatewayError('GW_UPSTREAM_BAD_RESPONSE', `The upstream sent a malformed ${type} event`);
-  return { ...record, type } as AnthropicMessagesEvent;
 }

@@ -2,6 +2,7 @@ import type { ProviderModule } from '../types.js';
 import { anthropicSimulator } from '../../simulator/anthropic.js';
 import { ANTHROPIC_BASE_URL, ANTHROPIC_DEFAULT_HEADERS, anthropicAuthHeaders } from './endpoint.js';
 import { chatCompletionsToAnthropic } from './from-chat-completions.js';
+import { messagesPassThrough } from './messages-pass-through.js';
 
 /** Public alpha ids → Anthropic model ids (anthropic.md: `alpha-` becomes `claude-`). */
 const ANTHROPIC_MODELS: Record<string, string> = {
@@ -21,6 +22,8 @@ export const anthropic: ProviderModule = {
   pairs: {
     'chat-completions': chatCompletionsToAnthropic,
     messages: chatCompletionsToAnthropic,
+    // Anthropic-native /v1/messages (requests with `anthropic-version`): the same protocol, passed through.
+    'anthropic-messages': messagesPassThrough,
   },
   simulator: anthropicSimulator,
 };

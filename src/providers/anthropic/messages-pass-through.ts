@@ -1,0 +1,107 @@
+import { GatewayError } from '../../errors.js';
+import { replaceTopLevelString } from '../../gateway/json-text.js';
+import { upstreamMessage, upstreamStatusError } from '../../gateway/upstream-errors.js';
+import type { SseEvent } from '../../gateway/sse/parse.js';
+import type { OutEvent } from '../../gateway/sse/write.js';
+import type { AnthropicMessage, AnthropicMessagesRequest } from '../../protocols/anthropic-messages/types.js';
+import type { StreamTranslator, TranslateContext, TranslatorPair, Usage, UpstreamCall } from '../types.js';
+import { ANTHROPIC_MESSAGES_PATH } from './endpoint.js';
+import { latestCounts, parseAnthropicEvent, streamError } from './stream-events.js';
+import { toGatewayUsage, tokenCountsOf, type AnthropicTokenCounts } from './response-mapping.js';
+
+/**
+ * Anthropic-native /v1/messages to an Anthropic channel: the same protocol on both sides. The
+ * client's body text goes upstream with only its model renamed (thinking blocks carry signatures
+ * the vendor checks byte for byte), with the client's `anthropic-version`/`anthropic-beta` and
+ * `?beta=true`; the answer and its events come back as sent, the model renamed to the public id.
+ */
+export const messagesPassThrough: TranslatorPair<AnthropicMessagesRequest, AnthropicMessage> = {
+  toUpstream(req: AnthropicMessagesRequest, ctx: TranslateContext): UpstreamCall {
+    const client = ctx.passThrough;
+    const text = client?.text === undefined ? undefined : replaceTopLevelString(client.text, 'model', ctx.upstreamModel);
+    const call: UpstreamCall = { method: 'POST', path: ANTHROPIC_MESSAGES_PATH, body: text ?? { ...req, model: ctx.upstreamModel } };
+    if (client?.headers) call.headers = { ...client.headers };
+    if (client?.query) call.query = { ...client.query };
+    return call;
+  },
+
+  fromUpstream(res: unknown, ctx: TranslateContext): { body: AnthropicMessage; usage: Usage } {
+    const message = asMessage(res);
+    return { body: { ...message, model: ctx.model }, usage: toGatewayUsage(tokenCountsOf(message.usage)) };
+  },
+
+  fromUpstreamText(text: string, ctx: TranslateContext): { text: string; usage: Usage } | undefined {
+    const renamed = replaceTopLevelString(text, 'model', ctx.model);
+    if (renamed === undefined) return undefined;
+    const message = asMessage(parseJson(text));
+    return { text: renamed, usage: toGatewayUsage(tokenCountsOf(message.usage)) };
+  },
+
+  createStreamTranslator: createMessagesPassThroughStream,
+
+  fromUpstreamError(status: number, body: unknown): GatewayError {
+    return upstreamStatusError(status, upstreamMessage(body));
+  },
+};
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new GatewayError('GW_UPSTREAM_BAD_RESPONSE', 'The upstream returned a body that is not JSON', { cause: error });
+  }
+}
+
+function asMessage(value: unknown): AnthropicMessage {
+  const message = value as AnthropicMessage | null;
+  if (!message || typeof message !== 'object' || message.type !== 'message' || !Array.isArray(message.content)) {
+    throw new GatewayError('GW_UPSTREAM_BAD_RESPONSE', 'The upstream returned a body that is not a message');
+  }
+  return message;
+}
+
+/** The events whose content the gateway reads (usage, the end, errors). */
+const READ_EVENTS = new Set(['message_start', 'message_delta', 'message_stop', 'error']);
+
+/**
+ * Events pass as the upstream sent them (text untouched, so signature deltas are exact); only
+ * `message_start` is rewritten, for the public model id. Usage is read from `message_start` and the
+ * cumulative `message_delta`s; an `error` event fails the stream, which the family renders.
+ */
+function createMessagesPassThroughStream(ctx: TranslateContext): StreamTranslator {
+  const state = {
+    /** message_start sets the counts, each message_delta replaces what it carries. */
+    counts: undefined as AnthropicTokenCounts | undefined,
+    /** message_stop arrived; a stream that ends without it was cut. */
+    isStopped: false,
+  };
+  return {
+    onEvent(event: SseEvent): OutEvent[] {
+      // Content deltas (nearly every event) are relayed without parsing.
+      if (event.event !== undefined && !READ_EVENTS.has(event.event)) return [{ event: event.event, data: event.data }];
+      const parsed = parseAnthropicEvent(event);
+      if (!parsed) return event.data ? [{ event: event.event ?? 'unknown', data: event.data }] : [];
+      switch (parsed.type) {
+        case 'message_start':
+          state.counts = tokenCountsOf(parsed.message.usage);
+          return [{ event: 'message_start', data: { ...parsed, message: { ...parsed.message, model: ctx.model } } }];
+        case 'message_delta':
+          state.counts = latestCounts(state.counts, parsed.usage);
+          break;
+        case 'message_stop':
+          state.isStopped = true;
+          break;
+        case 'error':
+          throw streamError(parsed.error);
+        default:
+          break;
+      }
+      return [{ event: parsed.type, data: event.data }];
+    },
+    onEnd(): OutEvent[] {
+      if (!state.isStopped) throw new GatewayError('GW_UPSTREAM_ERROR', 'The upstream stream ended before it was complete');
+      return [];
+    },
+    usage: () => (state.counts ? toGatewayUsage(state.counts) : undefined),
+  };
+}
