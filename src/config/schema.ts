@@ -70,6 +70,8 @@ export const RoutingSchema = Type.Object(
     retry_max_delay_ms: Type.Optional(Type.Integer({ minimum: 0 })),
     /** A Retry-After longer than this moves on to the next channel instead of waiting. */
     retry_max_wait_ms: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** Keep each conversation on one channel of its priority group (prompt caches); default true (gateway/sticky-route.ts). */
+    sticky_sessions: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
 );

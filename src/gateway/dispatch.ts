@@ -4,6 +4,7 @@ import type { FamilyPairs, PairFamily, StreamErrorRenderer, StreamTextExtractor,
 import { partialStreamUsage } from '../usage/partial-usage.js';
 import type { Channel } from './channel.js';
 import { routeModelOffering } from './route-model.js';
+import { conversationOf, stickyOrder } from './sticky-route.js';
 import { parseRetryAfter, retryDelayMs, RETRYABLE_STATUSES } from './retry-policy.js';
 import { readErrorBody, toTransportError, type UpstreamResponse } from './upstream-client.js';
 import type { UpstreamBody } from './upstream-body.js';
@@ -160,7 +161,10 @@ async function sendWithFallback<F extends PairFamily>(options: DispatchOptions<F
   const candidates = routeModelOffering(options.channels ?? gateway.channels, model, (channel) => channel.provider.pairs[family] as PairOf<F> | undefined, family);
   const closed = circuits.anyTripped ? candidates.filter(({ channel }) => !circuits.isOpen(channel.name)) : candidates;
   // With every circuit open, trying anyway beats refusing outright.
-  const ordered = closed.length > 0 ? closed : candidates;
+  let ordered = closed.length > 0 ? closed : candidates;
+  if (ordered.length > 1 && gateway.config.file.routing?.sticky_sessions !== false) {
+    ordered = stickyOrder(ordered, conversationOf(request.headers, options.body, request.gw.key?.id));
+  }
   let lastError: GatewayError | undefined;
   for (const { channel, offer: pair } of ordered) {
     if (closed.length > 0 && !circuits.tryAcquire(channel.name)) continue;
