@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { CATALOG } from '../../catalog/models.js';
+import type { IncomingHttpHeaders } from 'node:http';
+import { CATALOG, type CatalogModel, type EndpointFamily } from '../../catalog/models.js';
 import { isGoogleStyleRequest } from '../google-style.js';
 import { googleModelOr404, googleModelsFor } from '../generate-content/google-models.js';
 
@@ -13,14 +14,34 @@ const ModelSchema = Type.Object({
   owned_by: Type.String(),
 });
 
-/** GET /v1/models: the catalog in the OpenAI list shape, limited to what the key may use. */
+/** Models an Anthropic client can talk to through Anthropic-native /v1/messages. */
+const TEXT_FAMILIES = new Set<EndpointFamily>(['chat-completions', 'messages', 'responses']);
+const isTextModel = (model: CatalogModel): boolean => model.families.some((family) => TEXT_FAMILIES.has(family));
+
+/** An Anthropic client (Claude Code's model list): it sends `anthropic-version` on every call. */
+const isAnthropicRequest = (headers: IncomingHttpHeaders): boolean => headers['anthropic-version'] !== undefined;
+
+/** Anthropic's ModelInfo (anthropic.md): `type`, `id`, `display_name`, `created_at` (RFC 3339). */
+const anthropicModel = (model: CatalogModel) => ({ type: 'model', id: model.id, display_name: model.id, created_at: new Date(CATALOG_CREATED * 1000).toISOString() });
+
+/** Anthropic's model page: all of it in one page. */
+function anthropicModelList(models: readonly CatalogModel[]) {
+  const data = models.map(anthropicModel);
+  return { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null };
+}
+
+/**
+ * GET /v1/models: the catalog in the OpenAI list shape, limited to what the key may use; an
+ * Anthropic client (`anthropic-version`) gets Anthropic's model list of the text models instead.
+ */
 export async function modelsRoutes(app: FastifyInstance): Promise<void> {
   app.get(
     '/v1/models',
     {
       schema: {
         summary: 'List models',
-        description: 'The OpenAI list shape. A Google-style call (`x-goog-api-key` header or `?key=`, no bearer header) gets the Gemini-native `{models: [...]}` of `GET /v1beta/models` instead.',
+        description:
+          "The OpenAI list shape. A Google-style call (`x-goog-api-key` header or `?key=`, no bearer header) gets the Gemini-native `{models: [...]}` of `GET /v1beta/models` instead; an Anthropic client (`anthropic-version` header) gets Anthropic's `{data: [{type, id, display_name, created_at}], has_more, first_id, last_id}` of the text models.",
         tags: ['models'],
         security: [{ bearer: [] }],
         response: { 200: Type.Object({ object: Type.Literal('list'), data: Type.Array(ModelSchema) }) },
@@ -30,9 +51,9 @@ export async function modelsRoutes(app: FastifyInstance): Promise<void> {
       // Not through the route's serializer: its schema is the OpenAI list.
       if (isGoogleStyleRequest(request.url, request.headers)) return reply.type('application/json; charset=utf-8').send(JSON.stringify({ models: googleModelsFor(request.gw.key) }));
       const key = request.gw.key;
-      const data = CATALOG.filter((m) => !key?.models || key.models.includes(m.id))
-        .filter((m) => !key?.endpoints || m.families.some((f) => key.endpoints!.includes(f)))
-        .map((m) => ({ id: m.id, object: 'model' as const, created: CATALOG_CREATED, owned_by: m.owner }));
+      const models = CATALOG.filter((m) => !key?.models || key.models.includes(m.id)).filter((m) => !key?.endpoints || m.families.some((f) => key.endpoints!.includes(f)));
+      if (isAnthropicRequest(request.headers)) return reply.type('application/json; charset=utf-8').send(JSON.stringify(anthropicModelList(models.filter(isTextModel))));
+      const data = models.map((m) => ({ id: m.id, object: 'model' as const, created: CATALOG_CREATED, owned_by: m.owner }));
       return { object: 'list' as const, data };
     },
   );
@@ -41,6 +62,7 @@ export async function modelsRoutes(app: FastifyInstance): Promise<void> {
     if (isGoogleStyleRequest(request.url, request.headers)) return googleModelOr404(request, reply, model);
     const found = CATALOG.find((m) => m.id === model && (!request.gw.key?.models || request.gw.key.models.includes(m.id)));
     if (!found) return reply.callNotFound();
+    if (isAnthropicRequest(request.headers)) return anthropicModel(found);
     return { id: found.id, object: 'model', created: CATALOG_CREATED, owned_by: found.owner };
   });
 }

@@ -162,6 +162,16 @@ describe('Anthropic-native /v1/messages on an Anthropic channel (issue 20)', () 
     expect(large.input_tokens).toBeGreaterThan(small.input_tokens + 200);
   });
 
+  it("lists models in Anthropic's shape for Anthropic clients (models.list, models.retrieve)", async () => {
+    const ids: string[] = [];
+    for await (const model of client.models.list()) ids.push(model.id);
+    expect(ids).toContain(MODEL);
+    expect(ids).toContain('delta-4.1');
+    expect(ids).not.toContain('zeta-1.0-r2v');
+    const model = await client.models.retrieve(MODEL);
+    expect(model).toMatchObject({ type: 'model', id: MODEL, display_name: MODEL, created_at: expect.stringMatching(/^\d{4}-/) });
+  });
+
   it('takes the key as x-api-key or Authorization: Bearer', async () => {
     const bearer = new Anthropic({ authToken: TEST_KEY, apiKey: null, baseURL: gateway.url, maxRetries: 0 });
     const message = await bearer.messages.create({ model: MODEL, max_tokens: 20, messages: [{ role: 'user', content: 'hi' }] });
