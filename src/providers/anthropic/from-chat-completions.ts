@@ -1,4 +1,5 @@
 import { GatewayError } from '../../errors.js';
+import { assertChatToolShapes } from '../../protocols/openai-chat/tool-shapes.js';
 import { upstreamMessage, upstreamStatusError } from '../../gateway/upstream-errors.js';
 import type { OpenAIChatCompletion, OpenAIChatRequest, OpenAIChatTool, OpenAIChatToolCall } from '../../protocols/openai-chat/types.js';
 import type { TranslateContext, TranslatorPair, Usage, UpstreamCall } from '../types.js';
@@ -35,6 +36,7 @@ const ANTHROPIC_MAX_TEMPERATURE = 1;
 export const chatCompletionsToAnthropic: TranslatorPair<OpenAIChatRequest, OpenAIChatCompletion> = {
   toUpstream(req: OpenAIChatRequest, ctx: TranslateContext): UpstreamCall {
     rejectUnsupported(req);
+    assertChatToolShapes(req);
     const { system, messages } = toAnthropicMessages(req.messages);
     const body: AnthropicMessagesRequest = {
       model: ctx.upstreamModel,

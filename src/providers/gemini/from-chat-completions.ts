@@ -1,4 +1,5 @@
 import { GatewayError } from '../../errors.js';
+import { assertChatToolShapes } from '../../protocols/openai-chat/tool-shapes.js';
 import type {
   GeminiCandidate,
   GeminiGenerateContentRequest,
@@ -26,6 +27,7 @@ type Choice = OpenAIChatCompletion['choices'][number];
 export const chatCompletionsToGemini: TranslatorPair<OpenAIChatRequest, OpenAIChatCompletion> = {
   toUpstream(req: OpenAIChatRequest, ctx: TranslateContext): UpstreamCall {
     rejectUnsupported(req);
+    assertChatToolShapes(req);
     const { systemInstruction, contents } = toGeminiContents(req.messages);
     const body: GeminiGenerateContentRequest = { contents };
     if (systemInstruction) body.systemInstruction = systemInstruction;
