@@ -197,3 +197,21 @@ export function expectToolLoop(calls: ModelCall[]): void {
     );
   }
 }
+
+/**
+ * Runs a client call and keeps its error for later: the gateway's account of the run (which request
+ * failed, with what) says more than the client's exception, so tests check it first, then `value()`
+ * returns the result or throws what the client threw.
+ */
+export async function settle<T>(work: () => Promise<T>): Promise<{ value: () => T }> {
+  try {
+    const result = await work();
+    return { value: () => result };
+  } catch (error) {
+    return {
+      value: () => {
+        throw error;
+      },
+    };
+  }
+}
