@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FileConfig } from '../../src/config/schema.js';
-import { TEST_ADMIN_TOKEN, TEST_KEY } from '../helpers/gateway.js';
+import { admin } from '../helpers/admin.js';
+import { TEST_KEY } from '../helpers/gateway.js';
 import { startGatewayProcess, type GatewayProcess } from '../helpers/instance-process.js';
 
 /**
@@ -144,12 +145,10 @@ async function settledLinesSince(read: () => AccessLine[], mark: number): Promis
 
 /** The request-log entry of one request; the log is written in batches (about every second). */
 async function modelCall(url: string, line: AccessLine): Promise<ModelCall> {
-  const headers = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
   for (let attempt = 0; attempt < 40; attempt++) {
-    const page = await (await fetch(`${url}/admin/api/requests?request_id=${encodeURIComponent(line.reqId)}`, { headers })).json();
-    const entry = page.data?.[0];
+    const entry = (await admin({ url }, 'GET', `/requests?request_id=${encodeURIComponent(line.reqId)}`)).json?.data?.[0];
     if (entry) {
-      const detail = await (await fetch(`${url}/admin/api/requests/${entry.id}`, { headers })).json();
+      const detail = (await admin({ url }, 'GET', `/requests/${entry.id}`)).json;
       const responseBody: string = detail.response_body ?? '';
       return {
         line,
