@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 if (!existsSync(new URL('../test/agents/node_modules/.package-lock.json', import.meta.url))) {
-  console.log('agent-client suite skipped: test/agents is not installed (npm ci --prefix test/agents to run it)');
+  console.log('agent-client suite skipped: test/agents is not installed (cd test/agents && npm ci, to run it)');
   process.exit(0);
 }
 for (const args of [['tsc', '-p', 'test/agents/tsconfig.json'], ['vitest', 'run', '--config', 'vitest.agents.config.ts']]) {
