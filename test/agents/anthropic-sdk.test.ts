@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectToolLoop, MODELS, settle, startAgentGateway, type AgentGateway, type Setup } from './gateway.js';
+import { describeCalls, expectToolLoop, MODELS, settle, startAgentGateway, type AgentGateway, type Setup } from './gateway.js';
 
 /**
  * The Anthropic TypeScript SDK with `baseURL` at the gateway's origin and the key as `apiKey`
@@ -40,7 +40,7 @@ describe.each(['defaults', 'cross'] as const)('Anthropic SDK through the gateway
     expect(message).toMatchObject({ type: 'message', role: 'assistant', stop_reason: 'end_turn' });
     expect(textOf(message).trim()).not.toBe('');
     expect(message.usage.input_tokens).toBeGreaterThan(0);
-    expect(calls).toHaveLength(1);
+    expect(calls, describeCalls(calls)).toHaveLength(1);
   });
 
   it('messages.stream streams the answer as named events', async () => {
@@ -112,7 +112,7 @@ describe.each(['defaults', 'cross'] as const)('Anthropic SDK through the gateway
     const message = outcome.value();
     expect(message).toMatchObject({ type: 'message', stop_reason: 'end_turn' });
     expect(textOf(message).trim()).not.toBe('');
-    expect(calls).toHaveLength(1);
+    expect(calls, describeCalls(calls)).toHaveLength(1);
   });
 
   it('messages.countTokens counts the input', async () => {
@@ -136,7 +136,7 @@ describe.each(['defaults', 'cross'] as const)('Anthropic SDK through the gateway
     });
     const calls = await gateway.expectCleanRun(mark, `anthropic-sdk ${setup} follow-up`);
     expect(outcome.value()).toMatchObject({ type: 'message', stop_reason: 'end_turn' });
-    expect(calls).toHaveLength(2);
+    expect(calls, describeCalls(calls)).toHaveLength(2);
     expect(calls[1]!.requestBody).toContain('kumquat');
   });
 });

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bin, jsonLines, makeSandbox, runCli, type Sandbox } from './cli.js';
-import { expectToolLoop, MODELS, startAgentGateway, type AgentGateway, type Setup } from './gateway.js';
+import { describeCalls, expectToolLoop, MODELS, startAgentGateway, type AgentGateway, type Setup } from './gateway.js';
 
 /**
  * Claude Code, non-interactive (`claude -p`), pointed at the gateway as its gateway guide says:
@@ -56,7 +56,7 @@ describe.each(['defaults', 'cross'] as const)('Claude Code through the gateway (
     const calls = await gateway.expectCleanRun(mark, `claude-code ${setup} one-shot`);
     expect(result.code, result.describe()).toBe(0);
     expect(result.stdout.trim(), result.describe()).not.toBe('');
-    expect(calls).toHaveLength(1);
+    expect(calls, describeCalls(calls)).toHaveLength(1);
   });
 
   it('streams the answer (stream-json with partial messages)', async () => {
@@ -94,7 +94,7 @@ describe.each(['defaults', 'cross'] as const)('Claude Code through the gateway (
     const calls = await gateway.expectCleanRun(mark, `claude-code ${setup} follow-up`);
     expect(result.code, result.describe()).toBe(0);
     expect(result.stdout.trim(), result.describe()).not.toBe('');
-    expect(calls).toHaveLength(1);
+    expect(calls, describeCalls(calls)).toHaveLength(1);
     expect(calls[0]!.requestBody).toContain('kumquat');
   });
 });

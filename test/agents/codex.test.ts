@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bin, jsonLines, makeSandbox, runCli, type Sandbox } from './cli.js';
-import { expectToolLoop, MODELS, startAgentGateway, type AgentGateway, type Setup } from './gateway.js';
+import { describeCalls, expectToolLoop, MODELS, startAgentGateway, type AgentGateway, type Setup } from './gateway.js';
 
 /**
  * Codex (`codex exec`) with the gateway as a custom model provider in ~/.codex/config.toml
@@ -62,7 +62,7 @@ describe.each(['defaults', 'cross'] as const)('Codex through the gateway (%s)', 
     const calls = await gateway.expectCleanRun(mark, `codex ${setup} one-shot`);
     expect(result.code, result.describe()).toBe(0);
     expect(result.stdout.trim(), result.describe()).not.toBe('');
-    expect(calls).toHaveLength(1);
+    expect(calls, describeCalls(calls)).toHaveLength(1);
   });
 
   it('streams the answer (--json events)', async () => {
@@ -99,7 +99,7 @@ describe.each(['defaults', 'cross'] as const)('Codex through the gateway (%s)', 
     const calls = await gateway.expectCleanRun(mark, `codex ${setup} follow-up`);
     expect(result.code, result.describe()).toBe(0);
     expect(result.stdout.trim(), result.describe()).not.toBe('');
-    expect(calls).toHaveLength(1);
+    expect(calls, describeCalls(calls)).toHaveLength(1);
     expect(calls[0]!.requestBody).toContain('kumquat');
   });
 });

@@ -186,14 +186,20 @@ export function asksForTool(responseBody: string): boolean {
   return /"type":\s*"(tool_use|function_call)"|"tool_calls"|"functionCall"/.test(responseBody);
 }
 
+/** For assertion messages: the run's model calls, each with whether it carried a tool result or asked for a tool. */
+export function describeCalls(calls: ModelCall[]): string {
+  const each = calls.map(
+    (call, i) =>
+      `#${i + 1} ${call.line.method} ${call.line.url}${carriesToolResult(call.requestBody) ? ', carried a tool result' : ''}${asksForTool(call.responseBody) ? ', answered with a tool call' : ''}`,
+  );
+  return `${calls.length} model call(s): ${each.join('; ')}`;
+}
+
 /** A tool loop: the model asked for a tool, and a later call carried its result back. */
 export function expectToolLoop(calls: ModelCall[]): void {
   const asked = calls.findIndex((call) => asksForTool(call.responseBody));
   if (calls.length < 2 || asked === -1 || !calls.slice(asked + 1).some((call) => carriesToolResult(call.requestBody))) {
-    throw new Error(
-      `expected a tool loop (a tool call, then a call carrying its result), got ${calls.length} model call(s): ` +
-        calls.map((call) => `[asks tool: ${asksForTool(call.responseBody)}, carries result: ${carriesToolResult(call.requestBody)}]`).join(' '),
-    );
+    throw new Error(`expected a tool loop (a tool call, then a call carrying its result), got ${describeCalls(calls)}`);
   }
 }
 

@@ -2,7 +2,7 @@ import { Agent, OpenAIChatCompletionsModel, OpenAIResponsesModel, run, setTracin
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { expectToolLoop, MODELS, settle, startAgentGateway, type AgentGateway, type Setup } from './gateway.js';
+import { describeCalls, expectToolLoop, MODELS, settle, startAgentGateway, type AgentGateway, type Setup } from './gateway.js';
 
 /**
  * The OpenAI Agents SDK on an `OpenAI` client whose `baseURL` is the gateway's /v1, with a
@@ -47,7 +47,7 @@ describe.each(['defaults', 'cross'] as const)('OpenAI Agents SDK through the gat
       const outcome = await settle(() => run(agent(false), 'Say hello in one short sentence.'));
       const calls = await gateway.expectCleanRun(mark, label('one-shot'));
       expect(String(outcome.value().finalOutput).trim()).not.toBe('');
-      expect(calls).toHaveLength(1);
+      expect(calls, describeCalls(calls)).toHaveLength(1);
     });
 
     it('streams the answer', async () => {
@@ -86,7 +86,7 @@ describe.each(['defaults', 'cross'] as const)('OpenAI Agents SDK through the gat
       });
       const calls = await gateway.expectCleanRun(mark, label('follow-up'));
       expect(String(outcome.value().finalOutput).trim()).not.toBe('');
-      expect(calls).toHaveLength(2);
+      expect(calls, describeCalls(calls)).toHaveLength(2);
       expect(calls[1]!.requestBody).toContain('kumquat');
     });
   });

@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bin, jsonLines, makeSandbox, runCli, type Sandbox } from './cli.js';
-import { expectToolLoop, MODELS, startAgentGateway, type AgentGateway, type Setup } from './gateway.js';
+import { describeCalls, expectToolLoop, MODELS, startAgentGateway, type AgentGateway, type Setup } from './gateway.js';
 
 /**
  * opencode (`opencode run`) with the gateway as an OpenAI-compatible provider in its config
@@ -87,7 +87,7 @@ describe.each(['defaults', 'cross'] as const)('opencode through the gateway (%s)
     const calls = await gateway.expectCleanRun(mark, `opencode ${setup} one-shot`);
     expect(result.code, result.describe()).toBe(0);
     expect(result.stdout.trim(), result.describe()).not.toBe('');
-    expect(calls).toHaveLength(1);
+    expect(calls, describeCalls(calls)).toHaveLength(1);
   });
 
   it('streams the answer (--format json events)', async () => {
@@ -124,7 +124,7 @@ describe.each(['defaults', 'cross'] as const)('opencode through the gateway (%s)
     const calls = await gateway.expectCleanRun(mark, `opencode ${setup} follow-up`);
     expect(result.code, result.describe()).toBe(0);
     expect(result.stdout.trim(), result.describe()).not.toBe('');
-    expect(calls).toHaveLength(1);
+    expect(calls, describeCalls(calls)).toHaveLength(1);
     expect(calls[0]!.requestBody).toContain('kumquat');
   });
 });
