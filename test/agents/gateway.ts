@@ -6,7 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FileConfig } from '../../src/config/schema.js';
 import { admin } from '../helpers/admin.js';
 import { TEST_KEY } from '../helpers/gateway.js';
-import { startGatewayProcess, type GatewayProcess } from '../helpers/instance-process.js';
+import { startGatewayProcess } from '../helpers/instance-process.js';
 
 /**
  * The gateway the agent clients talk to: `dist/cli.js start` as a real process (what `npm start`
@@ -92,9 +92,9 @@ export interface AgentGateway {
 
 export async function startAgentGateway(setup: Setup): Promise<AgentGateway> {
   const dataDir = mkdtempSync(join(tmpdir(), `agents-gateway-${setup}-`));
-  const process = await startGatewayProcess({ name: `agents-${setup}`, dataDir, databaseUrl: '', file: CONFIGS[setup], built: true, logLevel: 'info' });
+  const instance = await startGatewayProcess({ name: `agents-${setup}`, dataDir, databaseUrl: '', file: CONFIGS[setup], built: true, logLevel: 'info' });
   const accessLines = (): AccessLine[] =>
-    process.stdout
+    instance.stdout
       .split('\n')
       .filter((line) => line.includes('"msg":"request"'))
       .map((line) => JSON.parse(line) as AccessLine)
@@ -103,12 +103,12 @@ export async function startAgentGateway(setup: Setup): Promise<AgentGateway> {
 
   return {
     setup,
-    url: process.url,
+    url: instance.url,
     key: TEST_KEY,
     mark: () => accessLines().length,
     async expectCleanRun(mark, label) {
       const lines = await settledLinesSince(accessLines, mark);
-      const calls = await Promise.all(lines.filter(isModelCall).map((line) => modelCall(process.url, line)));
+      const calls = await Promise.all(lines.filter(isModelCall).map((line) => modelCall(instance.url, line)));
       const failures = [
         ...lines.filter((line) => line.status >= 400 && !isModelCall(line)).map((line) => `${line.method} ${line.url} → ${line.status}`),
         ...calls.filter((call) => call.line.status >= 400 || call.outcome !== 'success').map(describeFailure),
@@ -122,7 +122,7 @@ export async function startAgentGateway(setup: Setup): Promise<AgentGateway> {
       return calls;
     },
     async stop() {
-      await process.stop();
+      await instance.stop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
