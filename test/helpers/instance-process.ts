@@ -19,6 +19,8 @@ export interface GatewayProcess {
   readonly alive: boolean;
   /** Resolves when the process has exited. */
   exited: Promise<void>;
+  /** Everything it wrote to stdout so far (its pino lines, at `logLevel`). */
+  readonly stdout: string;
   /** SIGKILL: no shutdown hooks, no lease given back, as a crashed machine. */
   kill(): Promise<void>;
   /** SIGTERM: the graceful path (`gateway start` closes the app and its pollers). */
@@ -37,6 +39,8 @@ export async function startGatewayProcess(options: {
   file: FileConfig;
   /** Run the build (`dist/cli.js`, as `npm start` does; `npm test` builds first) rather than the sources. */
   built?: boolean;
+  /** LOG_LEVEL (default `silent`); `info` writes one access line per request to `stdout`. */
+  logLevel?: string;
 }): Promise<GatewayProcess> {
   const configFile = join(options.dataDir, `${options.name}.gateway.yaml`);
   writeFileSync(configFile, stringify(options.file));
@@ -56,17 +60,17 @@ export async function startGatewayProcess(options: {
       GATEWAY_ADMIN_TOKEN: TEST_ADMIN_TOKEN,
       DATABASE_URL: options.databaseUrl,
       REDIS_URL: options.redisUrl ?? '',
-      LOG_LEVEL: 'silent',
+      LOG_LEVEL: options.logLevel ?? 'silent',
     },
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let stderr = '';
+  let stdout = '';
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {
-    let stdout = '';
     const timer = setTimeout(() => reject(new Error(`${options.name} did not start in time: ${stderr}`)), 25_000);
-    child.stdout!.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
+    child.stdout!.on('data', () => {
       const match = /gateway listening on (http:\/\/\S+)/.exec(stdout);
       if (match) {
         clearTimeout(timer);
@@ -89,6 +93,9 @@ export async function startGatewayProcess(options: {
       return child.exitCode === null && child.signalCode === null;
     },
     exited,
+    get stdout() {
+      return stdout;
+    },
     kill: () => signal('SIGKILL'),
     stop: () => signal('SIGTERM'),
   };
