@@ -79,7 +79,7 @@ function checkMessages(messages: unknown): SimProblem | undefined {
   if (messages.length === 0) return bad('messages: at least one message is required');
   for (const [i, message] of messages.entries()) {
     if (!isObject(message)) return bad(`messages.${i}: Input should be a valid dictionary`);
-    if (message.role !== 'user' && message.role !== 'assistant') return bad(`messages.${i}.role: Input should be 'user' or 'assistant'`);
+    if (message.role !== 'user' && message.role !== 'assistant' && message.role !== 'system') return bad(`messages.${i}.role: Input should be 'user', 'assistant' or 'system'`);
     const content = message.content;
     const isBlocks = Array.isArray(content) && content.every((b) => isObject(b) && typeof b.type === 'string');
     if (typeof content !== 'string' && !isBlocks) return bad(`messages.${i}.content: Input should be a valid string or a list of content blocks`);

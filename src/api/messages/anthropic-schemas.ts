@@ -52,7 +52,7 @@ const ContentBlockDocument = Type.Union([
 
 const messageOf = (block: TSchema) =>
   Type.Object({
-    role: Type.Union([Type.Literal('user'), Type.Literal('assistant')]),
+    role: Type.Union([Type.Literal('user'), Type.Literal('assistant'), Type.Literal('system')]),
     content: Type.Union([Type.String(), Type.Array(block)]),
   });
 

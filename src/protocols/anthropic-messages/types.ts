@@ -5,7 +5,11 @@
  * are named; index signatures carry the rest (`cache_control`, `citations`…) through untouched.
  */
 
-export type AnthropicRole = 'user' | 'assistant';
+/**
+ * `system` in `messages` is a newer addition of the API (the SDK's MessageParam lists it); Claude
+ * Code 2.1 puts its environment context there, right after the prompt.
+ */
+export type AnthropicRole = 'user' | 'assistant' | 'system';
 
 /** `{type: "ephemeral", ttl?: "5m" | "1h"}` on blocks, tools and system text: a prompt-cache breakpoint. */
 export interface AnthropicCacheControl {

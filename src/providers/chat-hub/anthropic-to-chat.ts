@@ -62,6 +62,12 @@ export function anthropicToChatRequest(req: AnthropicMessagesRequest, ctx: Trans
   return body;
 }
 
+/** A system turn inside `messages` holds text only. */
+function systemBlockText(block: AnthropicContentBlockParam, param: string): string {
+  if (block.type !== 'text') throw refuse(`${param}.type`, `a '${block.type}' block in a system message`);
+  return block.text;
+}
+
 /** System text blocks joined by blank lines; their cache_control marks are hints (above). */
 function systemText(system: AnthropicMessagesRequest['system']): string {
   if (system === undefined) return '';
@@ -71,6 +77,10 @@ function systemText(system: AnthropicMessagesRequest['system']): string {
 function appendMessage(messages: OpenAIChatMessage[], message: AnthropicMessageParam, index: number): void {
   if (typeof message.content === 'string') {
     messages.push({ role: message.role, content: message.content });
+    return;
+  }
+  if (message.role === 'system') {
+    messages.push({ role: 'system', content: message.content.map((block, j) => systemBlockText(block, `messages[${index}].content[${j}]`)).join('\n\n') });
     return;
   }
   if (message.role === 'assistant') {

@@ -140,10 +140,14 @@ describe('Anthropic-native /v1/messages on an Anthropic channel (issue 20)', () 
         max_tokens: 32000,
         stream: true,
         system: [{ type: 'text', text: 'You are Claude Code.', cache_control: { type: 'ephemeral' } }],
-        messages: [{ role: 'user', content: [{ type: 'text', text: 'Say hi', cache_control: { type: 'ephemeral' } }] }],
+        // Claude Code 2.1 sends its environment as a system turn right after the prompt.
+        messages: [
+          { role: 'user', content: [{ type: 'text', text: 'Say hi', cache_control: { type: 'ephemeral' } }] },
+          { role: 'system', content: [{ type: 'text', text: '<env>cwd: /tmp/project</env>' }] },
+        ],
         tools: [{ name: 'Read', description: 'Reads a file', input_schema: { type: 'object', properties: { file_path: { type: 'string' } }, required: ['file_path'] } }],
         metadata: { user_id: 'user_abc_account__session_123' },
-        thinking: { type: 'adaptive' },
+        thinking: { type: 'adaptive', display: 'omitted' },
         context_management: { edits: [{ type: 'clear_thinking_20251015', keep: 'all' }] },
         output_config: { effort: 'high' },
       },
@@ -153,6 +157,7 @@ describe('Anthropic-native /v1/messages on an Anthropic channel (issue 20)', () 
     expect(response.text).toContain('event: message_start');
     expect(response.text.trim().endsWith('data: {"type":"message_stop"}')).toBe(true);
     expect(lastUpstream().headers['anthropic-beta']).toBe('claude-code-20250219,context-management-2025-06-27');
+    expect(response.text).not.toContain('tool_use');
   });
 
   it('counts tokens with messages.countTokens', async () => {
@@ -220,7 +225,10 @@ describe('Anthropic-native /v1/messages on an OpenAI-style channel (issue 20)', 
       model: 'delta-4.1',
       max_tokens: 100,
       system: [{ type: 'text', text: 'Be brief.', cache_control: { type: 'ephemeral' } }],
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'Hello across protocols' }] }],
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'Hello across protocols' }] },
+        { role: 'system', content: [{ type: 'text', text: 'Env: linux' }] } as unknown as Anthropic.MessageParam,
+      ],
     });
     expect(message).toMatchObject({ type: 'message', model: 'delta-4.1', stop_reason: 'end_turn' });
     expect(message.content[0]).toMatchObject({ type: 'text', text: expect.stringContaining('Hello across protocols') });
@@ -231,6 +239,7 @@ describe('Anthropic-native /v1/messages on an OpenAI-style channel (issue 20)', 
       messages: [
         { role: 'system', content: 'Be brief.' },
         { role: 'user', content: [{ type: 'text', text: 'Hello across protocols' }] },
+        { role: 'system', content: 'Env: linux' },
       ],
     });
   });
