@@ -3,6 +3,7 @@ import type { ResponsesTranslatorPair } from '../protocols/openai-responses/type
 import { viaChatHub } from './chat-hub/compose.js';
 import { anthropicViaChat } from './chat-hub/anthropic-via-chat.js';
 import { responsesViaChat } from './chat-hub/responses-via-chat.js';
+import { geminiViaChat } from './chat-hub/gemini-via-chat.js';
 import { openai } from './openai/index.js';
 import { volcengineArk } from './volcengine-ark/index.js';
 import { zhipu } from './zhipu/index.js';
@@ -14,7 +15,7 @@ import { kling } from './kling/index.js';
 /**
  * Families a vendor without a translator of its own serves through its chat-completions pair
  * (providers/chat-hub/): a channel of any chat-capable vendor answers Anthropic-native
- * /v1/messages and /v1/responses.
+ * /v1/messages, /v1/responses and Gemini-native generateContent.
  */
 function withChatHubPairs(provider: ProviderModule): ProviderModule {
   const chat = provider.pairs['chat-completions'];
@@ -22,6 +23,7 @@ function withChatHubPairs(provider: ProviderModule): ProviderModule {
   const pairs: Partial<FamilyPairs> = { ...provider.pairs };
   pairs['anthropic-messages'] ??= viaChatHub(anthropicViaChat, chat);
   pairs.responses ??= viaChatHub(responsesViaChat, chat) as ResponsesTranslatorPair;
+  pairs['generate-content'] ??= viaChatHub(geminiViaChat, chat);
   return { ...provider, pairs };
 }
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GENERATE_CONTENT_ENDPOINTS, IMAGE_MODELS } from '../../catalog/models.js';
-import type { GeminiGenerateContentResponse, GeminiMethod, GenerateContentCall } from '../../protocols/gemini-generate/types.js';
+import type { GeminiGenerateContentRequest, GeminiGenerateContentResponse, GeminiMethod, GenerateContentCall } from '../../protocols/gemini-generate/types.js';
 import type { TranslatorPair } from '../../providers/types.js';
 import { dispatchJson, dispatchStream } from '../../gateway/dispatch.js';
 import { admit } from '../../plugins/rate-limit.js';
@@ -94,7 +94,9 @@ export async function generateContentRoutes(app: FastifyInstance): Promise<void>
 
 async function handle(request: FastifyRequest, reply: FastifyReply, model: string, method: GeminiMethod): Promise<unknown> {
   await admit(request, reply, model, { body: request.body });
-  const options = { family: 'generate-content' as const, model, request, reply };
+  // Thoughts are part of the answer only when asked for (what a channel translated from chat needs to know).
+  const includeThoughts = (request.body as GeminiGenerateContentRequest).generationConfig?.thinkingConfig?.includeThoughts === true;
+  const options = { family: 'generate-content' as const, model, request, reply, client: { hidesReasoning: !includeThoughts } };
   if (method === 'streamGenerateContent' && (isImageModel(model) || (request.query as { alt?: string }).alt === 'sse')) {
     const body = { method, body: request.body } as GenerateContentCall;
     await dispatchStream({ ...options, body, renderError: renderGoogleStreamError, deliveredText: generateContentChunkText });
