@@ -72,7 +72,8 @@ const ToolChoice = Type.Union([
   Type.Object({ type: Type.Literal('none') }),
 ]);
 
-const display = { display: Type.Optional(Type.Union([Type.Literal('summarized'), Type.Literal('omitted')])) };
+// How thinking is shown (`summarized`, `omitted`, Claude Code's `updates`…): the channel's business.
+const display = { display: Type.Optional(Type.String()) };
 const Thinking = Type.Union([
   Type.Object({ type: Type.Literal('enabled'), budget_tokens: Type.Integer({ minimum: 1024 }), ...display }),
   Type.Object({ type: Type.Literal('adaptive'), ...display }),
