@@ -21,12 +21,6 @@ const Temperature = Type.Number({ minimum: 0, maximum: 2 });
 const TopP = Type.Number({ minimum: 0, maximum: 1 });
 const StreamOptions = Type.Object({ include_usage: Type.Optional(Type.Boolean()) });
 
-const StringMessage = Type.Object({
-  role: ChatRole,
-  // null is allowed only for assistant turns that carry tool_calls (checked by the OpenAI shape).
-  content: Type.Union([Type.String(), Type.Null()]),
-});
-
 export const TextPart = Type.Object({ type: Type.Literal('text'), text: Type.String() });
 export const ImageUrlPart = Type.Object({
   type: Type.Literal('image_url'),
@@ -36,10 +30,35 @@ export const VideoUrlPart = Type.Object({
   type: Type.Literal('video_url'),
   video_url: Type.Object({ url: Type.String({ minLength: 1 }), fps: Type.Optional(Type.Number(LIMITS.fps)) }),
 });
-const MultimodalMessage = Type.Object({
-  role: ChatRole,
-  content: Type.Union([Type.String(), Type.Array(discriminatedUnion('type', [TextPart, ImageUrlPart, VideoUrlPart]))]),
-});
+const MultimodalContent = Type.Union([Type.String(), Type.Array(discriminatedUnion('type', [TextPart, ImageUrlPart, VideoUrlPart]))]);
+
+/**
+ * A chat message whose `content` follows the family's rule, with the turns of a tool
+ * conversation as OpenAI defines them (and agent SDKs send them): an assistant turn that carries
+ * `tool_calls` may have `content: null`, and a `tool` message names the call it answers in
+ * `tool_call_id`. Any other `null` content is refused by the family's own rule.
+ */
+const chatMessage = (content: TSchema) =>
+  Type.Unsafe<{ role: string; content: unknown }>({
+    type: 'object',
+    required: ['role', 'content'],
+    properties: { role: ChatRole, content: {} },
+    allOf: [
+      {
+        if: { required: ['role'], properties: { role: { const: 'assistant' } } },
+        then: {
+          properties: { content: { anyOf: [content, { type: 'null' }] }, tool_calls: { type: 'array', minItems: 1 } },
+          if: { properties: { content: { type: 'null' } } },
+          then: { required: ['tool_calls'] },
+        },
+        else: { properties: { content } },
+      },
+      { if: { required: ['role'], properties: { role: { const: 'tool' } } }, then: { required: ['tool_call_id'], properties: { tool_call_id: { type: 'string', minLength: 1 } } } },
+    ],
+  });
+
+const StringMessage = chatMessage(Type.String());
+const MultimodalMessage = chatMessage(MultimodalContent);
 
 const FunctionTool = Type.Object({
   type: Type.Literal('function'),

@@ -47,7 +47,7 @@ const messageItem = (isTypeRequired: boolean) =>
       role: enumOf(MESSAGE_ROLES),
       content: {},
     },
-    if: { properties: { role: { const: 'assistant' } } },
+    if: { required: ['role'], properties: { role: { const: 'assistant' } } },
     then: { properties: { content: stringOrArray(AssistantPart) } },
     else: { properties: { content: stringOrArray(InputPart) } },
   });
