@@ -170,7 +170,7 @@ function pickToolUses(body: AnthropicMessagesRequest, prompt: string): Anthropic
   const calls = decideToolCalls({
     tools: tools.map((t) => ({ name: t.name, description: (t as { description?: string }).description, parameters: (t as { input_schema?: unknown }).input_schema })),
     choice: mode,
-    isParallel: choice?.disable_parallel_tool_use !== true,
+    isParallel: choice?.disable_parallel_tool_use === false,
     prompt,
     hasToolResults,
   });

@@ -1,10 +1,12 @@
-import { sampleJsonSchema } from './json-schema-sample.js';
 import { stableId } from './text.js';
+import { sampleToolArguments } from './tool-arguments.js';
 
 /**
  * How every simulator decides on tool calls, whatever its wire format, so an agent loop behaves
- * the same on each channel: deterministic, arguments valid for the tool's JSON Schema, and a
- * final text answer once tool results came back (unless a call is forced).
+ * the same on each channel and like a real model would: deterministic, a call only when the user's
+ * last turn asks for one, one call at a time unless parallel calls were asked for, arguments a
+ * client accepts (tool-arguments.ts), and a final text answer once tool results came back
+ * (unless a call is forced), so a loop always ends.
  */
 export interface SimTool {
   name: string;
@@ -18,9 +20,13 @@ export type SimToolChoice = { mode: 'auto' } | { mode: 'required' } | { mode: 'n
 export interface SimToolCallInput {
   tools: readonly SimTool[];
   choice: SimToolChoice;
-  /** Whether several calls may come in one turn (`parallel_tool_calls`, default true). */
+  /**
+   * The request explicitly allows several calls in one turn (`parallel_tool_calls: true`,
+   * Anthropic's `disable_parallel_tool_use: false`). Without it a turn makes at most one call,
+   * as models mostly do, however many tools the prompt mentions.
+   */
   isParallel: boolean;
-  /** The text the calls answer (the last user turn). */
+  /** The user's last turn, and only it: agents' system prompts and earlier turns name every tool. */
   prompt: string;
   /** The conversation's last turn holds tool results: in `auto` mode the model answers now. */
   hasToolResults: boolean;
@@ -33,7 +39,10 @@ export interface SimToolCall {
 }
 
 /** Words of a tool name too generic to show that a prompt is about that tool. */
-const GENERIC_WORDS = new Set(['get', 'set', 'list', 'fetch', 'find', 'search', 'create', 'update', 'delete', 'make', 'tool', 'call', 'run', 'the', 'for', 'and', 'with', 'from', 'info', 'data']);
+const GENERIC_WORDS = new Set([
+  'get', 'set', 'list', 'fetch', 'find', 'search', 'create', 'update', 'delete', 'make', 'tool', 'call', 'run', 'the', 'for', 'and', 'with', 'from', 'info', 'data',
+  'use', 'new', 'all', 'user', 'input', 'output', 'request', 'response', 'value', 'item', 'items', 'name', 'text', 'type', 'mode',
+]);
 
 /** `get_weather`, `getWeather`, `get-weather` → ["weather"]: the words a prompt might use. */
 function nameWords(name: string): string[] {
@@ -44,11 +53,22 @@ function nameWords(name: string): string[] {
     .filter((w) => w.length >= 3 && !GENERIC_WORDS.has(w));
 }
 
-/** A prompt is about a tool when it names it or uses one of its name's telling words. */
+/**
+ * What the user asked, without the context blocks agents wrap into the same turn: Claude Code's
+ * `<system-reminder>`, Codex's `<environment_context>` and `<user_instructions>` — tagged text
+ * the user did not write, which lists tools and files.
+ */
+export function requestText(prompt: string): string {
+  return prompt.replace(/<([A-Za-z][\w-]*)(\s[^>]*)?>[\s\S]*?<\/\1>/g, ' ');
+}
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** A prompt is about a tool when it names it or uses one of its name's telling words (as a word, plural or -ing form allowed). */
 export function isPromptAbout(prompt: string, tool: SimTool): boolean {
-  const text = prompt.toLowerCase();
-  if (text.includes(tool.name.toLowerCase())) return true;
-  return nameWords(tool.name).some((word) => new RegExp(`\\b${word}`).test(text));
+  const text = requestText(prompt).toLowerCase();
+  if (new RegExp(`(^|[^\\w-])${escapeRegExp(tool.name.toLowerCase())}($|[^\\w-])`).test(text)) return true;
+  return nameWords(tool.name).some((word) => new RegExp(`\\b${word}(s|es|ed|ing)?\\b`).test(text));
 }
 
 export function decideToolCalls(input: SimToolCallInput): SimToolCall[] {
@@ -72,7 +92,7 @@ export function decideToolCalls(input: SimToolCallInput): SimToolCall[] {
   return chosen.map((tool, index) => ({
     id: stableId(tool.name, input.prompt, String(index)).slice(0, 24),
     name: tool.name,
-    arguments: sampleJsonSchema(tool.parameters ?? { type: 'object', properties: {} }, input.prompt).value,
+    arguments: sampleToolArguments(tool.parameters, input.prompt),
   }));
 }
 
