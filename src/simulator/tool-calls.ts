@@ -64,11 +64,30 @@ export function requestText(prompt: string): string {
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-/** A prompt is about a tool when it names it or uses one of its name's telling words (as a word, plural or -ing form allowed). */
-export function isPromptAbout(prompt: string, tool: SimTool): boolean {
+const mentionsName = (text: string, name: string): boolean => new RegExp(`(^|[^\\w-])${escapeRegExp(name.toLowerCase())}($|[^\\w-])`).test(text);
+
+/**
+ * A prompt is about a tool when it names it or uses one of its name's telling words (as a word,
+ * plural or -ing form allowed). `sharedWords` are words of several tools' names (Codex's
+ * `close_agent`, `spawn_agent`, `wait_agent`): they tell those tools apart from none.
+ */
+export function isPromptAbout(prompt: string, tool: SimTool, sharedWords: ReadonlySet<string> = new Set()): boolean {
   const text = requestText(prompt).toLowerCase();
-  if (new RegExp(`(^|[^\\w-])${escapeRegExp(tool.name.toLowerCase())}($|[^\\w-])`).test(text)) return true;
-  return nameWords(tool.name).some((word) => new RegExp(`\\b${word}(s|es|ed|ing)?\\b`).test(text));
+  if (mentionsName(text, tool.name)) return true;
+  // Words of identifiers in the prompt count too ("spawn_agent" is about spawning).
+  const words = text.replace(/[_-]+/g, ' ');
+  return nameWords(tool.name).some((word) => !sharedWords.has(word) && new RegExp(`\\b${word}(s|es|ed|ing)?\\b`).test(words));
+}
+
+/** The tools the prompt is about; tools it names outright, when there are any, before those it only hints at. */
+function toolsAbout(prompt: string, tools: readonly SimTool[]): SimTool[] {
+  const text = requestText(prompt).toLowerCase();
+  const named = tools.filter((tool) => mentionsName(text, tool.name));
+  if (named.length > 0) return named;
+  const counts = new Map<string, number>();
+  for (const tool of tools) for (const word of new Set(nameWords(tool.name))) counts.set(word, (counts.get(word) ?? 0) + 1);
+  const shared = new Set([...counts].filter(([, count]) => count > 1).map(([word]) => word));
+  return tools.filter((tool) => isPromptAbout(prompt, tool, shared));
 }
 
 export function decideToolCalls(input: SimToolCallInput): SimToolCall[] {
@@ -80,12 +99,12 @@ export function decideToolCalls(input: SimToolCallInput): SimToolCall[] {
       chosen = tools.filter((t) => choice.names.includes(t.name)).slice(0, 1);
       break;
     case 'required': {
-      const about = tools.filter((t) => isPromptAbout(input.prompt, t));
+      const about = toolsAbout(input.prompt, tools);
       chosen = about.length > 0 ? about : [tools[0]!];
       break;
     }
     case 'auto':
-      chosen = input.hasToolResults ? [] : tools.filter((t) => isPromptAbout(input.prompt, t));
+      chosen = input.hasToolResults ? [] : toolsAbout(input.prompt, tools);
       break;
   }
   if (!input.isParallel) chosen = chosen.slice(0, 1);
