@@ -137,4 +137,14 @@ describe('agent tool loops on /v1/responses (issue 20)', () => {
       expect(text(turn3)).toContain('And thanks');
     });
   });
+
+  it('on a chat upstream, what chat cannot carry is a 400 naming it, in the general envelope', async () => {
+    const patchTool = { type: 'custom', name: 'apply_patch', description: 'Apply a patch' };
+    const refused = await client.responses.create({ model: ZHIPU, input: 'Patch it', tools: [patchTool] } as never).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((refused as InstanceType<typeof OpenAI.BadRequestError>).message).toContain("'tools[0]': a custom tool is not supported for this model");
+    // The same tool on a Responses upstream is passed on, and the model may call it.
+    const passed = (await client.responses.create({ model: ARK, input: 'Use apply_patch', tools: [patchTool] } as never)) as unknown as Completed;
+    expect(passed.output.find((item) => item.type === 'custom_tool_call')).toMatchObject({ name: 'apply_patch', input: expect.any(String) });
+  });
 });

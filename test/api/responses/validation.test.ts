@@ -32,6 +32,51 @@ const ACCEPTED: Array<[string, Record<string, unknown>]> = [
   ['stream false', { stream: false }],
   ['an unlisted field (passed on)', { metadata: { source: 'test' }, store: false }],
   ['the other beta-family model', { model: 'epsilon-4.7' }],
+  // What agents send (issue 20): their history as items, their tools and request fields.
+  [
+    'a Codex history: reasoning with encrypted_content, an assistant message, a call, its output (ids and statuses)',
+    {
+      input: [
+        { type: 'message', id: 'msg_1', role: 'user', content: [{ type: 'input_text', text: 'hi' }] },
+        { type: 'reasoning', id: 'rs_1', summary: [{ type: 'summary_text', text: 's' }], content: null, encrypted_content: null },
+        { type: 'message', id: 'msg_2', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: 'ok', annotations: [] }, { type: 'refusal', refusal: 'no' }] },
+        { type: 'function_call', id: 'fc_1', status: 'completed', call_id: 'c1', name: 'f', arguments: '{}', namespace: 'ns' },
+        { type: 'function_call_output', id: 'fco_1', call_id: 'c1', output: [{ type: 'input_text', text: 'r' }], status: 'completed' },
+        { type: 'web_search_call', id: 'ws_1', status: 'completed', action: { type: 'search', query: 'q' } },
+        { role: 'user', content: 'next' },
+      ],
+    },
+  ],
+  [
+    'tools: function, namespace, web_search (preview names too), custom, and a vendor tool passed on',
+    {
+      tools: [
+        { type: 'function', name: 'f', parameters: { type: 'object', properties: {} }, strict: true },
+        { type: 'namespace', name: 'ns', description: 'd', tools: [{ type: 'function', name: 'g' }] },
+        { type: 'web_search', external_web_access: false },
+        { type: 'web_search_preview_2025_03_11', search_context_size: 'low' },
+        { type: 'custom', name: 'c', format: { type: 'grammar', syntax: 'lark', definition: 'start: "x"' } },
+        { type: 'image_process' },
+      ],
+      tool_choice: 'auto',
+      parallel_tool_calls: true,
+    },
+  ],
+  [
+    "Codex's and the Agents SDK's request fields",
+    {
+      store: false,
+      include: ['reasoning.encrypted_content'],
+      prompt_cache_key: 'session-1',
+      client_metadata: { 'x-codex-turn-metadata': '{}' },
+      safety_identifier: 'user-1',
+      service_tier: 'auto',
+      truncation: 'disabled',
+      text: { verbosity: 'low' },
+      metadata: { a: 'b' },
+      instructions: 'Be brief.',
+    },
+  ],
 ];
 
 /** Just past the bound: 400 in the general envelope, naming the field and rule. */
@@ -64,6 +109,19 @@ const REJECTED: Array<[string, Record<string, unknown>, string]> = [
   ['input_video fps not a number', part({ type: 'input_video', video_url: 'https://example.com/v.mp4', fps: 'fast' }), "'input[0].content[0].fps' must be of type number"],
   ['input_file without file_url', part({ type: 'input_file' }), "'input[0].content[0].file_url' is required"],
   ['reasoning not an object', { reasoning: 'high' }, "'reasoning' must be of type object"],
+  ['a reasoning item without its id (issue 20)', { input: [{ type: 'reasoning', summary: [] }] }, "'input[0].id' is required"],
+  ['a reasoning item with encrypted_content not a string', { input: [{ type: 'reasoning', id: 'rs', summary: [], encrypted_content: 5 }] }, "'input[0].encrypted_content' must be of type string"],
+  ['output_text in a user message', part({ type: 'output_text', text: 'x' }), "'input[0].content[0].type' must be one of: input_text, input_image, input_video, input_file"],
+  ['a function_call without arguments', { input: [{ type: 'function_call', call_id: 'c', name: 'f' }] }, "'input[0].arguments' is required"],
+  ['a namespace tool without tools', { tools: [{ type: 'namespace', name: 'ns', tools: [] }] }, "'tools[0].tools' must have at least 1 item(s)"],
+  ['a function tool without a name', { tools: [{ type: 'function' }] }, "'tools[0].name' is required"],
+  ['a tool without a type', { tools: [{ name: 'f' }] }, "'tools[0].type' is required"],
+  ['web_search with an unknown context size', { tools: [{ type: 'web_search', search_context_size: 'huge' }] }, "'tools[0].search_context_size' must be one of: low, medium, high"],
+  ['tool_choice unknown', { tool_choice: 'sometimes' }, "'tool_choice' must be one of: none, auto, required"],
+  ['include not an array', { include: 'reasoning.encrypted_content' }, "'include' must be of type array"],
+  ['store not a boolean', { store: 'no' }, "'store' must be of type boolean"],
+  ['truncation unknown', { truncation: 'middle' }, "'truncation' must be one of: auto, disabled"],
+  ['metadata value not a string', { metadata: { a: 1 } }, "'metadata.a' must be of type string"],
   ['reasoning.effort unknown', { reasoning: { effort: 'extreme' } }, "'reasoning.effort' must be one of: none, minimal, low, medium, high, xhigh, max"],
   ['reasoning.summary unknown', { reasoning: { summary: 'long' } }, "'reasoning.summary' must be one of: auto, concise, detailed"],
   ['stream not a boolean', { stream: 'yes' }, "'stream' must be of type boolean"],
