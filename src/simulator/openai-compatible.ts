@@ -2,7 +2,7 @@ import { formatSse } from '../gateway/sse/write.js';
 import type { OpenAIChatChunk, OpenAIChatCompletion, OpenAIChatMessage, OpenAIChatRequest, OpenAIChatToolCall } from '../protocols/openai-chat/types.js';
 import type { SimErrorBody, SimHandler, SimRequest, SimResponse, SimulatorSpec } from './server.js';
 import { countTokens, simulateText, stableId, tokenPieces, type SimulatedText } from './text.js';
-import { answerPromptAfterTools, decideToolCalls, type SimToolChoice } from './tool-calls.js';
+import { answerPromptAfterTools, decideToolCalls, quotedRequest, type SimToolChoice } from './tool-calls.js';
 import { structuredContent, type SimOutputFormat } from './structured-output.js';
 import { tokenLogprobs } from './logprobs.js';
 
@@ -56,7 +56,7 @@ async function chatCompletions(options: OpenAICompatibleSimOptions, req: SimRequ
   const withReasoning = options.isReasoningModel(body.model) && !thinkingOff;
   const toolResults = trailingToolResults(body.messages);
   const question = lastUserText(body.messages);
-  const prompt = toolResults.length > 0 ? answerPromptAfterTools(question, toolResults) : question;
+  const prompt = toolResults.length > 0 ? answerPromptAfterTools(quotedRequest(question), toolResults) : quotedRequest(question);
   const promptTokens = body.messages.reduce((sum, m) => sum + 3 + countTokens(messageText(m)), 3);
   const n = body.n ?? 1;
   // OpenAI's own bound: the simulator never generates more than a real vendor would (issue 13).

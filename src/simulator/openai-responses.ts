@@ -1,7 +1,7 @@
 import { formatSse } from '../gateway/sse/write.js';
 import type { SimErrorBody, SimHandler, SimRequest, SimResponse } from './server.js';
 import { countTokens, simulateText, stableId, tokenPieces, type SimulatedText } from './text.js';
-import { answerPromptAfterTools } from './tool-calls.js';
+import { answerPromptAfterTools, quotedRequest } from './tool-calls.js';
 import { encryptReasoning, pickResponsesCalls, unverifiableReasoning, type SimResponsesCall } from './openai-responses-agent.js';
 import { structuredContent, type SimOutputFormat } from './structured-output.js';
 import { tokenLogprobs, type SimTokenLogprob } from './logprobs.js';
@@ -73,7 +73,7 @@ async function createResponse(options: OpenAIResponsesSimOptions, req: SimReques
   const withReasoning = options.isReasoningModel(body.model) && !thinkingOff;
   const question = [...messages].reverse().find((m) => m.role === 'user')?.text ?? messages[messages.length - 1]?.text ?? '';
   const toolResults = trailingToolResults(items);
-  const prompt = toolResults.length > 0 ? answerPromptAfterTools(question, toolResults) : question;
+  const prompt = toolResults.length > 0 ? answerPromptAfterTools(quotedRequest(question), toolResults) : quotedRequest(question);
   let text = simulateText({ model: body.model, prompt, maxTokens, withReasoning });
   const json = structuredContent(outputFormatOf(body.text), prompt, text.content);
   if (json !== undefined) {

@@ -55,11 +55,39 @@ function nameWords(name: string): string[] {
 
 /**
  * What the user asked, without the context blocks agents wrap into the same turn: Claude Code's
- * `<system-reminder>`, Codex's `<environment_context>` and `<user_instructions>` — tagged text
- * the user did not write, which lists tools and files.
+ * `<system-reminder>`, Codex's `<environment_context>` and `<user_instructions>`, Gemini CLI's
+ * `<session_context>` — tagged text the user did not write, which lists tools and files. One pass
+ * with `indexOf` for each closing tag (a tag never closed is looked for once), since a user turn
+ * may be megabytes long and the simulator runs in the gateway's process.
  */
 export function requestText(prompt: string): string {
-  return prompt.replace(/<([A-Za-z][\w-]*)(\s[^>]*)?>[\s\S]*?<\/\1>/g, ' ');
+  if (!prompt.includes('<')) return prompt;
+  const opening = /<([A-Za-z][\w-]*)(?:\s[^<>]*)?>/g;
+  const neverClosed = new Set<string>();
+  let out = '';
+  let copiedUpTo = 0;
+  for (let match = opening.exec(prompt); match && neverClosed.size < MAX_UNCLOSED_TAGS; match = opening.exec(prompt)) {
+    const name = match[1]!;
+    if (neverClosed.has(name)) continue;
+    const closing = prompt.indexOf(`</${name}>`, opening.lastIndex);
+    if (closing < 0) {
+      neverClosed.add(name);
+      continue;
+    }
+    out += `${prompt.slice(copiedUpTo, match.index)} `;
+    copiedUpTo = closing + name.length + 3;
+    opening.lastIndex = copiedUpTo;
+  }
+  return copiedUpTo === 0 ? prompt : out + prompt.slice(copiedUpTo);
+}
+
+/** Distinct unclosed tag names after which the scan stops: plain text with many `<` is not context. */
+const MAX_UNCLOSED_TAGS = 16;
+
+/** The user's words for a reply to quote: the turn without its context blocks (Gemini CLI's `<session_context>`), or all of it if that is all there is. */
+export function quotedRequest(prompt: string): string {
+  const request = requestText(prompt);
+  return request === prompt ? prompt : request.replace(/\s+/g, ' ').trim() || prompt;
 }
 
 const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decideToolCalls, type SimTool } from '../../src/simulator/tool-calls.js';
+import { decideToolCalls, quotedRequest, requestText, type SimTool } from '../../src/simulator/tool-calls.js';
 
 const tools: SimTool[] = [
   { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
@@ -72,5 +72,19 @@ describe('decideToolCalls with an agent\'s context', () => {
 
   it('after tool results the answer is text, so a loop always ends', () => {
     expect(decideToolCalls({ tools: agentTools, choice: { mode: 'auto' }, isParallel: true, prompt: 'Read the README', hasToolResults: true })).toEqual([]);
+  });
+});
+
+describe('requestText and quotedRequest', () => {
+  it('drop closed context blocks, keep unclosed tags and plain comparisons', () => {
+    expect(requestText('<a x="1">ctx <b>inner</b></a>ask')).toBe(' ask');
+    expect(requestText('if a <b and c> d, <note>see</note> then')).toBe('if a <b and c> d,   then');
+    expect(requestText('no tags at all')).toBe('no tags at all');
+  });
+
+  it("a reply quotes the user's words, not Gemini CLI's session context; a turn of context only is quoted whole", () => {
+    expect(quotedRequest('<session_context>\nThis is the Gemini CLI.\n</session_context>\nSay hi')).toBe('Say hi');
+    expect(quotedRequest('<environment_context>cwd</environment_context>')).toBe('<environment_context>cwd</environment_context>');
+    expect(quotedRequest('Line one\n\nline two')).toBe('Line one\n\nline two');
   });
 });
