@@ -81,7 +81,13 @@ export function withArgumentHints(schema: unknown, depth = 0): unknown {
   if (!isSchema(schema) || depth > 16) return schema;
   const out: Schema = { ...schema };
   if (isSchema(schema.properties)) {
-    out.properties = Object.fromEntries(Object.entries(schema.properties).map(([name, value]) => [name, isSchema(value) ? hintedProperty(name, value, depth) : value]));
+    const properties = Object.entries(schema.properties).map(([name, value]): [string, unknown] => [name, isSchema(value) ? hintedProperty(name, value, depth) : value]);
+    out.properties = Object.fromEntries(properties);
+    // A tool whose arguments are all optional still gets the one it is obviously for (`lookup({query})`).
+    const hasRequired = Array.isArray(schema.required) && schema.required.length > 0;
+    const original = schema.properties;
+    const obvious = properties.filter(([name, value]) => isSchema(value) && value.const !== undefined && isSchema(original[name]) && original[name].const === undefined).map(([name]) => name);
+    if (!hasRequired && obvious.length > 0) out.required = obvious;
   }
   if (isSchema(schema.items)) out.items = withArgumentHints(schema.items, depth + 1);
   for (const key of ['$defs', 'definitions']) {

@@ -72,6 +72,12 @@ describe('sampleToolArguments', () => {
     expect(sampleToolArguments(shell, 'x')).toEqual({ command: ['echo', 'hello'] });
   });
 
+  it('a tool whose arguments are all optional gets the one it is obviously for, and no other', () => {
+    const lookup = { type: 'object', properties: { query: { type: 'string' }, verbose: { type: 'boolean' } } };
+    expect(sampleToolArguments(lookup, 'x')).toEqual({ query: 'example' });
+    expect(sampleToolArguments({ type: 'object', properties: { verbose: { type: 'boolean' } } }, 'x')).toEqual({});
+  });
+
   it('hints reach nested objects, array items and definitions', () => {
     const hinted = withArgumentHints({
       type: 'object',
