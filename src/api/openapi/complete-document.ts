@@ -77,7 +77,7 @@ export function completeOpenApiDocument(doc: Document, options: { serverUrl: str
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, operation] of Object.entries(item)) {
       operation.operationId ??= operationIdOf(method, path);
-      if (operation.requestBody) operation.requestBody = toOpenApi30(operation.requestBody);
+      if (operation.requestBody) operation.requestBody = toOpenApi30(inlineLocalDefs(operation.requestBody));
       const success = operation.responses?.['200'] ?? operation.responses?.['201'];
       if (success && !success.content) success.content = successContent(method, path) ?? { 'application/json': { schema: { type: 'object' } } };
       const isPublic = !operation.security || operation.security.length === 0;
@@ -130,6 +130,21 @@ function toOpenApi30(schema: unknown): unknown {
     if ((out.allOf as unknown[]).length === 0) delete out.allOf;
   }
   return out;
+}
+
+/**
+ * A body schema's own `$defs` (split out so Ajv compiles them as functions of their own) written
+ * back in place of their `#/$defs/…` references: in the document such a reference would point at
+ * the document's root.
+ */
+function inlineLocalDefs(value: unknown, defs: Record<string, unknown> = {}): unknown {
+  if (Array.isArray(value)) return value.map((item) => inlineLocalDefs(item, defs));
+  if (!value || typeof value !== 'object') return value;
+  const { $defs, ...record } = value as Record<string, unknown>;
+  const scope = $defs && typeof $defs === 'object' ? { ...defs, ...($defs as Record<string, unknown>) } : defs;
+  const ref = typeof record.$ref === 'string' ? /^#\/\$defs\/(.+)$/.exec(record.$ref)?.[1] : undefined;
+  if (ref !== undefined && scope[ref] !== undefined) return inlineLocalDefs(scope[ref], scope);
+  return Object.fromEntries(Object.entries(record).map(([key, item]) => [key, inlineLocalDefs(item, scope)]));
 }
 
 /** JSON Schema keywords OpenAPI 3.0 does not know; conditionals are rewritten above, the rest left to the validator. */

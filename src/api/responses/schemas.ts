@@ -1,8 +1,8 @@
 import { LIMITS } from '../../validation/limits.js';
 import { Type, type TSchema } from 'typebox';
 import { BETA_FAMILY_MODELS } from '../../catalog/models.js';
-import { InputItem, stringOrArray } from './input-item-schemas.js';
-import { ResponsesTool, ResponsesToolChoice } from './tool-schemas.js';
+import { INPUT_ITEM_DEFS, InputItem, stringOrArray } from './input-item-schemas.js';
+import { ResponsesTool, ResponsesToolChoice, TOOL_DEFS } from './tool-schemas.js';
 import { compileValidator } from '../../validation/compile.js';
 import {
   OPENAI_REASONING_EFFORTS,
@@ -65,7 +65,7 @@ export const ResponsesRequest = Type.Object(
     truncation: Type.Optional(nullableEnumOf(['auto', 'disabled'])),
     service_tier: Type.Optional(nullableEnumOf(['auto', 'default', 'flex', 'scale', 'priority'])),
   },
-  { title: 'Create a response' },
+  { title: 'Create a response', $defs: { ...INPUT_ITEM_DEFS, ...TOOL_DEFS } },
 );
 
 const validate = compileValidator(ResponsesRequest);

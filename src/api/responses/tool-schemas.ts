@@ -1,6 +1,7 @@
 import { Type, type TSchema } from 'typebox';
 import { discriminatedUnion } from '../../validation/discriminated-union.js';
 import { OPENAI_WEB_SEARCH_TOOL_TYPES } from '../../protocols/openai-responses/input-items.js';
+import { defRef } from './input-item-schemas.js';
 
 /**
  * `tools` and `tool_choice` of POST /v1/responses, as OpenAI's Responses API defines the kinds an
@@ -31,11 +32,12 @@ const CustomTool = Type.Object({
 });
 
 /** A group of function and custom tools; the model's calls carry the group's name in `namespace`. */
+const NamespaceMember = discriminatedUnion('type', [FunctionTool, CustomTool]);
 const NamespaceTool = Type.Object({
   type: Type.Literal('namespace'),
   name: Type.String({ minLength: 1 }),
   description: Type.Optional(Type.String()),
-  tools: Type.Array(discriminatedUnion('type', [FunctionTool, CustomTool]), { minItems: 1 }),
+  tools: Type.Array(defRef('NamespaceMember'), { minItems: 1 }),
 });
 
 const WebSearchTool = Type.Object({
@@ -53,12 +55,16 @@ const checkedKinds: Array<[readonly string[], TSchema]> = [
   [['namespace'], NamespaceTool],
   [OPENAI_WEB_SEARCH_TOOL_TYPES, WebSearchTool],
 ];
-export const ResponsesTool = Type.Unsafe<Record<string, unknown>>({
+const Tool = Type.Unsafe<Record<string, unknown>>({
   type: 'object',
   required: ['type'],
   properties: { type: { type: 'string' } },
   allOf: checkedKinds.map(([types, schema]) => ({ if: { properties: { type: { enum: [...types] } } }, then: schema })),
 });
+
+/** A tool, checked by a validator function of its own (`defRef`, input-item-schemas.ts). */
+export const ResponsesTool = defRef<Record<string, unknown>>('Tool');
+export const TOOL_DEFS = { Tool, NamespaceMember };
 
 /** `auto` / `none` / `required`, or an object naming what to call (a function by `name`, a hosted tool by type). */
 export const ResponsesToolChoice = Type.Union([
