@@ -99,9 +99,6 @@ export type OpenAIResponsesInputItem =
   | OpenAICustomToolCallOutputItem
   | OpenAIWebSearchCallItem;
 
-/** The item types the gateway accepts in `input`; any other type is a 400 naming it. */
-export const OPENAI_INPUT_ITEM_TYPES = ['message', 'reasoning', 'function_call', 'function_call_output', 'custom_tool_call', 'custom_tool_call_output', 'web_search_call'] as const;
-
 export const isInputMessage = (item: OpenAIResponsesInputItem): item is OpenAIResponsesInputMessage => item.type === undefined || item.type === 'message';
 
 /** Tools of a Responses request (`Tool` union of the SDK) that the gateway reads. */
