@@ -173,7 +173,8 @@ function firstStop(body: AnthropicMessagesRequest, prompt: string, stops: readon
  * gets the final text answer.
  */
 function pickToolUses(body: AnthropicMessagesRequest, prompt: string): AnthropicToolUseBlock[] {
-  const tools: AnthropicTool[] = body.tools ?? [];
+  // Server tools (`web_search_20250305`…) run at Anthropic, never as a client's tool_use.
+  const tools: AnthropicTool[] = (body.tools ?? []).filter((tool) => tool.type === undefined || tool.type === 'custom');
   const choice = body.tool_choice as { type?: string; name?: string; disable_parallel_tool_use?: boolean } | undefined;
   const mode: SimToolChoice =
     choice?.type === 'none' ? { mode: 'none' } : choice?.type === 'any' ? { mode: 'required' } : choice?.type === 'tool' ? { mode: 'named', names: [choice.name ?? ''] } : { mode: 'auto' };
@@ -182,7 +183,7 @@ function pickToolUses(body: AnthropicMessagesRequest, prompt: string): Anthropic
   const calls = decideToolCalls({
     tools: tools.map((t) => ({ name: t.name, description: (t as { description?: string }).description, parameters: (t as { input_schema?: unknown }).input_schema })),
     choice: mode,
-    isParallel: choice?.disable_parallel_tool_use !== true,
+    isParallel: choice?.disable_parallel_tool_use === false,
     prompt,
     hasToolResults,
   });

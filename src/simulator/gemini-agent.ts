@@ -20,8 +20,9 @@ export const partsText = (parts: readonly GeminiPart[] | undefined): string =>
 
 /**
  * Function calls per toolConfig.functionCallingConfig (tool-calls.ts): mode ANY calls (limited to
- * allowedFunctionNames), AUTO calls what the user's text is about, never right after function
- * responses; NONE never. Arguments are sampled from each declaration's schema.
+ * allowedFunctionNames), AUTO calls what the user's last text is about, never right after
+ * function responses; NONE never; one call per turn. Arguments are sampled from each
+ * declaration's schema.
  */
 export function pickFunctionCalls(body: GeminiGenerateContentRequest, lastUser: GeminiContent): GeminiFunctionCall[] {
   const tools = (body.tools ?? []) as Array<{ functionDeclarations?: GeminiFunctionDeclaration[]; function_declarations?: GeminiFunctionDeclaration[] }>;
@@ -39,7 +40,8 @@ export function pickFunctionCalls(body: GeminiGenerateContentRequest, lastUser: 
       return { name: d.name, parameters: jsonSchema ?? (declaration.parameters ? geminiSchemaToJsonSchema(declaration.parameters) : undefined) };
     }),
     choice,
-    isParallel: true,
+    // Gemini has no parallel-calls switch: one call per turn, as its models mostly make.
+    isParallel: false,
     prompt: partsText(lastUser.parts),
     hasToolResults: countParts(lastUser, 'functionResponse') > 0,
   });

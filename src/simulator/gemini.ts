@@ -14,7 +14,7 @@ import {
 import type { SimRequest, SimResponse, SimulatorSpec } from './server.js';
 import { renderPng, sizeForRatio } from './png-image.js';
 import { countTokens, simulateText, stableId, tokenPieces, type SimulatedText } from './text.js';
-import { answerPromptAfterTools } from './tool-calls.js';
+import { answerPromptAfterTools, quotedRequest } from './tool-calls.js';
 import { structuredContent } from './structured-output.js';
 import { configValue, countParts, logprobsResult, outputFormatOf, partsText, pickFunctionCalls } from './gemini-agent.js';
 
@@ -180,7 +180,7 @@ function generate(model: string, body: GeminiGenerateContentRequest, png: PngSou
   for (let variant = 0; variant < count; variant++) {
     let text = simulateText({
       model,
-      prompt: results.length > 0 ? answerPromptAfterTools(partsText(question?.parts), results) : turnText(lastUser.parts),
+      prompt: results.length > 0 ? answerPromptAfterTools(quotedRequest(partsText(question?.parts)), results) : quotedRequest(turnText(lastUser.parts)),
       maxTokens: configValue<number>(config, 'maxOutputTokens', 'max_output_tokens'),
       stop: configValue<string[]>(config, 'stopSequences', 'stop_sequences'),
       variant,

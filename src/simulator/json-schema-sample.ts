@@ -78,11 +78,20 @@ export interface SampleResult {
   isValid: boolean;
 }
 
+export interface SampleOptions {
+  /**
+   * `all` (structured output): every optional property gets a value. `required` (tool arguments):
+   * only required ones, as a model calling a tool leaves optional switches at their defaults.
+   */
+  properties?: 'all' | 'required';
+}
+
 /**
  * A deterministic value for `schema`; `salt` varies it (e.g. the prompt), so different requests
  * get different but stable values. Never throws: an unusable schema gives `{}`.
  */
-export function sampleJsonSchema(schema: unknown, salt = ''): SampleResult {
+export function sampleJsonSchema(schema: unknown, salt = '', options: SampleOptions = {}): SampleResult {
+  const allProperties = options.properties !== 'required';
   if (!schema || typeof schema !== 'object') return { value: {}, isValid: schema === undefined };
   const text = JSON.stringify(schema);
   if (text.length > MAX_SCHEMA_CHARS) return { value: {}, isValid: false };
@@ -94,7 +103,8 @@ export function sampleJsonSchema(schema: unknown, salt = ''): SampleResult {
     try {
       value = generateSync(bounded, {
         seed: seedOf(`${salt}\n${text}`, attempt),
-        alwaysFakeOptionals: true,
+        alwaysFakeOptionals: allProperties,
+        optionalsProbability: allProperties ? 1 : 0,
         maxDepth: 4,
         maxDefaultItems: 2,
         validateSchemaVersion: false,

@@ -2,7 +2,7 @@ import { formatSse } from '../gateway/sse/write.js';
 import type { OpenAIChatChunk, OpenAIChatCompletion, OpenAIChatMessage, OpenAIChatRequest, OpenAIChatToolCall } from '../protocols/openai-chat/types.js';
 import type { SimErrorBody, SimHandler, SimRequest, SimResponse, SimulatorSpec } from './server.js';
 import { countTokens, simulateText, stableId, tokenPieces, type SimulatedText } from './text.js';
-import { answerPromptAfterTools, decideToolCalls, type SimToolChoice } from './tool-calls.js';
+import { answerPromptAfterTools, decideToolCalls, quotedRequest, type SimToolChoice } from './tool-calls.js';
 import { structuredContent, type SimOutputFormat } from './structured-output.js';
 import { tokenLogprobs } from './logprobs.js';
 
@@ -22,6 +22,8 @@ export interface OpenAICompatibleSimOptions {
   alwaysStreamUsage: boolean;
   /** More routes under the same server (e.g. Ark's Responses API). */
   extraRoutes?: SimHandler;
+  /** Tool types the vendor hosts besides functions (Zhipu's `web_search`, `retrieval`): accepted, never called by the simulator. */
+  hostedToolTypes?: readonly string[];
 }
 
 /** A fake OpenAI-compatible chat server (openai.md §1): deterministic, token-counted, SSE. */
@@ -45,7 +47,7 @@ async function chatCompletions(options: OpenAICompatibleSimOptions, req: SimRequ
     res.json(400, options.errorBody(400, 'model and a non-empty messages array are required'));
     return;
   }
-  const toolProblem = toolsProblem(body.tools);
+  const toolProblem = toolsProblem(body.tools, options.hostedToolTypes ?? []);
   if (toolProblem) {
     res.json(400, options.errorBody(400, toolProblem));
     return;
@@ -54,7 +56,7 @@ async function chatCompletions(options: OpenAICompatibleSimOptions, req: SimRequ
   const withReasoning = options.isReasoningModel(body.model) && !thinkingOff;
   const toolResults = trailingToolResults(body.messages);
   const question = lastUserText(body.messages);
-  const prompt = toolResults.length > 0 ? answerPromptAfterTools(question, toolResults) : question;
+  const prompt = toolResults.length > 0 ? answerPromptAfterTools(quotedRequest(question), toolResults) : quotedRequest(question);
   const promptTokens = body.messages.reduce((sum, m) => sum + 3 + countTokens(messageText(m)), 3);
   const n = body.n ?? 1;
   // OpenAI's own bound: the simulator never generates more than a real vendor would (issue 13).
@@ -162,10 +164,12 @@ function trailingToolResults(messages: readonly OpenAIChatMessage[]): string[] {
 }
 
 /** What OpenAI answers for malformed tools: a 400 naming the tool (the gateway checks only family A's). */
-function toolsProblem(tools: unknown): string | undefined {
+function toolsProblem(tools: unknown, hostedToolTypes: readonly string[]): string | undefined {
   if (tools === undefined || tools === null) return undefined;
   if (!Array.isArray(tools)) return "Invalid type for 'tools': expected an array.";
-  const at = tools.findIndex((t: { type?: unknown; function?: { name?: unknown } } | null) => !t || t.type !== 'function' || typeof t.function?.name !== 'string');
+  const isValid = (t: { type?: unknown; function?: { name?: unknown } } | null) =>
+    !!t && (t.type === 'function' ? typeof t.function?.name === 'string' : typeof t.type === 'string' && hostedToolTypes.includes(t.type));
+  const at = tools.findIndex((t) => !isValid(t));
   return at >= 0 ? `Invalid 'tools[${at}]': expected a function tool with a function.name.` : undefined;
 }
 
@@ -177,9 +181,9 @@ function toolChoiceOf(choice: OpenAIChatRequest['tool_choice']): SimToolChoice {
 /** Tool calls per tool_choice and parallel_tool_calls, arguments sampled from each tool's schema (tool-calls.ts). */
 function pickToolCalls(body: OpenAIChatRequest, prompt: string, hasToolResults: boolean): OpenAIChatToolCall[] {
   const calls = decideToolCalls({
-    tools: (body.tools ?? []).map((t) => ({ name: t.function.name, description: t.function.description, parameters: t.function.parameters })),
+    tools: (body.tools ?? []).filter((t) => t.type === 'function').map((t) => ({ name: t.function.name, description: t.function.description, parameters: t.function.parameters })),
     choice: toolChoiceOf(body.tool_choice),
-    isParallel: body.parallel_tool_calls !== false,
+    isParallel: body.parallel_tool_calls === true,
     prompt,
     hasToolResults,
   });

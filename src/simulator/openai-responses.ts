@@ -1,7 +1,8 @@
 import { formatSse } from '../gateway/sse/write.js';
 import type { SimErrorBody, SimHandler, SimRequest, SimResponse } from './server.js';
 import { countTokens, simulateText, stableId, tokenPieces, type SimulatedText } from './text.js';
-import { answerPromptAfterTools, decideToolCalls, type SimToolCall, type SimToolChoice } from './tool-calls.js';
+import { answerPromptAfterTools, quotedRequest } from './tool-calls.js';
+import { encryptReasoning, pickResponsesCalls, unverifiableReasoning, type SimResponsesCall } from './openai-responses-agent.js';
 import { structuredContent, type SimOutputFormat } from './structured-output.js';
 import { tokenLogprobs, type SimTokenLogprob } from './logprobs.js';
 
@@ -18,15 +19,20 @@ export interface OpenAIResponsesSimOptions {
 
 interface SimInputMessage {
   type?: unknown;
+  id?: unknown;
   role?: unknown;
   content?: unknown;
   output?: unknown;
+  arguments?: unknown;
+  encrypted_content?: unknown;
 }
 
 /**
  * A fake Responses API (openai.md §2, as Ark serves it at /api/v3/responses): deterministic text
- * with real token counts, reasoning items with summary events for thinking models, status
- * `incomplete` when max_output_tokens cuts the text, and the documented stream event sequence.
+ * with real token counts, reasoning items with summary events for thinking models (with
+ * `encrypted_content` when included, checked when sent back), tool calls as an agent's model
+ * makes them (openai-responses-agent.ts), status `incomplete` when max_output_tokens cuts the
+ * text, and the documented stream event sequence.
  */
 export function openAIResponsesSimHandler(options: OpenAIResponsesSimOptions): SimHandler {
   return async (req, res) => {
@@ -54,6 +60,11 @@ async function createResponse(options: OpenAIResponsesSimOptions, req: SimReques
     return;
   }
   const items: SimInputMessage[] = typeof input === 'string' ? [{ role: 'user', content: input }] : (input as Array<SimInputMessage | null>).filter((m): m is SimInputMessage => !!m && typeof m === 'object');
+  const forged = unverifiableReasoning(items);
+  if (forged !== undefined) {
+    res.json(400, options.errorBody(400, `The encrypted content for item ${forged} could not be verified.`));
+    return;
+  }
   const messages: Array<{ role: string; text: string }> = items
     .filter((m) => m.type === undefined || m.type === 'message')
     .map((m) => ({ role: String(m.role), text: contentText(m.content) }));
@@ -62,21 +73,15 @@ async function createResponse(options: OpenAIResponsesSimOptions, req: SimReques
   const withReasoning = options.isReasoningModel(body.model) && !thinkingOff;
   const question = [...messages].reverse().find((m) => m.role === 'user')?.text ?? messages[messages.length - 1]?.text ?? '';
   const toolResults = trailingToolResults(items);
-  const prompt = toolResults.length > 0 ? answerPromptAfterTools(question, toolResults) : question;
+  const prompt = toolResults.length > 0 ? answerPromptAfterTools(quotedRequest(question), toolResults) : quotedRequest(question);
   let text = simulateText({ model: body.model, prompt, maxTokens, withReasoning });
   const json = structuredContent(outputFormatOf(body.text), prompt, text.content);
   if (json !== undefined) {
     const contentPieces = tokenPieces(json);
     text = { ...text, content: json, contentPieces, contentTokens: contentPieces.length, finishReason: 'stop' };
   }
-  const calls = decideToolCalls({
-    tools: functionTools(body.tools),
-    choice: toolChoiceOf(body.tool_choice),
-    isParallel: body.parallel_tool_calls !== false,
-    prompt: question,
-    hasToolResults: toolResults.length > 0,
-  });
-  const inputTokens = items.reduce((sum, m) => sum + 3 + countTokens(m.output !== undefined ? contentText(m.output) : contentText(m.content)), 3);
+  const calls = pickResponsesCalls(body, question, toolResults.length > 0);
+  const inputTokens = items.reduce((sum, m) => sum + 3 + countTokens(itemText(m)), 3);
   // Logprobs come when asked for with include (openai.md §2 `include`, `top_logprobs`).
   const wantsLogprobs = Array.isArray(body.include) && body.include.includes('message.output_text.logprobs');
   const logprobs = wantsLogprobs ? tokenLogprobs(text.contentPieces, typeof body.top_logprobs === 'number' ? body.top_logprobs : 0) : [];
@@ -85,23 +90,20 @@ async function createResponse(options: OpenAIResponsesSimOptions, req: SimReques
   else res.json(200, response);
 }
 
-/** The outputs of the function calls that end the input (the agent sent results back). */
+const isToolOutput = (item: SimInputMessage): boolean => item.type === 'function_call_output' || item.type === 'custom_tool_call_output';
+
+/** The outputs of the tool calls that end the input (the agent sent results back). */
 function trailingToolResults(items: readonly SimInputMessage[]): string[] {
   const results: string[] = [];
-  for (let i = items.length - 1; i >= 0 && items[i]!.type === 'function_call_output'; i--) results.unshift(contentText(items[i]!.output));
+  for (let i = items.length - 1; i >= 0 && isToolOutput(items[i]!); i--) results.unshift(contentText(items[i]!.output));
   return results;
 }
 
-function functionTools(tools: unknown): Array<{ name: string; description?: string; parameters?: unknown }> {
-  if (!Array.isArray(tools)) return [];
-  return tools
-    .filter((t: { type?: unknown; name?: unknown } | null) => !!t && t.type === 'function' && typeof t.name === 'string')
-    .map((t: { name: string; description?: string; parameters?: unknown }) => ({ name: t.name, description: t.description, parameters: t.parameters }));
-}
-
-function toolChoiceOf(choice: unknown): SimToolChoice {
-  if (choice && typeof choice === 'object' && typeof (choice as { name?: unknown }).name === 'string') return { mode: 'named', names: [(choice as { name: string }).name] };
-  return choice === 'none' || choice === 'required' ? { mode: choice } : { mode: 'auto' };
+/** The text an input item adds to the prompt, for token counting. */
+function itemText(item: SimInputMessage): string {
+  if (item.output !== undefined) return contentText(item.output);
+  if (typeof item.arguments === 'string') return item.arguments;
+  return contentText(item.content);
 }
 
 /** `text.format` (openai.md §2): json_schema carries its schema inline, json_object asks for any object. */
@@ -115,24 +117,24 @@ function outputFormatOf(text: unknown): SimOutputFormat {
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.map((part: { type?: unknown; text?: unknown }) => (part.type === 'input_text' && typeof part.text === 'string' ? part.text : '')).join(' ');
+  return content.map((part: { type?: unknown; text?: unknown }) => ((part.type === 'input_text' || part.type === 'output_text') && typeof part.text === 'string' ? part.text : '')).join(' ');
 }
 
 type SimResponseObject = Record<string, unknown> & { id: string; output: Array<Record<string, unknown>>; status: string };
 
 function buildResponse(
-  options: OpenAIResponsesSimOptions, body: Record<string, unknown>, text: SimulatedText, inputTokens: number, withReasoning: boolean, calls: readonly SimToolCall[],
+  options: OpenAIResponsesSimOptions, body: Record<string, unknown>, text: SimulatedText, inputTokens: number, withReasoning: boolean, calls: readonly SimResponsesCall[],
   logprobs: readonly SimTokenLogprob[],
 ): SimResponseObject {
   const id = stableId(options.vendor, JSON.stringify(body));
   const isCut = text.finishReason === 'length';
   const output: Array<Record<string, unknown>> = [];
   if (withReasoning) {
-    output.push({ id: `rs_${id}`, type: 'reasoning', summary: [{ type: 'summary_text', text: text.reasoning }], status: 'completed' });
+    const wantsEncrypted = Array.isArray(body.include) && body.include.includes('reasoning.encrypted_content');
+    const encrypted = wantsEncrypted ? { encrypted_content: encryptReasoning(`rs_${id}`, text.reasoningTokens) } : {};
+    output.push({ id: `rs_${id}`, type: 'reasoning', summary: [{ type: 'summary_text', text: text.reasoning }], ...encrypted, status: 'completed' });
   }
-  for (const call of calls) {
-    output.push({ id: `fc_${call.id}`, type: 'function_call', status: 'completed', call_id: `call_${call.id}`, name: call.name, arguments: JSON.stringify(call.arguments) });
-  }
+  output.push(...calls);
   if (calls.length === 0) {
     output.push({
       id: `msg_${id}`,
@@ -142,7 +144,7 @@ function buildResponse(
       content: [{ type: 'output_text', text: text.content, annotations: [], logprobs }],
     });
   }
-  const callTokens = calls.reduce((sum, call) => sum + countTokens(JSON.stringify(call.arguments)), 0);
+  const callTokens = calls.reduce((sum, call) => sum + countTokens(call.type === 'function_call' ? call.arguments : call.input), 0);
   const outputTokens = (calls.length > 0 ? callTokens : text.contentTokens) + text.reasoningTokens;
   // Ark's Response type has no completed_at (volcengine-python-sdk types/responses/response.py).
   return {
@@ -194,6 +196,10 @@ function streamFrames(response: SimResponseObject, text: SimulatedText, logprobs
       emit('response.output_item.added', { output_index: outputIndex, item: { ...item, arguments: '', status: 'in_progress' } });
       emit('response.function_call_arguments.delta', { item_id: itemId, output_index: outputIndex, delta: item.arguments });
       emit('response.function_call_arguments.done', { item_id: itemId, output_index: outputIndex, name: item.name, arguments: item.arguments });
+    } else if (item.type === 'custom_tool_call') {
+      emit('response.output_item.added', { output_index: outputIndex, item: { ...item, input: '', status: 'in_progress' } });
+      emit('response.custom_tool_call_input.delta', { item_id: itemId, output_index: outputIndex, delta: item.input });
+      emit('response.custom_tool_call_input.done', { item_id: itemId, output_index: outputIndex, input: item.input });
     } else {
       const where = { item_id: itemId, output_index: outputIndex, content_index: 0 };
       emit('response.output_item.added', { output_index: outputIndex, item: { ...item, content: [], status: 'in_progress' } });

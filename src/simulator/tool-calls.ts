@@ -1,10 +1,12 @@
-import { sampleJsonSchema } from './json-schema-sample.js';
 import { stableId } from './text.js';
+import { sampleToolArguments } from './tool-arguments.js';
 
 /**
  * How every simulator decides on tool calls, whatever its wire format, so an agent loop behaves
- * the same on each channel: deterministic, arguments valid for the tool's JSON Schema, and a
- * final text answer once tool results came back (unless a call is forced).
+ * the same on each channel and like a real model would: deterministic, a call only when the user's
+ * last turn asks for one, one call at a time unless parallel calls were asked for, arguments a
+ * client accepts (tool-arguments.ts), and a final text answer once tool results came back
+ * (unless a call is forced), so a loop always ends.
  */
 export interface SimTool {
   name: string;
@@ -18,9 +20,13 @@ export type SimToolChoice = { mode: 'auto' } | { mode: 'required' } | { mode: 'n
 export interface SimToolCallInput {
   tools: readonly SimTool[];
   choice: SimToolChoice;
-  /** Whether several calls may come in one turn (`parallel_tool_calls`, default true). */
+  /**
+   * The request explicitly allows several calls in one turn (`parallel_tool_calls: true`,
+   * Anthropic's `disable_parallel_tool_use: false`). Without it a turn makes at most one call,
+   * as models mostly do, however many tools the prompt mentions.
+   */
   isParallel: boolean;
-  /** The text the calls answer (the last user turn). */
+  /** The user's last turn, and only it: agents' system prompts and earlier turns name every tool. */
   prompt: string;
   /** The conversation's last turn holds tool results: in `auto` mode the model answers now. */
   hasToolResults: boolean;
@@ -33,7 +39,10 @@ export interface SimToolCall {
 }
 
 /** Words of a tool name too generic to show that a prompt is about that tool. */
-const GENERIC_WORDS = new Set(['get', 'set', 'list', 'fetch', 'find', 'search', 'create', 'update', 'delete', 'make', 'tool', 'call', 'run', 'the', 'for', 'and', 'with', 'from', 'info', 'data']);
+const GENERIC_WORDS = new Set([
+  'get', 'set', 'list', 'fetch', 'find', 'search', 'create', 'update', 'delete', 'make', 'tool', 'call', 'run', 'the', 'for', 'and', 'with', 'from', 'info', 'data',
+  'use', 'new', 'all', 'user', 'input', 'output', 'request', 'response', 'value', 'item', 'items', 'name', 'text', 'type', 'mode',
+]);
 
 /** `get_weather`, `getWeather`, `get-weather` → ["weather"]: the words a prompt might use. */
 function nameWords(name: string): string[] {
@@ -44,11 +53,69 @@ function nameWords(name: string): string[] {
     .filter((w) => w.length >= 3 && !GENERIC_WORDS.has(w));
 }
 
-/** A prompt is about a tool when it names it or uses one of its name's telling words. */
-export function isPromptAbout(prompt: string, tool: SimTool): boolean {
-  const text = prompt.toLowerCase();
-  if (text.includes(tool.name.toLowerCase())) return true;
-  return nameWords(tool.name).some((word) => new RegExp(`\\b${word}`).test(text));
+/**
+ * What the user asked, without the context blocks agents wrap into the same turn: Claude Code's
+ * `<system-reminder>`, Codex's `<environment_context>` and `<user_instructions>`, Gemini CLI's
+ * `<session_context>` — tagged text the user did not write, which lists tools and files. One pass
+ * with `indexOf` for each closing tag (a tag never closed is looked for once), since a user turn
+ * may be megabytes long and the simulator runs in the gateway's process.
+ */
+export function requestText(prompt: string): string {
+  if (!prompt.includes('<')) return prompt;
+  const opening = /<([A-Za-z][\w-]*)(?:\s[^<>]*)?>/g;
+  const neverClosed = new Set<string>();
+  let out = '';
+  let copiedUpTo = 0;
+  for (let match = opening.exec(prompt); match && neverClosed.size < MAX_UNCLOSED_TAGS; match = opening.exec(prompt)) {
+    const name = match[1]!;
+    if (neverClosed.has(name)) continue;
+    const closing = prompt.indexOf(`</${name}>`, opening.lastIndex);
+    if (closing < 0) {
+      neverClosed.add(name);
+      continue;
+    }
+    out += `${prompt.slice(copiedUpTo, match.index)} `;
+    copiedUpTo = closing + name.length + 3;
+    opening.lastIndex = copiedUpTo;
+  }
+  return copiedUpTo === 0 ? prompt : out + prompt.slice(copiedUpTo);
+}
+
+/** Distinct unclosed tag names after which the scan stops: plain text with many `<` is not context. */
+const MAX_UNCLOSED_TAGS = 16;
+
+/** The user's words for a reply to quote: the turn without its context blocks (Gemini CLI's `<session_context>`), or all of it if that is all there is. */
+export function quotedRequest(prompt: string): string {
+  const request = requestText(prompt);
+  return request === prompt ? prompt : request.replace(/\s+/g, ' ').trim() || prompt;
+}
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+const mentionsName = (text: string, name: string): boolean => new RegExp(`(^|[^\\w-])${escapeRegExp(name.toLowerCase())}($|[^\\w-])`).test(text);
+
+/**
+ * A prompt is about a tool when it names it or uses one of its name's telling words (as a word,
+ * plural or -ing form allowed). `sharedWords` are words of several tools' names (Codex's
+ * `close_agent`, `spawn_agent`, `wait_agent`): they tell those tools apart from none.
+ */
+export function isPromptAbout(prompt: string, tool: SimTool, sharedWords: ReadonlySet<string> = new Set()): boolean {
+  const text = requestText(prompt).toLowerCase();
+  if (mentionsName(text, tool.name)) return true;
+  // Words of identifiers in the prompt count too ("spawn_agent" is about spawning).
+  const words = text.replace(/[_-]+/g, ' ');
+  return nameWords(tool.name).some((word) => !sharedWords.has(word) && new RegExp(`\\b${word}(s|es|ed|ing)?\\b`).test(words));
+}
+
+/** The tools the prompt is about; tools it names outright, when there are any, before those it only hints at. */
+function toolsAbout(prompt: string, tools: readonly SimTool[]): SimTool[] {
+  const text = requestText(prompt).toLowerCase();
+  const named = tools.filter((tool) => mentionsName(text, tool.name));
+  if (named.length > 0) return named;
+  const counts = new Map<string, number>();
+  for (const tool of tools) for (const word of new Set(nameWords(tool.name))) counts.set(word, (counts.get(word) ?? 0) + 1);
+  const shared = new Set([...counts].filter(([, count]) => count > 1).map(([word]) => word));
+  return tools.filter((tool) => isPromptAbout(prompt, tool, shared));
 }
 
 export function decideToolCalls(input: SimToolCallInput): SimToolCall[] {
@@ -60,19 +127,19 @@ export function decideToolCalls(input: SimToolCallInput): SimToolCall[] {
       chosen = tools.filter((t) => choice.names.includes(t.name)).slice(0, 1);
       break;
     case 'required': {
-      const about = tools.filter((t) => isPromptAbout(input.prompt, t));
+      const about = toolsAbout(input.prompt, tools);
       chosen = about.length > 0 ? about : [tools[0]!];
       break;
     }
     case 'auto':
-      chosen = input.hasToolResults ? [] : tools.filter((t) => isPromptAbout(input.prompt, t));
+      chosen = input.hasToolResults ? [] : toolsAbout(input.prompt, tools);
       break;
   }
   if (!input.isParallel) chosen = chosen.slice(0, 1);
   return chosen.map((tool, index) => ({
     id: stableId(tool.name, input.prompt, String(index)).slice(0, 24),
     name: tool.name,
-    arguments: sampleJsonSchema(tool.parameters ?? { type: 'object', properties: {} }, input.prompt).value,
+    arguments: sampleToolArguments(tool.parameters, input.prompt),
   }));
 }
 

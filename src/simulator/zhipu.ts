@@ -12,4 +12,6 @@ export const zhipuSimulator = openAICompatibleSimulator({
   isReasoningModel: (model) => model.startsWith('glm-4.'),
   hasThinkingSwitch: true,
   alwaysStreamUsage: true,
+  // GLM hosts web search and knowledge-base retrieval as chat tools (docs.bigmodel.cn, `tools`).
+  hostedToolTypes: ['web_search', 'retrieval'],
 });

@@ -69,8 +69,11 @@ describe('compat: openai 7.x', () => {
     const content = 'Weather and time in Rome?';
     const none = await client.chat.completions.create({ model: 'delta-4.1', messages: [{ role: 'user', content }], tools: [weatherTool, timeTool], tool_choice: 'none' });
     expect(none.choices[0]!.message.tool_calls ?? []).toEqual([]);
-    const parallel = await client.chat.completions.create({ model: 'delta-4.1', messages: [{ role: 'user', content }], tools: [weatherTool, timeTool] });
+    // Several calls in one turn only when asked for explicitly (issue 20: models mostly call one tool at a time).
+    const parallel = await client.chat.completions.create({ model: 'delta-4.1', messages: [{ role: 'user', content }], tools: [weatherTool, timeTool], parallel_tool_calls: true });
     expect(parallel.choices[0]!.message.tool_calls!.map((c) => c.type === 'function' && c.function.name)).toEqual(['get_weather', 'get_time']);
+    const unasked = await client.chat.completions.create({ model: 'delta-4.1', messages: [{ role: 'user', content }], tools: [weatherTool, timeTool] });
+    expect(unasked.choices[0]!.message.tool_calls).toHaveLength(1);
     const single = await client.chat.completions.create({ model: 'delta-4.1', messages: [{ role: 'user', content }], tools: [weatherTool, timeTool], parallel_tool_calls: false });
     expect(single.choices[0]!.message.tool_calls).toHaveLength(1);
     const named = await client.chat.completions.create({ model: 'delta-4.1', messages: [{ role: 'user', content: 'Anything' }], tools: [weatherTool, timeTool], tool_choice: { type: 'function', function: { name: 'get_time' } } });

@@ -88,6 +88,7 @@ export function completeOpenApiDocument(doc: Document, options: { serverUrl: str
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, operation] of Object.entries(item)) {
       operation.operationId ??= operationIdOf(method, path);
+      if (operation.requestBody) operation.requestBody = toOpenApi30(inlineLocalDefs(operation.requestBody));
       const success = operation.responses?.['200'] ?? operation.responses?.['201'];
       if (success && !success.content) success.content = successContent(method, path) ?? { 'application/json': { schema: { type: 'object' } } };
       const isPublic = !operation.security || operation.security.length === 0;
@@ -111,7 +112,8 @@ function successContent(method: string, path: string): Record<string, unknown> |
 
 /**
  * The document is OpenAPI 3.0 (what @fastify/swagger writes): TypeBox's `const` becomes a
- * one-value `enum` and `anyOf [X, {type: null}]` becomes X with `nullable: true`.
+ * one-value `enum`, `anyOf [X, {type: null}]` becomes X with `nullable: true`, and JSON Schema's
+ * conditionals become the shapes they allow.
  */
 function toOpenApi30(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(toOpenApi30);
@@ -125,10 +127,39 @@ function toOpenApi30(schema: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(record)) {
     if (key === 'const') out.enum = [value];
-    else out[key] = toOpenApi30(value);
+    else if (!JSON_SCHEMA_ONLY.has(key)) out[key] = toOpenApi30(value);
+  }
+  // `if/then/else` (rules that depend on another field, e.g. content by role) have no OpenAPI 3.0
+  // form: the document shows either shape, the validator enforces the condition.
+  if (record.then !== undefined && record.else !== undefined) {
+    const either = { anyOf: [toOpenApi30(record.then), toOpenApi30(record.else)] };
+    if (out.allOf === undefined) out.allOf = [either];
+    else (out.allOf as unknown[]).push(either);
+  }
+  if (Array.isArray(out.allOf)) {
+    out.allOf = (out.allOf as Array<Record<string, unknown>>).filter((entry) => Object.keys(entry).length > 0);
+    if ((out.allOf as unknown[]).length === 0) delete out.allOf;
   }
   return out;
 }
+
+/**
+ * A body schema's own `$defs` (split out so Ajv compiles them as functions of their own) written
+ * back in place of their `#/$defs/…` references: in the document such a reference would point at
+ * the document's root.
+ */
+function inlineLocalDefs(value: unknown, defs: Record<string, unknown> = {}): unknown {
+  if (Array.isArray(value)) return value.map((item) => inlineLocalDefs(item, defs));
+  if (!value || typeof value !== 'object') return value;
+  const { $defs, ...record } = value as Record<string, unknown>;
+  const scope = $defs && typeof $defs === 'object' ? { ...defs, ...($defs as Record<string, unknown>) } : defs;
+  const ref = typeof record.$ref === 'string' ? /^#\/\$defs\/(.+)$/.exec(record.$ref)?.[1] : undefined;
+  if (ref !== undefined && scope[ref] !== undefined) return inlineLocalDefs(scope[ref], scope);
+  return Object.fromEntries(Object.entries(record).map(([key, item]) => [key, inlineLocalDefs(item, scope)]));
+}
+
+/** JSON Schema keywords OpenAPI 3.0 does not know; conditionals are rewritten above, the rest left to the validator. */
+const JSON_SCHEMA_ONLY: ReadonlySet<string> = new Set(['if', 'then', 'else', 'propertyNames']);
 
 /** The route is hidden (it answers two shapes); documented here with both. */
 function modelRetrieveOperation(): Operation {

@@ -1,7 +1,8 @@
 import { LIMITS } from '../../validation/limits.js';
-import { Type, type Static, type TSchema } from 'typebox';
+import { Type, type TSchema } from 'typebox';
 import { BETA_FAMILY_MODELS } from '../../catalog/models.js';
-import { discriminatedUnion } from '../../validation/discriminated-union.js';
+import { INPUT_ITEM_DEFS, InputItem, stringOrArray } from './input-item-schemas.js';
+import { ResponsesTool, ResponsesToolChoice, TOOL_DEFS } from './tool-schemas.js';
 import { compileValidator } from '../../validation/compile.js';
 import {
   OPENAI_REASONING_EFFORTS,
@@ -11,56 +12,27 @@ import {
 
 /**
  * POST /v1/responses (spec §3): the ten beta-family models, `input` as text or message objects
- * whose content is text or input parts, and the spec's ranges. Fields not listed by the spec are
- * accepted and passed on; `instructions` is type-checked too because the chat translation reads it.
+ * whose content is text or input parts, and the spec's ranges. Agents resend their whole history
+ * as input items (input-item-schemas.ts) and declare tools (tool-schemas.ts); the request fields
+ * they send are type-checked as OpenAI defines them. Other fields are accepted and passed on.
  */
 const enumOf = (values: readonly string[]) => Type.Unsafe<string>({ type: 'string', enum: [...values] });
 const nullableEnumOf = (values: readonly string[]) => Type.Unsafe<string | null>({ type: ['string', 'null'], enum: [...values, null] });
+const nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
-/**
- * "A string or an array" as one schema rather than a union: minLength only applies to strings and
- * minItems/items only to arrays, so Ajv reports the rule the client broke ("must have at least
- * 1 item(s)") instead of the first union branch's type error.
- */
-const stringOrArray = <T extends TSchema>(items: T, options: { minLength?: number; minItems?: number } = {}) =>
-  Type.Unsafe<string | Array<Static<T>>>({ type: ['string', 'array'], items, ...options });
-
-export const InputTextPart = Type.Object({ type: Type.Literal('input_text'), text: Type.String() });
-export const InputImagePart = Type.Object({ type: Type.Literal('input_image'), image_url: Type.String({ minLength: 1 }) });
-export const InputVideoPart = Type.Object({
-  type: Type.Literal('input_video'),
-  video_url: Type.String({ minLength: 1 }),
-  fps: Type.Optional(Type.Number(LIMITS.fps)),
+/** OpenAI's metadata: at most 16 pairs, keys up to 64 characters, values strings up to 512. */
+const Metadata = Type.Unsafe<Record<string, string>>({
+  type: 'object',
+  maxProperties: 16,
+  propertyNames: { maxLength: 64 },
+  additionalProperties: { type: 'string', maxLength: 512 },
 });
-export const InputFilePart = Type.Object({ type: Type.Literal('input_file'), file_url: Type.String({ minLength: 1 }) });
-
-const InputPart = discriminatedUnion('type', [InputTextPart, InputImagePart, InputVideoPart, InputFilePart]);
-
-export const InputMessage = Type.Object({
-  type: Type.Optional(Type.Literal('message')),
-  role: enumOf(['user', 'assistant', 'system', 'developer']),
-  content: stringOrArray(InputPart),
-});
-
-/** A tool call of an earlier turn and its result, as agent loops send them back (openai.md §2). */
-export const FunctionCallItem = Type.Object({
-  type: Type.Literal('function_call'),
-  call_id: Type.String({ minLength: 1 }),
-  name: Type.String({ minLength: 1 }),
-  arguments: Type.String(),
-});
-export const FunctionCallOutputItem = Type.Object({
-  type: Type.Literal('function_call_output'),
-  call_id: Type.String({ minLength: 1 }),
-  output: Type.Union([Type.String(), Type.Array(Type.Object({}))]),
-});
-const InputItem = Type.Union([InputMessage, FunctionCallItem, FunctionCallOutputItem]);
 
 export const ResponsesRequest = Type.Object(
   {
     model: enumOf(BETA_FAMILY_MODELS),
     input: stringOrArray(InputItem, { minLength: 1, minItems: 1 }),
-    instructions: Type.Optional(Type.String()),
+    instructions: Type.Optional(nullable(Type.String())),
     stream: Type.Optional(Type.Boolean()),
     temperature: Type.Optional(Type.Number({ minimum: 0, maximum: 2 })),
     top_p: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
@@ -72,8 +44,28 @@ export const ResponsesRequest = Type.Object(
         summary: Type.Optional(nullableEnumOf(OPENAI_REASONING_SUMMARIES)),
       }),
     ),
+    // Not in the spec's table; checked as OpenAI's Responses API defines them, since agents send them.
+    tools: Type.Optional(Type.Array(ResponsesTool)),
+    tool_choice: Type.Optional(ResponsesToolChoice),
+    parallel_tool_calls: Type.Optional(nullable(Type.Boolean())),
+    store: Type.Optional(nullable(Type.Boolean())),
+    include: Type.Optional(nullable(Type.Array(Type.String()))),
+    previous_response_id: Type.Optional(nullable(Type.String())),
+    prompt_cache_key: Type.Optional(Type.String()),
+    safety_identifier: Type.Optional(Type.String()),
+    user: Type.Optional(Type.String()),
+    metadata: Type.Optional(nullable(Metadata)),
+    client_metadata: Type.Optional(Type.Object({})),
+    text: Type.Optional(
+      Type.Object({
+        format: Type.Optional(Type.Object({ type: enumOf(['text', 'json_schema', 'json_object']) })),
+        verbosity: Type.Optional(nullableEnumOf(['low', 'medium', 'high'])),
+      }),
+    ),
+    truncation: Type.Optional(nullableEnumOf(['auto', 'disabled'])),
+    service_tier: Type.Optional(nullableEnumOf(['auto', 'default', 'flex', 'scale', 'priority'])),
   },
-  { title: 'Create a response' },
+  { title: 'Create a response', $defs: { ...INPUT_ITEM_DEFS, ...TOOL_DEFS } },
 );
 
 const validate = compileValidator(ResponsesRequest);

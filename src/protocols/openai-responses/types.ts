@@ -7,29 +7,18 @@ import type { GatewayError } from '../../errors.js';
 import type { OutEvent } from '../../gateway/sse/write.js';
 import type { StreamTranslator, TranslateContext, TranslatorPair, Usage } from '../../providers/types.js';
 
-export type OpenAIResponsesRole = 'user' | 'assistant' | 'system' | 'developer';
+import type { OpenAIResponsesInputItem } from './input-items.js';
+
+export type { OpenAIResponsesInputMessage, OpenAIResponsesInputPart, OpenAIResponsesRole } from './input-items.js';
 
 /** Reasoning effort values of the official SDK (`ReasoningEffort`, openai v6). */
 export const OPENAI_REASONING_EFFORTS = ['none', 'minimal', 'low', 'medium', 'high', 'xhigh', 'max'] as const;
 export type OpenAIReasoningEffort = (typeof OPENAI_REASONING_EFFORTS)[number];
 export const OPENAI_REASONING_SUMMARIES = ['auto', 'concise', 'detailed'] as const;
 
-export type OpenAIResponsesInputPart =
-  | { type: 'input_text'; text: string }
-  | { type: 'input_image'; image_url: string; detail?: string }
-  | { type: 'input_video'; video_url: string; fps?: number }
-  | { type: 'input_file'; file_url: string; filename?: string };
-
-export interface OpenAIResponsesInputMessage {
-  type?: 'message';
-  role: OpenAIResponsesRole;
-  content: string | OpenAIResponsesInputPart[];
-  [extra: string]: unknown;
-}
-
 export interface OpenAIResponsesRequest {
   model: string;
-  input: string | OpenAIResponsesInputMessage[];
+  input: string | OpenAIResponsesInputItem[];
   instructions?: string;
   max_output_tokens?: number;
   temperature?: number;
@@ -70,8 +59,11 @@ export interface OpenAIReasoningItem {
   [extra: string]: unknown;
 }
 
-/** Other item types (function calls, web search, …) pass through untouched on the Ark path. */
-/** A tool call the model asks for (openai.md §2 output items); `call_id` pairs it with its output. */
+/**
+ * A tool call the model asks for (openai.md §2 output items); `call_id` pairs it with its output,
+ * `namespace` names the namespace tool that declared the function. Other item types (web search,
+ * …) pass through untouched on the Ark path.
+ */
 export interface OpenAIFunctionCallItem {
   id: string;
   type: 'function_call';
@@ -79,6 +71,7 @@ export interface OpenAIFunctionCallItem {
   call_id: string;
   name: string;
   arguments: string;
+  namespace?: string;
 }
 
 export type OpenAIOutputItem = OpenAIMessageItem | OpenAIReasoningItem | OpenAIFunctionCallItem;

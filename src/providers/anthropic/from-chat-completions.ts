@@ -50,6 +50,7 @@ export const chatCompletionsToAnthropic: TranslatorPair<OpenAIChatRequest, OpenA
     if (req.stream) body.stream = true;
     if (req.user !== undefined) body.metadata = { user_id: req.user };
     if (req.tools && req.tools.length > 0) body.tools = req.tools.map(toAnthropicTool);
+    if (isObject(req.web_search_options)) body.tools = [...(body.tools ?? []), toAnthropicWebSearch(req.web_search_options)];
     if (req.tool_choice !== undefined || req.parallel_tool_calls === false) body.tool_choice = toAnthropicToolChoice(req.tool_choice ?? 'auto', req.parallel_tool_calls === false);
     const schema = req.response_format?.type === 'json_schema' ? (req.response_format.json_schema as { schema?: unknown } | undefined)?.schema : undefined;
     if (schema !== undefined) body.output_config = { format: { type: 'json_schema', schema } };
@@ -119,6 +120,21 @@ function rejectUnsupported(req: OpenAIChatRequest): void {
   if (req.logprobs === true) {
     throw new GatewayError('GW_REQ_INVALID_PARAM', "'logprobs' is not supported for this model's upstream", { param: 'logprobs' });
   }
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => !!value && typeof value === 'object' && !Array.isArray(value);
+
+/**
+ * OpenAI chat's `web_search_options` as Anthropic's hosted search, the `web_search` server tool
+ * (the chat hub sends it for a Responses `web_search` tool); `allowed_domains` and an approximate
+ * `user_location` carry over, the context size has no counterpart.
+ */
+function toAnthropicWebSearch(options: Record<string, unknown>): AnthropicTool {
+  const tool: AnthropicTool = { type: 'web_search_20250305', name: 'web_search' } as AnthropicTool;
+  if (Array.isArray(options.allowed_domains)) tool.allowed_domains = options.allowed_domains;
+  const location = (options.user_location as { approximate?: Record<string, unknown> } | undefined)?.approximate;
+  if (location) tool.user_location = { type: 'approximate', ...location };
+  return tool;
 }
 
 /** Anthropic requires `input_schema`; a function declared without parameters takes an empty object. */

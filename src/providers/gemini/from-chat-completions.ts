@@ -33,6 +33,8 @@ export const chatCompletionsToGemini: TranslatorPair<OpenAIChatRequest, OpenAICh
     if (systemInstruction) body.systemInstruction = systemInstruction;
     const tools = toGeminiTools(req);
     if (tools) body.tools = tools;
+    // OpenAI chat's web search (the chat hub sends it for a Responses web_search tool) is Gemini's Google Search grounding.
+    if (req.web_search_options && typeof req.web_search_options === 'object') body.tools = [...(body.tools ?? []), { googleSearch: {} }];
     const toolConfig = toGeminiToolConfig(req);
     if (toolConfig) body.toolConfig = toolConfig;
     const generationConfig = toGenerationConfig(req);

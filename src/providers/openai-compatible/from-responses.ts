@@ -1,20 +1,14 @@
 import { GatewayError } from '../../errors.js';
 import { upstreamMessage, upstreamStatusError } from '../../gateway/upstream-errors.js';
-import type { OpenAIChatCompletion, OpenAIChatContentPart, OpenAIChatMessage, OpenAIChatRequest } from '../../protocols/openai-chat/types.js';
+import type { OpenAIChatCompletion, OpenAIChatMessage, OpenAIChatRequest } from '../../protocols/openai-chat/types.js';
 import { usageFromOpenAI } from '../../protocols/openai-chat/types.js';
-import type {
-  OpenAIOutputItem,
-  OpenAIResponse,
-  OpenAIResponsesInputMessage,
-  OpenAIResponsesInputPart,
-  OpenAIResponsesRequest,
-  ResponsesTranslatorPair,
-} from '../../protocols/openai-responses/types.js';
+import type { OpenAIOutputItem, OpenAIResponse, OpenAIResponsesRequest, ResponsesTranslatorPair } from '../../protocols/openai-responses/types.js';
 import type { TranslateContext, Usage, UpstreamCall } from '../types.js';
 import { createResponsesFromChatStreamTranslator } from './from-responses-stream.js';
 import type { OpenAICompatibleQuirks } from './quirks.js';
 import { endingFor, messageItem, reasoningItem, responseIdsFor, responseObject, toResponsesUsage } from './responses-from-chat.js';
-import { appendFunctionItem, functionCallItems, isFunctionItem, toChatToolChoice, toChatTools } from './responses-tools-via-chat.js';
+import { inputItemsToChatMessages } from './responses-input-to-chat.js';
+import { functionCallItems, toChatToolChoice, toChatTools, type ChatWebSearchMapping } from './responses-tools-via-chat.js';
 
 /** How a chat-only OpenAI-compatible vendor takes what the Responses API asks for. */
 export interface ResponsesViaChatQuirks {
@@ -26,6 +20,13 @@ export interface ResponsesViaChatQuirks {
    * effort `none` sends `thinking: {type: "disabled"}` and other values leave the default.
    */
   readonly reasoningEffort: 'reasoning_effort' | 'thinking-switch';
+  /**
+   * The vendor takes earlier reasoning back as the assistant's `reasoning_content` (interleaved
+   * thinking): reasoning input items become it. Otherwise they are left out (see responses-input-to-chat.ts).
+   */
+  readonly takesReasoningContent: boolean;
+  /** How the vendor's chat API searches the web for a `web_search` tool; absent: such a tool is a 400. */
+  readonly webSearch?: ChatWebSearchMapping;
   /** Request fields outside the Responses mapping that the vendor's chat API understands (allowlist). */
   readonly passThroughFields: readonly string[];
 }
@@ -65,9 +66,13 @@ export function responsesToOpenAICompatible(chatQuirks: OpenAICompatibleQuirks, 
 }
 
 /**
- * `instructions` → a leading system message; string input → one user message; parts → chat parts;
- * max_output_tokens → max_tokens. Responses-only fields (store, text, truncation, tools, …) have
- * no chat counterpart and are not sent; the pass-through allowlist names the exceptions.
+ * `instructions` → a leading system message; string input → one user message; input items → chat
+ * messages (responses-input-to-chat.ts); tools → chat tools (responses-tools-via-chat.ts);
+ * max_output_tokens → max_tokens. A pure function of the request, so any chat-speaking channel can
+ * serve Responses through it. Fields that only steer OpenAI's own service (store, include,
+ * prompt_cache_key, client_metadata, metadata, truncation, service_tier, safety_identifier,
+ * text.verbosity) change nothing a chat upstream answers and are not sent; the pass-through
+ * allowlist names the vendor's own extras.
  */
 export function toChatRequest(req: OpenAIResponsesRequest, ctx: TranslateContext, chatQuirks: OpenAICompatibleQuirks, quirks: ResponsesViaChatQuirks): OpenAIChatRequest {
   if ((req as { previous_response_id?: unknown }).previous_response_id != null) {
@@ -85,12 +90,7 @@ export function toChatRequest(req: OpenAIResponsesRequest, ctx: TranslateContext
   const messages: OpenAIChatMessage[] = [];
   if (req.instructions) messages.push({ role: 'system', content: req.instructions });
   if (typeof req.input === 'string') messages.push({ role: 'user', content: req.input });
-  else {
-    for (const item of req.input) {
-      if (isFunctionItem(item)) appendFunctionItem(messages, item);
-      else messages.push(toChatMessage(item, quirks));
-    }
-  }
+  else messages.push(...inputItemsToChatMessages(req.input, quirks));
   const body: OpenAIChatRequest = { model: ctx.upstreamModel, messages };
   for (const field of quirks.passThroughFields) {
     if (req[field] !== undefined) body[field] = req[field];
@@ -98,8 +98,9 @@ export function toChatRequest(req: OpenAIResponsesRequest, ctx: TranslateContext
   if (req.max_output_tokens !== undefined) body.max_tokens = req.max_output_tokens;
   const format = chatResponseFormat(req);
   if (format) body.response_format = format;
-  const tools = toChatTools(req.tools);
-  if (tools) body.tools = tools;
+  const tools = toChatTools(req.tools, quirks.webSearch);
+  if (tools.tools) body.tools = tools.tools;
+  if (tools.fields) Object.assign(body, tools.fields);
   const toolChoice = toChatToolChoice(req.tool_choice);
   if (toolChoice !== undefined) body.tool_choice = toolChoice;
   if (typeof req.parallel_tool_calls === 'boolean') body.parallel_tool_calls = req.parallel_tool_calls;
@@ -124,24 +125,4 @@ function chatResponseFormat(req: OpenAIResponsesRequest): OpenAIChatRequest['res
   return undefined;
 }
 
-function toChatMessage(message: OpenAIResponsesInputMessage, quirks: ResponsesViaChatQuirks): OpenAIChatMessage {
-  const role = message.role === 'developer' ? quirks.developerRoleAs : message.role;
-  return { role, content: typeof message.content === 'string' ? message.content : message.content.map(toChatPart) };
-}
-
-/**
- * input_file has no portable chat part (OpenAI's chat `file` part takes uploads, not URLs), so it
- * becomes a text part that names the URL: every chat model can read it, none rejects it.
- */
-export function toChatPart(part: OpenAIResponsesInputPart): OpenAIChatContentPart {
-  switch (part.type) {
-    case 'input_text':
-      return { type: 'text', text: part.text };
-    case 'input_image':
-      return { type: 'image_url', image_url: { url: part.image_url, ...(part.detail !== undefined ? { detail: part.detail } : {}) } };
-    case 'input_video':
-      return { type: 'video_url', video_url: { url: part.video_url, ...(part.fps !== undefined ? { fps: part.fps } : {}) } };
-    case 'input_file':
-      return { type: 'text', text: `File: ${part.file_url}` };
-  }
-}
+export { toChatPart } from './responses-input-to-chat.js';

@@ -27,7 +27,7 @@ describe('responses → OpenAI-compatible chat: translation rules', () => {
   });
 
   it('an OpenAI-style vendor gets reasoning_effort, the developer role and a stream usage request', () => {
-    const openaiStyle = responsesToOpenAICompatible(OPENAI_QUIRKS, { developerRoleAs: 'developer', reasoningEffort: 'reasoning_effort', passThroughFields: [] });
+    const openaiStyle = responsesToOpenAICompatible(OPENAI_QUIRKS, { developerRoleAs: 'developer', reasoningEffort: 'reasoning_effort', takesReasoningContent: false, passThroughFields: [] });
     const call = openaiStyle.toUpstream(
       { model: 'm', input: [{ role: 'developer', content: 'x' }], reasoning: { effort: 'minimal' }, stream: true, thinking: { type: 'disabled' } },
       ctx,
