@@ -32,7 +32,7 @@ describe('Anthropic simulator', () => {
     [{ ...BODY, max_tokens: undefined }, 400, 'max_tokens: Field required'],
     [{ ...BODY, max_tokens: 40_000, model: 'claude-opus-4-20250514' }, 400, 'max_tokens: 40000 > 32000'],
     [{ ...BODY, messages: [] }, 400, 'messages'],
-    [{ ...BODY, messages: [{ role: 'system', content: 'x' }] }, 400, "messages.0.role: Input should be 'user' or 'assistant'"],
+    [{ ...BODY, messages: [{ role: 'tool', content: 'x' }] }, 400, "messages.0.role: Input should be 'user', 'assistant' or 'system'"],
     [{ ...BODY, temperature: 1.5 }, 400, 'temperature: range: 0..1'],
     [{ ...BODY, frequency_penalty: 0 }, 400, 'frequency_penalty: Extra inputs are not permitted'],
     [{ ...BODY, model: 'gpt-4.1' }, 404, 'model: gpt-4.1'],
