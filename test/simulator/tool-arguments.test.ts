@@ -65,7 +65,9 @@ describe('sampleToolArguments', () => {
 
   it("Claude Code's shapes: a path for file_path, a command for Bash, argv for a command array", () => {
     const read = { type: 'object', properties: { file_path: { type: 'string', description: 'The absolute path to the file to read' }, offset: { type: 'number' }, limit: { type: 'number' } }, required: ['file_path'], additionalProperties: false };
-    expect(sampleToolArguments(read, 'x')).toEqual({ file_path: '/tmp/example.txt' });
+    expect(sampleToolArguments(read, 'x')).toEqual({ file_path: 'example.txt' });
+    expect(sampleToolArguments(read, 'Read the file notes.txt')).toEqual({ file_path: 'notes.txt' });
+    expect(sampleToolArguments(read, 'Open /work/src/app.ts, please.')).toEqual({ file_path: '/work/src/app.ts' });
     const bash = { type: 'object', properties: { command: { type: 'string' }, timeout: { type: 'number' } }, required: ['command', 'timeout'] };
     expect(sampleToolArguments(bash, 'x')).toEqual({ command: 'echo hello', timeout: expect.any(Number) });
     const shell = { type: 'object', properties: { command: { type: 'array', items: { type: 'string' } } }, required: ['command'] };
