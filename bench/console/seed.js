@@ -41,8 +41,10 @@ export async function seed(root, store, world, rows, log) {
       await db.insertInto('sessions').values({ token_hash: sha256(token), user_id: user.id, csrf_token: 'bench', method: 'password', admin_token_hash: null, created_at: now, expires_at: now + 7 * 86_400_000 }).execute();
       sessions[label] = `gw_session=${token}`;
     }
-    const detailColumns = await detailColumnsOf(db, store.kind);
+    const detailColumns = await columnsOf(db, 'request_details');
     const packed = detailColumns.includes('request_headers_packed') && mods.packHeaders;
+    // Builds since issue 22 keep the error code on the event too.
+    const eventColumns = (await columnsOf(db, 'usage_events')).includes('error_code') ? [...EVENT_COLUMNS, 'error_code'] : EVENT_COLUMNS;
     const started = Date.now();
     const sampleAt = Math.floor(rows / 2);
     let sample;
@@ -51,8 +53,8 @@ export async function seed(root, store, world, rows, log) {
       if (i === sampleAt) sample = generated.event;
       return generated;
     };
-    if (store.kind === 'sqlite') seedSqlite(mods.connect.sqliteHandleOf(db), eventAt, rows, packed ? mods.packHeaders : undefined, log);
-    else await seedPostgres(db, eventAt, rows, packed ? mods.packHeaders : undefined, log);
+    if (store.kind === 'sqlite') seedSqlite(mods.connect.sqliteHandleOf(db), eventAt, rows, eventColumns, packed ? mods.packHeaders : undefined, log);
+    else await seedPostgres(db, eventAt, rows, eventColumns, packed ? mods.packHeaders : undefined, log);
     log(`  ${rows.toLocaleString()} events and details in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     if (store.kind === 'sqlite' && mods.rebuildRollups) {
       const at = Date.now();
@@ -66,13 +68,13 @@ export async function seed(root, store, world, rows, log) {
   }
 }
 
-async function detailColumnsOf(db, kind) {
+async function columnsOf(db, table) {
   const tables = await db.introspection.getTables();
-  return tables.find((t) => t.name === 'request_details')?.columns.map((c) => c.name) ?? [];
+  return tables.find((t) => t.name === table)?.columns.map((c) => c.name) ?? [];
 }
 
-function seedSqlite(sqlite, eventAt, rows, packHeaders, log) {
-  const insertEvent = sqlite.prepare(`insert into usage_events (${EVENT_COLUMNS.join(', ')}) values (${EVENT_COLUMNS.map(() => '?').join(', ')})`);
+function seedSqlite(sqlite, eventAt, rows, eventColumns, packHeaders, log) {
+  const insertEvent = sqlite.prepare(`insert into usage_events (${eventColumns.join(', ')}) values (${eventColumns.map(() => '?').join(', ')})`);
   const headerColumn = packHeaders ? 'request_headers_packed' : 'request_headers';
   const insertDetail = sqlite.prepare(
     `insert into request_details (request_id, created_at, retries, fallbacks, error_code, error_message, ${headerColumn}) values (?, ?, ?, ?, ?, ?, ?)`,
@@ -80,7 +82,7 @@ function seedSqlite(sqlite, eventAt, rows, packHeaders, log) {
   const chunk = sqlite.transaction((from, to) => {
     for (let i = from; i < to; i++) {
       const { event, detail } = eventAt(i);
-      insertEvent.run(EVENT_COLUMNS.map((c) => event[c]));
+      insertEvent.run(eventColumns.map((c) => (c === 'error_code' ? detail.error_code : event[c])));
       insertDetail.run(detail.request_id, detail.created_at, detail.retries, detail.fallbacks, detail.error_code, detail.error_message, packHeaders ? packHeaders(detail.headers) : JSON.stringify(detail.headers));
     }
   });
@@ -90,21 +92,21 @@ function seedSqlite(sqlite, eventAt, rows, packHeaders, log) {
   }
 }
 
-async function seedPostgres(db, eventAt, rows, packHeaders, log) {
+async function seedPostgres(db, eventAt, rows, eventColumns, packHeaders, log) {
   const { sql } = await import('kysely');
-  const cast = EVENT_COLUMNS.map((c, i) => `$${i + 1}::${EVENT_TYPES[i]}[]`).join(', ');
-  const eventSql = `insert into usage_events (${EVENT_COLUMNS.join(', ')}) select * from unnest(${cast})`;
+  const cast = eventColumns.map((c, i) => `$${i + 1}::${EVENT_TYPES[i] ?? 'text'}[]`).join(', ');
+  const eventSql = `insert into usage_events (${eventColumns.join(', ')}) select * from unnest(${cast})`;
   const headerColumn = packHeaders ? 'request_headers_packed' : 'request_headers';
   const detailSql = `insert into request_details (request_id, created_at, retries, fallbacks, error_code, error_message, ${headerColumn})
     select * from unnest($1::text[], $2::int8[], $3::int8[], $4::int8[], $5::text[], $6::text[], $7::${packHeaders ? 'bytea' : 'text'}[])`;
   const { CompiledQuery } = await import('kysely');
   for (let from = 0; from < rows; from += 10_000) {
     const to = Math.min(rows, from + 10_000);
-    const events = EVENT_COLUMNS.map(() => []);
+    const events = eventColumns.map(() => []);
     const details = Array.from({ length: 7 }, () => []);
     for (let i = from; i < to; i++) {
       const { event, detail } = eventAt(i);
-      EVENT_COLUMNS.forEach((c, j) => events[j].push(event[c]));
+      eventColumns.forEach((c, j) => events[j].push(c === 'error_code' ? detail.error_code : event[c]));
       [detail.request_id, detail.created_at, detail.retries, detail.fallbacks, detail.error_code, detail.error_message, packHeaders ? packHeaders(detail.headers) : JSON.stringify(detail.headers)].forEach((v, j) =>
         details[j].push(v),
       );

@@ -141,6 +141,8 @@ export interface UsageEventTable {
   latency_ms: number;
   ttft_ms: number | null;
   created_at: number;
+  /** The error code the client read (as the request log shows it), null when it read none (0021). */
+  error_code?: string | null;
 }
 
 /** The request log's part of each request (0009); the rest is its usage event. */

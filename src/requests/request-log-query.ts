@@ -88,40 +88,35 @@ type Cursor = { createdAt: number; id: number };
 
 /**
  * The ids of one page, newest first by (created_at, id): every filter is an index on
- * (column, created_at) (migration 0019), so each store walks one index in order and stops at the
- * page's end, however many rows the filter matches or skips. With an error code the walk is on
- * request_details' (error_code, created_at), hence the time taken from `d` then.
+ * (column, created_at) (migrations 0019, 0021), so each store walks one index in order and stops
+ * at the page's end, however many rows the filter matches or skips.
  */
 function pageIds(db: Db, filter: RequestLogFilter, cutoff: number, cursor: Cursor | undefined, keys: readonly string[] | undefined) {
   const status = filter.status;
-  const time = sql.ref<number>(filter.errorCode === undefined ? 'e.created_at' : 'd.created_at');
   const query = db
     .selectFrom('usage_events as e')
-    .$if(filter.errorCode !== undefined, (qb) =>
-      qb
-        .innerJoin('request_details as d', (join) => join.onRef('d.request_id', '=', 'e.request_id').onRef('d.created_at', '=', 'e.created_at'))
-        .where('d.error_code', '=', filter.errorCode!),
-    )
     .select(['e.id', 'e.created_at'])
+    .$if(filter.errorCode !== undefined, (qb) => qb.where('e.error_code', '=', filter.errorCode!))
     .where('e.outcome', '!=', VIDEO_CHARGE)
-    .where(time, '>=', Math.max(cutoff, filter.from ?? cutoff))
-    .$if(filter.to !== undefined, (qb) => qb.where(time, '<', filter.to!))
+    .where('e.created_at', '>=', Math.max(cutoff, filter.from ?? cutoff))
+    .$if(filter.to !== undefined, (qb) => qb.where('e.created_at', '<', filter.to!))
     .$if(filter.model !== undefined, (qb) => qb.where('e.model', '=', filter.model!))
     .$if(filter.channel !== undefined, (qb) => qb.where('e.channel', '=', filter.channel!))
     .$if(filter.requestId !== undefined, (qb) => qb.where('e.request_id', '=', filter.requestId!))
     .$if(keys !== undefined && keys.length > MAX_KEY_BRANCHES, (qb) => qb.where('e.key_id', 'in', keys!))
     .$if(cursor !== undefined, (qb) =>
-      qb.where(time, '<=', cursor!.createdAt).where((eb) => eb.or([eb(time, '<', cursor!.createdAt), eb('e.id', '<', cursor!.id)])),
+      qb.where('e.created_at', '<=', cursor!.createdAt).where((eb) => eb.or([eb('e.created_at', '<', cursor!.createdAt), eb('e.id', '<', cursor!.id)])),
     )
     .$if(status !== undefined && /^\d{3}$/.test(status), (qb) => qb.where('e.status', '=', Number(status)))
     .$if(status !== undefined && /^\dxx$/.test(status), (qb) => qb.where('e.status', '>=', Number(status![0]) * 100).where('e.status', '<', Number(status![0]) * 100 + 100))
     // An error status implies FAILED; saying so lets both stores walk the errors' partial index.
     .$if(status === 'error' || (status !== undefined && /^[4-5]/.test(status)), (qb) => qb.where(FAILED))
     .$if(status === 'success', (qb) => qb.where('e.status', '<', 400).where('e.outcome', '=', 'success'))
-    .orderBy(time, 'desc')
+    .orderBy('e.created_at', 'desc')
     .orderBy('e.id', 'desc')
     .limit(filter.limit + 1);
   if (keys === undefined || keys.length > MAX_KEY_BRANCHES) return query;
+  if (keys.length === 1) return query.where('e.key_id', '=', keys[0]!);
   // One walk per key, merged: a user's keys read like one key each, a quiet one as fast as a busy one.
   const branch = (keyId: string) => db.selectFrom(query.where('e.key_id', '=', keyId).as('b')).selectAll();
   const union = keys.slice(1).reduce((all, keyId) => all.unionAll(branch(keyId)), branch(keys[0]!));

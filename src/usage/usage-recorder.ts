@@ -15,7 +15,7 @@ const REPLAY_LOCK = 0x6777_7265_706c_6179n;
 /** Every column an event writes, in one fixed order (the id is generated). */
 const COLUMNS = [
   'request_id', 'key_id', 'model', 'channel', 'family', 'status', 'outcome', 'prompt_tokens', 'completion_tokens',
-  'reasoning_tokens', 'images', 'video_seconds', 'cost_usd', 'latency_ms', 'ttft_ms', 'created_at',
+  'reasoning_tokens', 'images', 'video_seconds', 'cost_usd', 'latency_ms', 'ttft_ms', 'created_at', 'error_code',
 ] as const satisfies ReadonlyArray<keyof UsageEvent>;
 
 export interface UsageRecorderOptions {

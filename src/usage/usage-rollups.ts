@@ -158,7 +158,7 @@ export async function rollUpStoredEvents(db: Kysely<unknown>, measures: readonly
 }
 
 /** Drops the rollups and builds them again from the ledger (rows past its retention are lost: use with care). */
-export async function rebuildRollups(db: Kysely<unknown>): Promise<void> {
+export async function rebuildRollups<DB>(db: Kysely<DB>): Promise<void> {
   await sql`delete from usage_rollups`.execute(db);
-  await rollUpStoredEvents(db, ROLLUP_MEASURES);
+  await rollUpStoredEvents(db as Kysely<unknown>, ROLLUP_MEASURES);
 }
