@@ -41,8 +41,7 @@ export async function seed(root, store, world, rows, log) {
       await db.insertInto('sessions').values({ token_hash: sha256(token), user_id: user.id, csrf_token: 'bench', method: 'password', admin_token_hash: null, created_at: now, expires_at: now + 7 * 86_400_000 }).execute();
       sessions[label] = `gw_session=${token}`;
     }
-    const detailColumns = await columnsOf(db, 'request_details');
-    const packed = detailColumns.includes('request_headers_packed') && mods.packHeaders;
+    const packed = mods.packHeaders;
     // Builds since issue 22 keep the error code on the event too.
     const eventColumns = (await columnsOf(db, 'usage_events')).includes('error_code') ? [...EVENT_COLUMNS, 'error_code'] : EVENT_COLUMNS;
     const started = Date.now();
@@ -75,10 +74,7 @@ async function columnsOf(db, table) {
 
 function seedSqlite(sqlite, eventAt, rows, eventColumns, packHeaders, log) {
   const insertEvent = sqlite.prepare(`insert into usage_events (${eventColumns.join(', ')}) values (${eventColumns.map(() => '?').join(', ')})`);
-  const headerColumn = packHeaders ? 'request_headers_packed' : 'request_headers';
-  const insertDetail = sqlite.prepare(
-    `insert into request_details (request_id, created_at, retries, fallbacks, error_code, error_message, ${headerColumn}) values (?, ?, ?, ?, ?, ?, ?)`,
-  );
+  const insertDetail = sqlite.prepare('insert into request_details (request_id, created_at, retries, fallbacks, error_code, error_message, request_headers) values (?, ?, ?, ?, ?, ?, ?)');
   const chunk = sqlite.transaction((from, to) => {
     for (let i = from; i < to; i++) {
       const { event, detail } = eventAt(i);
@@ -96,9 +92,8 @@ async function seedPostgres(db, eventAt, rows, eventColumns, packHeaders, log) {
   const { sql } = await import('kysely');
   const cast = eventColumns.map((c, i) => `$${i + 1}::${EVENT_TYPES[i] ?? 'text'}[]`).join(', ');
   const eventSql = `insert into usage_events (${eventColumns.join(', ')}) select * from unnest(${cast})`;
-  const headerColumn = packHeaders ? 'request_headers_packed' : 'request_headers';
-  const detailSql = `insert into request_details (request_id, created_at, retries, fallbacks, error_code, error_message, ${headerColumn})
-    select * from unnest($1::text[], $2::int8[], $3::int8[], $4::int8[], $5::text[], $6::text[], $7::${packHeaders ? 'bytea' : 'text'}[])`;
+  const detailSql = `insert into request_details (request_id, created_at, retries, fallbacks, error_code, error_message, request_headers)
+    select * from unnest($1::text[], $2::int8[], $3::int8[], $4::int8[], $5::text[], $6::text[], $7::text[])`;
   const { CompiledQuery } = await import('kysely');
   for (let from = 0; from < rows; from += 10_000) {
     const to = Math.min(rows, from + 10_000);

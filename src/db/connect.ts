@@ -17,8 +17,7 @@ import { requestLog } from './migrations/0009-request-log.js';
 import { channelSettings } from './migrations/0010-channel-settings.js';
 import { usageRollups } from './migrations/0018-usage-rollups.js';
 import { requestLogIndexes } from './migrations/0019-request-log-indexes.js';
-import { packedHeaders } from './migrations/0020-packed-headers.js';
-import { eventErrorCode } from './migrations/0021-event-error-code.js';
+import { eventErrorCode } from './migrations/0020-event-error-code.js';
 
 /** Migrations in order; the names are what the migration table records. */
 const MIGRATIONS: Record<string, Migration> = { '0001-initial': initial, '0002-video-task-polls': videoTaskPolls, '0003-key-controls': keyControls,
@@ -30,8 +29,7 @@ const MIGRATIONS: Record<string, Migration> = { '0001-initial': initial, '0002-v
   '0010-channel-settings': channelSettings,
   '0018-usage-rollups': usageRollups,
   '0019-request-log-indexes': requestLogIndexes,
-  '0020-packed-headers': packedHeaders,
-  '0021-event-error-code': eventErrorCode,
+  '0020-event-error-code': eventErrorCode,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -141,7 +141,7 @@ export interface UsageEventTable {
   latency_ms: number;
   ttft_ms: number | null;
   created_at: number;
-  /** The error code the client read (as the request log shows it), null when it read none (0021). */
+  /** The error code the client read (as the request log shows it), null when it read none (0020). */
   error_code?: string | null;
 }
 
@@ -153,10 +153,8 @@ export interface RequestDetailTable {
   fallbacks: number;
   error_code: string | null;
   error_message: string | null;
-  /** JSON object, secrets masked; rows written before 0020 (later ones use the packed form). */
+  /** Secrets masked, packed (requests/packed-headers.ts; JSON in rows from before issue 22); null when header logging is off. */
   request_headers: string | null;
-  /** The same, packed (requests/packed-headers.ts, 0020); null when header logging is off. */
-  request_headers_packed: Uint8Array | null;
   /** Only when body logging is on; cut at the configured length. */
   request_body: string | null;
   response_body: string | null;

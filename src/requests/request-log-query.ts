@@ -61,7 +61,6 @@ export interface RequestLogRow {
 
 export interface RequestLogDetailRow extends RequestLogRow {
   request_headers: string | null;
-  request_headers_packed: Uint8Array | null;
   request_body: string | null;
   response_body: string | null;
 }
@@ -88,7 +87,7 @@ type Cursor = { createdAt: number; id: number };
 
 /**
  * The ids of one page, newest first by (created_at, id): every filter is an index on
- * (column, created_at) (migrations 0019, 0021), so each store walks one index in order and stops
+ * (column, created_at) (migrations 0019, 0020), so each store walks one index in order and stops
  * at the page's end, however many rows the filter matches or skips.
  */
 function pageIds(db: Db, filter: RequestLogFilter, cutoff: number, cursor: Cursor | undefined, keys: readonly string[] | undefined) {
@@ -156,7 +155,7 @@ export async function listRequests(db: Db, filter: RequestLogFilter, cutoff: num
 /** One entry with its headers and bodies; `ownerId` limits it to that user's keys. */
 export async function getRequest(db: Db, id: number, cutoff: number, ownerId?: string): Promise<RequestLogDetailRow | undefined> {
   return logQuery(db, cutoff)
-    .select(['d.request_headers', 'd.request_headers_packed', 'd.request_body', 'd.response_body'])
+    .select(['d.request_headers', 'd.request_body', 'd.response_body'])
     .where('e.id', '=', id)
     .$if(ownerId !== undefined, (qb) => qb.where('k.owner', '=', ownerId!))
     .executeTakeFirst();

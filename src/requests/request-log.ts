@@ -46,7 +46,7 @@ export interface RequestLogEntry {
   response_body: string | undefined;
 }
 
-const COLUMNS = ['request_id', 'created_at', 'retries', 'fallbacks', 'error_code', 'error_message', 'request_headers', 'request_headers_packed', 'request_body', 'response_body'] as const;
+const COLUMNS = ['request_id', 'created_at', 'retries', 'fallbacks', 'error_code', 'error_message', 'request_headers', 'request_body', 'response_body'] as const;
 
 /** A database that is down must not make the log grow without end: past this, the oldest entries go. */
 const MAX_QUEUED = 20_000;
@@ -136,8 +136,7 @@ export class RequestLog {
       fallbacks: entry.fallbacks,
       error_code: entry.error_code,
       error_message: entry.error_message,
-      request_headers: null,
-      request_headers_packed: entry.headers && this.settings.headers ? packHeaders(maskedHeaders(entry.headers)) : null,
+      request_headers: entry.headers && this.settings.headers ? packHeaders(maskedHeaders(entry.headers)) : null,
       request_body: entry.request_body === undefined ? null : this.clip(entry.request_body),
       response_body: entry.response_body === undefined ? null : this.clip(entry.response_body),
     };

@@ -74,47 +74,43 @@ function grainTable(pairs: ReadonlyArray<readonly [RollupPeriod, RollupGrain]>):
 const ALL_PAIRS = (['hour', 'day'] as const).flatMap((period) => (Object.keys(GRAINS) as RollupGrain[]).map((grain) => [period, grain] as const));
 
 /**
- * Adds every row already there to, or inserts, the rollup rows for the events of `source` (SQL
- * naming usage_events rows). Rows are taken in key order, so two writers lock shared rows (the
- * current hour's totals) in the same order and never deadlock. `where true` keeps SQLite's parser
- * from reading ON CONFLICT as a join constraint.
+ * Adds to (or inserts) the rollup rows for the events of `source` (SQL naming usage_events rows):
+ * the events are summed once per hour and full grain, and every (period, grain) is summed from
+ * those few rows, not from the events ten times over. Rows are taken in key order, so two writers
+ * lock shared rows (the current hour's totals) in the same order and never deadlock. `where true`
+ * keeps SQLite's parser from reading ON CONFLICT as a join constraint.
  */
 export function rollupEventsSql(dialect: Dialect, measures: readonly RollupMeasure[], source: string, pairs = ALL_PAIRS): string {
-  return upsertSql(dialect, measures, {
-    select: `g.period, g.grain, e.created_at - e.created_at % g.size,
-      case when g.by_key = 1 then coalesce(e.key_id, '') else '' end,
-      case when g.by_model = 1 then e.model else '' end,
-      case when g.by_channel = 1 then coalesce(e.channel, '') else '' end,
-      e.outcome, ${measures.map((m) => `sum(${m.value})`).join(', ')}, min(e.created_at), max(e.created_at)`,
-    from: `${source} e cross join (${grainTable(pairs)}) g`,
-  });
+  const hourly = `select e.created_at - e.created_at % ${PERIOD_MS.hour} as bucket, coalesce(e.key_id, '') as key_id, e.model as model,
+      coalesce(e.channel, '') as channel, e.outcome as outcome, ${measures.map((m) => `sum(${m.value}) as ${m.column}`).join(', ')},
+      min(e.created_at) as first_at, max(e.created_at) as last_at
+    from ${source} e group by 1, 2, 3, 4, 5`;
+  return `with h as (${hourly}) ${fromHourlySql(dialect, measures, 'h', pairs)}`;
 }
 
-/** Every coarser rollup from the hourly full-grain rows (their sums sum; first and last times min and max). */
-function rollupFromHourlySql(dialect: Dialect, measures: readonly RollupMeasure[]): string {
-  const coarser = ALL_PAIRS.filter(([period, grain]) => !(period === 'hour' && grain === 'full'));
-  return upsertSql(dialect, measures, {
-    select: `g.period, g.grain, r.bucket - r.bucket % g.size,
-      case when g.by_key = 1 then r.key_id else '' end,
-      case when g.by_model = 1 then r.model else '' end,
-      case when g.by_channel = 1 then r.channel else '' end,
-      r.outcome, ${measures.map((m) => `sum(r.${m.column})`).join(', ')}, min(r.first_at), max(r.last_at)`,
-    from: `usage_rollups r cross join (${grainTable(coarser)}) g`,
-    where: `r.period = 'hour' and r.grain = 'full'`,
-  });
-}
-
-function upsertSql(dialect: Dialect, measures: readonly RollupMeasure[], query: { select: string; from: string; where?: string }): string {
+/** Rolls hourly full-grain rows (`source`, with the rollups' columns) up into `pairs` (their sums sum; first and last times min and max). */
+function fromHourlySql(dialect: Dialect, measures: readonly RollupMeasure[], source: string, pairs: ReadonlyArray<readonly [RollupPeriod, RollupGrain]>): string {
   const [least, greatest] = dialect === 'postgres' ? ['least', 'greatest'] : ['min', 'max'];
   const added = measures.map((m) => `${m.column} = usage_rollups.${m.column} + excluded.${m.column}`).join(', ');
   return `insert into usage_rollups (${KEY_COLUMNS}, ${measures.map((m) => m.column).join(', ')}, first_at, last_at)
-    select ${query.select}
-    from ${query.from}
-    where ${query.where ?? 'true'}
+    select g.period, g.grain, r.bucket - r.bucket % g.size,
+      case when g.by_key = 1 then r.key_id else '' end,
+      case when g.by_model = 1 then r.model else '' end,
+      case when g.by_channel = 1 then r.channel else '' end,
+      r.outcome, ${measures.map((m) => `sum(r.${m.column})`).join(', ')}, min(r.first_at), max(r.last_at)
+    from ${source} r cross join (${grainTable(pairs)}) g
+    where true
     group by 1, 2, 3, 4, 5, 6, 7
     order by 1, 2, 3, 4, 5, 6, 7
     on conflict (${KEY_COLUMNS}) do update set ${added},
       first_at = ${least}(usage_rollups.first_at, excluded.first_at), last_at = ${greatest}(usage_rollups.last_at, excluded.last_at)`;
+}
+
+/** Every coarser rollup from the stored hourly full-grain rows. */
+function rollupFromHourlySql(dialect: Dialect, measures: readonly RollupMeasure[]): string {
+  const coarser = ALL_PAIRS.filter(([period, grain]) => !(period === 'hour' && grain === 'full'));
+  const hourlyFull = `(select * from usage_rollups where period = 'hour' and grain = 'full')`;
+  return fromHourlySql(dialect, measures, hourlyFull, coarser);
 }
 
 /**

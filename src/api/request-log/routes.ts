@@ -9,11 +9,7 @@ import { AdminRequestLogQuery, ConsoleRequestLogQuery, RequestDetail, RequestEnt
 
 type Query = AdminRequestLogQuery;
 
-/** Headers as stored: packed (issue 22), or the JSON of rows written before. */
-function headersOf(row: RequestLogDetailRow): Record<string, string> | null {
-  if (row.request_headers_packed) return unpackHeaders(row.request_headers_packed);
-  return row.request_headers === null ? null : (JSON.parse(row.request_headers) as Record<string, string>);
-}
+const headersOf = (row: RequestLogDetailRow): Record<string, string> | null => (row.request_headers === null ? null : unpackHeaders(row.request_headers));
 
 /**
  * The request log (issue 12): for operators under /admin/api, for key holders under /console/api

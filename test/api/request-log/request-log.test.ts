@@ -164,7 +164,7 @@ describe('request log API (issue 12)', () => {
     await usage.write([
       { request_id: 'ancient', key_id: null, model: 'old-model', channel: null, family: 'chat-completions', status: 200, outcome: 'success', prompt_tokens: 7, completion_tokens: 3, reasoning_tokens: 0, images: 0, video_seconds: 0, cost_usd: 0.25, latency_ms: 1, ttft_ms: null, created_at: old },
     ]);
-    await db.insertInto('request_details').values({ request_id: 'ancient', created_at: old, retries: 0, fallbacks: 0, error_code: null, error_message: null, request_headers: '{}', request_headers_packed: null, request_body: null, response_body: null }).execute();
+    await db.insertInto('request_details').values({ request_id: 'ancient', created_at: old, retries: 0, fallbacks: 0, error_code: null, error_message: null, request_headers: '{}', request_body: null, response_body: null }).execute();
     expect((await admin(gateway, 'GET', '/requests?request_id=ancient')).json.data).toHaveLength(0);
     const before = (await admin(gateway, 'GET', `/usage?model=old-model&group_by=day&from=${day}`)).json;
 
