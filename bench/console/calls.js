@@ -32,6 +32,7 @@ export function pageCalls({ world, sample, from7, from30, now, nextBefore, busyN
     { name: 'requests, status=429', path: log({ status: '429' }), as: 'operator' },
     { name: 'requests, status=5xx', path: log({ status: '5xx' }), as: 'operator' },
     { name: 'requests, error_code=upstream_unavailable', path: log({ error_code: 'upstream_unavailable' }), as: 'operator' },
+    { name: 'requests, error_code=rate_limit_exceeded', path: log({ error_code: 'rate_limit_exceeded' }), as: 'operator' },
     { name: 'requests, by request id', path: log({ request_id: sample.request_id }), as: 'operator' },
     { name: 'requests, one day 10 days ago', path: log(oneDay), as: 'operator' },
     { name: 'request detail', path: `/admin/api/requests/${entryId}`, as: 'operator' },

@@ -46,7 +46,11 @@ interface Reader {
   pending: Map<number, Pending>;
 }
 
-/** A few workers, each with a read connection; a query goes to the one with the fewest waiting. */
+/**
+ * A few workers, each with a read connection; a query goes to the one with the fewest waiting.
+ * They start with the first query (an instance that serves no console starts none: each is a V8
+ * isolate of about 10 MB).
+ */
 class ReaderPool {
   private readers: Reader[] = [];
   private nextId = 0;
@@ -55,10 +59,8 @@ class ReaderPool {
 
   constructor(
     private readonly file: string,
-    size: number,
-  ) {
-    for (let i = 0; i < size; i++) this.readers.push(this.spawn());
-  }
+    private readonly size: number,
+  ) {}
 
   private spawn(): Reader {
     const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file: this.file, driver: this.driver } });
@@ -85,6 +87,7 @@ class ReaderPool {
 
   run(sql: string, parameters: readonly unknown[]): Promise<unknown[]> {
     if (this.closed) return Promise.reject(new Error('the SQLite read connections are closed'));
+    while (this.readers.length < this.size) this.readers.push(this.spawn());
     const reader = this.readers.reduce((best, r) => (r.pending.size < best.pending.size ? r : best));
     const id = ++this.nextId;
     return new Promise((resolve, reject) => {
