@@ -113,10 +113,12 @@ export function postgresPool(url: string, max: number): pg.Pool {
   return pool;
 }
 
-export async function migrate(db: Db): Promise<void> {
+/** Brings the schema up to date (or, for upgrade tests, up to the migration named `upTo`). */
+export async function migrate(db: Db, upTo?: string): Promise<void> {
   // Names compared by code unit: Kysely's default (localeCompare) loads ICU collation data, ~4 MB of RSS.
   const nameComparator = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-  const { error, results } = await new Migrator({ db, provider, nameComparator }).migrateToLatest();
+  const migrator = new Migrator({ db, provider, nameComparator });
+  const { error, results } = await (upTo === undefined ? migrator.migrateToLatest() : migrator.migrateTo(upTo));
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`database migration ${failed} failed: ${String(error)}`);

@@ -1,5 +1,5 @@
-import type { Kysely, Migration } from 'kysely';
-import { columnTypesFor, dialectOf } from '../dialect.js';
+import { sql, type Kysely, type Migration } from 'kysely';
+import { columnTypesFor, dialectOf, migrateAtomically } from '../dialect.js';
 import { installRollupTrigger, rollUpStoredEvents, type RollupMeasure } from '../../usage/usage-rollups.js';
 
 /** The figures this migration rolls up (frozen here: later migrations add theirs). */
@@ -24,26 +24,32 @@ const MEASURES: readonly RollupMeasure[] = [
  */
 export const usageRollups: Migration = {
   async up(db: Kysely<unknown>) {
-    const { varchar, integer } = columnTypesFor(db);
-    let table = db.schema
-      .createTable('usage_rollups')
-      .addColumn('period', varchar(8), (c) => c.notNull())
-      .addColumn('grain', varchar(8), (c) => c.notNull())
-      .addColumn('bucket', 'bigint', (c) => c.notNull())
-      .addColumn('key_id', varchar(64), (c) => c.notNull())
-      .addColumn('model', varchar(100), (c) => c.notNull())
-      .addColumn('channel', varchar(100), (c) => c.notNull())
-      .addColumn('outcome', varchar(32), (c) => c.notNull());
-    for (const measure of MEASURES) {
-      table = table.addColumn(measure.column, measure.type === 'real' ? 'double precision' : integer, (c) => c.notNull().defaultTo(0));
-    }
-    await table
-      .addColumn('first_at', 'bigint', (c) => c.notNull())
-      .addColumn('last_at', 'bigint', (c) => c.notNull())
-      .addPrimaryKeyConstraint('usage_rollups_pk', ['period', 'grain', 'bucket', 'key_id', 'model', 'channel', 'outcome'])
-      .execute();
-    await db.schema.createIndex('usage_rollups_key').on('usage_rollups').columns(['period', 'grain', 'key_id', 'bucket']).execute();
-    await rollUpStoredEvents(db, MEASURES);
-    if (dialectOf(db) === 'postgres') await installRollupTrigger(db, MEASURES);
+    await migrateAtomically(db, () => createRollups(db));
   },
 };
+
+async function createRollups(db: Kysely<unknown>): Promise<void> {
+  const { varchar, integer } = columnTypesFor(db);
+  let table = db.schema
+    .createTable('usage_rollups')
+    .ifNotExists()
+    .addColumn('period', varchar(8), (c) => c.notNull())
+    .addColumn('grain', varchar(8), (c) => c.notNull())
+    .addColumn('bucket', 'bigint', (c) => c.notNull())
+    .addColumn('key_id', varchar(64), (c) => c.notNull())
+    .addColumn('model', varchar(100), (c) => c.notNull())
+    .addColumn('channel', varchar(100), (c) => c.notNull())
+    .addColumn('outcome', varchar(32), (c) => c.notNull());
+  for (const measure of MEASURES) {
+    table = table.addColumn(measure.column, measure.type === 'real' ? 'double precision' : integer, (c) => c.notNull().defaultTo(0));
+  }
+  await table
+    .addColumn('first_at', 'bigint', (c) => c.notNull())
+    .addColumn('last_at', 'bigint', (c) => c.notNull())
+    .addPrimaryKeyConstraint('usage_rollups_pk', ['period', 'grain', 'bucket', 'key_id', 'model', 'channel', 'outcome'])
+    .execute();
+  await db.schema.createIndex('usage_rollups_key').ifNotExists().on('usage_rollups').columns(['period', 'grain', 'key_id', 'bucket']).execute();
+  await sql`delete from usage_rollups`.execute(db);
+  await rollUpStoredEvents(db, MEASURES);
+  if (dialectOf(db) === 'postgres') await installRollupTrigger(db, MEASURES);
+}
