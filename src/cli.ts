@@ -12,11 +12,13 @@ import { prepareStore, startGateway } from './main.js';
 import { describeStore, keysCommand, KEYS_USAGE, UsageError } from './cli/keys-command.js';
 import { SQLITE_FILE } from './db/connect.js';
 import { rotateAdminToken } from './keys/bootstrap.js';
+import { compactSqlite } from './db/compact-sqlite.js';
 
 const USAGE = `usage:
   gateway start                      start the gateway (PORT, HOST, GATEWAY_DATA_DIR, GATEWAY_CONFIG, ...)
 ${KEYS_USAGE}
-  gateway admin rotate-token         a new admin token, printed once (when GATEWAY_ADMIN_TOKEN is not set)`;
+  gateway admin rotate-token         a new admin token, printed once (when GATEWAY_ADMIN_TOKEN is not set)
+  gateway db compact                 SQLite: one-time VACUUM so deleted rows' space goes back to the disk (gateway stopped)`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, sub, ...rest] = argv;
@@ -61,6 +63,7 @@ async function main(argv: string[]): Promise<number> {
       await db.destroy();
     }
   }
+  if (command === 'db') return dbCommand(config, sub);
   if (command === 'keys') {
     const db = await openExistingStore(config);
     if (!db) return 1;
@@ -80,6 +83,33 @@ async function main(argv: string[]): Promise<number> {
   }
   process.stderr.write(USAGE + '\n');
   return command ? 2 : 0;
+}
+
+/** `gateway db compact`: the one-time VACUUM of a SQLite file made before issue 22 (docs/deployment.md). */
+function dbCommand(config: ReturnType<typeof loadConfig>, sub: string | undefined): number {
+  if (sub !== 'compact') {
+    process.stderr.write(`gateway: unknown db command '${sub ?? ''}'\n${USAGE}\n`);
+    return 2;
+  }
+  if (config.databaseUrl) {
+    process.stderr.write('gateway: db compact is for the embedded SQLite store; PostgreSQL reuses deleted rows\' space through autovacuum (docs/deployment.md)\n');
+    return 2;
+  }
+  const file = join(config.dataDir, SQLITE_FILE);
+  if (!existsSync(file)) {
+    process.stderr.write(`gateway: no gateway database at ${file}\n`);
+    return 1;
+  }
+  try {
+    const { beforeBytes, afterBytes } = compactSqlite(file);
+    const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
+    process.stdout.write(`${file}: ${mb(beforeBytes)} MB → ${mb(afterBytes)} MB; from now on, space freed by retention goes back to the disk\n`);
+    return 0;
+  } catch (error) {
+    const busy = (error as { code?: string }).code === 'SQLITE_BUSY';
+    process.stderr.write(`gateway: ${busy ? 'the database is in use: stop the gateway, then compact' : (error as Error).message}\n`);
+    return 1;
+  }
 }
 
 /** The server's store, never a new one: an empty data directory is a mistake (wrong directory or variables). */

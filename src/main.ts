@@ -1,7 +1,10 @@
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { GatewayConfig } from './config/schema.js';
-import { connectDatabase, withStartupLock, type Db } from './db/connect.js';
+import { join } from 'node:path';
+import { connectDatabase, SQLITE_FILE, withStartupLock, type Db } from './db/connect.js';
+import { openSqliteReader } from './db/sqlite-reader.js';
+import { Retention } from './db/retention.js';
 import { KeyStore } from './keys/key-store.js';
 import { KeyCacheBus } from './keys/key-cache-bus.js';
 import { ensureAdminToken, ensureBootstrapKey } from './keys/bootstrap.js';
@@ -24,6 +27,8 @@ export interface RunningGateway {
   /** Base URL the gateway listens on, e.g. http://127.0.0.1:8080 */
   url: string;
   deps: GatewayDeps;
+  /** Deletes raw rows past the window in the background (started once the server listens). */
+  retention: Retention;
   close(): Promise<void>;
 }
 
@@ -129,7 +134,12 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   const requestLog = new RequestLog(db, requestLogSettings(config.file.request_log), {
     onError: (error) => app?.log.warn({ err: error }, 'request log write failed: the entries stay queued and are retried'),
   });
-  void requestLog.sweep().catch(() => undefined);
+  // Retention deletes in the background, a chunk at a time, once the server listens (issue 22).
+  const retention = new Retention(db, {
+    cutoff: () => requestLog.cutoff,
+    onError: (error) => app?.log.warn({ err: error }, 'retention: deleting old usage events and request details failed; tried again in an hour'),
+  });
+  const readDb = config.databaseUrl ? db : openSqliteReader(join(config.dataDir, SQLITE_FILE));
   const tracing = config.tracing
     ? await startTracing(config.tracing, (error) => app?.log.warn({ err: error }, 'traces could not be exported (reported at most once a minute)'))
     : undefined;
@@ -147,11 +157,12 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   const deps: GatewayDeps = {
     config,
     db,
+    readDb,
     keys,
     redis,
     usage,
     requestLog,
-    channels: channelControl.all.filter((channel) => channelControl.isEnabled(channel.name)),
+    channels: channelControl.routable,
     channelControl,
     channelHealth: new ChannelHealth(),
     upstream,
@@ -183,20 +194,24 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
   listenUrl = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  retention.start();
 
   return {
     app,
     url: listenUrl,
     deps,
+    retention,
     async close() {
       await drainAndClose(app, config.shutdownTimeoutMs ?? 25_000);
       channelControl.close();
+      await retention.close();
       // Every request has ended, and its spans with it: the last batch goes out now.
       const tracesSent = tracing?.shutdown().catch((error: unknown) => app.log.warn({ err: error }, 'the last traces could not be exported'));
       await usage.close();
       await requestLog.close().catch(() => undefined);
       await upstream.close();
       await Promise.all([...simulators.values()].map((s) => s.close()));
+      if (readDb !== db) await readDb.destroy();
       await db.destroy();
       await keyCacheBus?.close();
       await redis?.quit();

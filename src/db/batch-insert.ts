@@ -1,4 +1,4 @@
-import { CompiledQuery, type Insertable } from 'kysely';
+import { CompiledQuery, type Insertable, type Kysely } from 'kysely';
 import { sqliteHandleOf, type Db } from './connect.js';
 import type { Database } from './schema.js';
 
@@ -17,21 +17,35 @@ export class BatchInsert<T extends keyof Database> {
     private readonly table: T,
     /** Every column a row writes, in one fixed order (generated ids are left out). */
     private readonly columns: ReadonlyArray<keyof Insertable<Database[T]> & string>,
+    /**
+     * SQLite: runs in the transaction of each batch, with the first and last rowid it inserted
+     * (consecutive: the transaction holds the write lock), for work that must commit with the rows.
+     */
+    afterSqliteRows?: (first: number, last: number) => void,
   ) {
     const sqlite = sqliteHandleOf(db);
     if (sqlite) {
       const insert = sqlite.prepare(this.sqlFor(1));
       this.writeSqlite = sqlite.transaction((rows: unknown[][]) => {
-        for (const row of rows) insert.run(row);
+        let first = 0;
+        let last = 0;
+        for (const row of rows) {
+          last = Number(insert.run(row).lastInsertRowid);
+          first ||= last;
+        }
+        if (afterSqliteRows && rows.length > 0) afterSqliteRows(first, last);
       });
     }
   }
 
-  /** One statement (or one SQLite transaction) for all `rows`; callers keep batches small enough for the database's parameter cap. */
-  async write(rows: ReadonlyArray<Insertable<Database[T]>>): Promise<void> {
+  /**
+   * One statement (or one SQLite transaction) for all `rows`; callers keep batches small enough for
+   * the database's parameter cap. `executor`: a transaction to write in (PostgreSQL).
+   */
+  async write(rows: ReadonlyArray<Insertable<Database[T]>>, executor: Kysely<Database> = this.db): Promise<void> {
     const values = (row: Insertable<Database[T]>) => this.columns.map((c) => (row as Record<string, unknown>)[c] ?? null);
     if (this.writeSqlite) this.writeSqlite(rows.map(values));
-    else await this.db.executeQuery(CompiledQuery.raw(this.sqlFor(rows.length), rows.flatMap(values)));
+    else await executor.executeQuery(CompiledQuery.raw(this.sqlFor(rows.length), rows.flatMap(values)));
   }
 
   private sqlFor(rows: number): string {

@@ -15,6 +15,9 @@ import { taskSubmission } from './migrations/0007-task-submission.js';
 import { keyParallel } from './migrations/0008-key-parallel.js';
 import { requestLog } from './migrations/0009-request-log.js';
 import { channelSettings } from './migrations/0010-channel-settings.js';
+import { usageRollups } from './migrations/0018-usage-rollups.js';
+import { requestLogIndexes } from './migrations/0019-request-log-indexes.js';
+import { eventErrorCode } from './migrations/0020-event-error-code.js';
 
 /** Migrations in order; the names are what the migration table records. */
 const MIGRATIONS: Record<string, Migration> = { '0001-initial': initial, '0002-video-task-polls': videoTaskPolls, '0003-key-controls': keyControls,
@@ -24,6 +27,9 @@ const MIGRATIONS: Record<string, Migration> = { '0001-initial': initial, '0002-v
   '0008-key-parallel': keyParallel,
   '0009-request-log': requestLog,
   '0010-channel-settings': channelSettings,
+  '0018-usage-rollups': usageRollups,
+  '0019-request-log-indexes': requestLogIndexes,
+  '0020-event-error-code': eventErrorCode,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
@@ -42,7 +48,12 @@ export function connectDatabase(config: { databaseUrl: string | undefined; dataD
 export async function connectSqlite(dataDir: string): Promise<Db> {
   mkdirSync(dataDir, { recursive: true });
   const sqlite = new SqliteDatabase(join(dataDir, SQLITE_FILE));
+  // A new file gives deleted rows' pages back to the file system (db/retention.ts); this only
+  // takes before the first table (an older file needs a one-time VACUUM: docs/deployment.md).
+  if (sqlite.pragma('page_count', { simple: true }) === 0) sqlite.pragma('auto_vacuum = INCREMENTAL');
   sqlite.pragma('journal_mode = WAL');
+  // The WAL file shrinks back after a checkpoint instead of keeping its largest size.
+  sqlite.pragma('journal_size_limit = 67108864');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
@@ -102,10 +113,12 @@ export function postgresPool(url: string, max: number): pg.Pool {
   return pool;
 }
 
-export async function migrate(db: Db): Promise<void> {
+/** Brings the schema up to date (or, for upgrade tests, up to the migration named `upTo`). */
+export async function migrate(db: Db, upTo?: string): Promise<void> {
   // Names compared by code unit: Kysely's default (localeCompare) loads ICU collation data, ~4 MB of RSS.
   const nameComparator = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-  const { error, results } = await new Migrator({ db, provider, nameComparator }).migrateToLatest();
+  const migrator = new Migrator({ db, provider, nameComparator });
+  const { error, results } = await (upTo === undefined ? migrator.migrateToLatest() : migrator.migrateTo(upTo));
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new Error(`database migration ${failed} failed: ${String(error)}`);

@@ -141,6 +141,8 @@ export interface UsageEventTable {
   latency_ms: number;
   ttft_ms: number | null;
   created_at: number;
+  /** The error code the client read (as the request log shows it), null when it read none (0020). */
+  error_code?: string | null;
 }
 
 /** The request log's part of each request (0009); the rest is its usage event. */
@@ -151,7 +153,7 @@ export interface RequestDetailTable {
   fallbacks: number;
   error_code: string | null;
   error_message: string | null;
-  /** JSON object, secrets masked; null when header logging is off. */
+  /** Secrets masked, packed (requests/packed-headers.ts; JSON in rows from before issue 22); null when header logging is off. */
   request_headers: string | null;
   /** Only when body logging is on; cut at the configured length. */
   request_body: string | null;
@@ -167,12 +169,41 @@ export interface ChannelSettingTable {
   updated_at: number;
 }
 
+/**
+ * The ledger summed per hour and day (0018, usage/usage-rollups.ts). Dimensions a grain does not
+ * keep, a null key and a null channel are ''.
+ */
+export interface UsageRollupTable {
+  period: 'hour' | 'day';
+  grain: 'all' | 'key' | 'model' | 'channel' | 'full';
+  /** Start of the hour or the UTC day, epoch ms. */
+  bucket: number;
+  key_id: string;
+  model: string;
+  channel: string;
+  outcome: string;
+  events: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  reasoning_tokens: number;
+  images: number;
+  video_seconds: number;
+  cost_usd: number;
+  /** Sums, for averages: latency of every event, time to first byte of those that have one. */
+  latency_ms: number;
+  ttft_ms: number;
+  ttft_events: number;
+  first_at: number;
+  last_at: number;
+}
+
 export interface Database {
   api_keys: ApiKeyTable;
   settings: SettingTable;
   video_tasks: VideoTaskTable;
   assets: AssetTable;
   usage_events: UsageEventTable;
+  usage_rollups: UsageRollupTable;
   request_details: RequestDetailTable;
   channel_settings: ChannelSettingTable;
   users: UserTable;

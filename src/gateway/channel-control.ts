@@ -1,6 +1,7 @@
 import type { Db } from '../db/connect.js';
 import type { ChannelSettingTable } from '../db/schema.js';
 import type { Channel } from './channel.js';
+import { routableChannels } from './route-model.js';
 
 /** What an operator may change on a running channel; null puts the file's value back. */
 export interface ChannelPatch {
@@ -58,6 +59,11 @@ export class ChannelControl {
     return this.effective;
   }
 
+  /** The enabled channels, the list routing reads (remembering the disabled ones: route-model.ts). */
+  get routable(): readonly Channel[] {
+    return routableChannels(this.effective, (name) => this.isEnabled(name));
+  }
+
   find(name: string): Channel | undefined {
     return this.effective.find((channel) => channel.name === name);
   }
@@ -87,7 +93,7 @@ export class ChannelControl {
       const o = this.overrides.get(channel.name);
       return o && (o.weight !== null || o.priority !== null) ? { ...channel, weight: o.weight ?? channel.weight, priority: o.priority ?? channel.priority } : channel;
     });
-    this.options.onChange(this.effective.filter((channel) => this.isEnabled(channel.name)));
+    this.options.onChange(this.routable);
   }
 
   /** Stores a change and applies it on this instance at once (others within the refresh interval). */

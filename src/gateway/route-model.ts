@@ -17,6 +17,22 @@ export function routeModel(channels: readonly Channel[], model: string, random: 
 /** Whether any of the channels serves the model (under any family). */
 export const isRouted = (channels: readonly Channel[], model: string): boolean => routeTableOf(channels).has(model);
 
+/** The channels an operator (or the file) disabled, beside the routable list they were left out of. */
+const disabledBeside = new WeakMap<readonly Channel[], readonly Channel[]>();
+
+/**
+ * The enabled channels, as the list routing reads; the disabled ones are remembered beside it, so
+ * a model whose channels are all disabled is refused saying so (issue 22), not as unconfigured.
+ */
+export function routableChannels(all: readonly Channel[], isEnabled: (name: string) => boolean): readonly Channel[] {
+  const routable = all.filter((channel) => isEnabled(channel.name));
+  disabledBeside.set(
+    routable,
+    all.filter((channel) => !isEnabled(channel.name)),
+  );
+  return routable;
+}
+
 /** model → its channels in priority groups (ascending), built once per channel list. */
 type RouteTable = Map<string, Channel[][]>;
 const routeTables = new WeakMap<readonly Channel[], RouteTable>();
@@ -82,9 +98,9 @@ export function routeModelOffering<T>(
     if (offered !== undefined) usable.push({ channel, offer: offered });
   }
   if (usable.length === 0) {
-    throw routed.length === 0
-      ? new GatewayError('GW_NO_CHANNEL', `No upstream channel is configured for model '${model}'`)
-      : new GatewayError('GW_MODEL_UNSUPPORTED', `Model '${model}' is not available on this endpoint with the configured upstreams`);
+    if (routed.length > 0) throw new GatewayError('GW_MODEL_UNSUPPORTED', `Model '${model}' is not available on this endpoint with the configured upstreams`);
+    const disabled = disabledBeside.get(channels)?.some((channel) => Object.hasOwn(channel.models, model));
+    throw new GatewayError('GW_NO_CHANNEL', disabled ? `Every upstream channel for model '${model}' is disabled` : `No upstream channel is configured for model '${model}'`);
   }
   if (fixed && routeTableOf(channels).get(model)!.every((group) => group.length === 1)) fixed.set(cacheKey + '\u0000' + model, usable);
   return usable;

@@ -67,6 +67,12 @@ export interface TokenReservation {
 export interface GatewayDeps {
   config: GatewayConfig;
   db: Db;
+  /**
+   * Where the console and reports read (issue 22): on SQLite, worker threads with read-only
+   * connections (db/sqlite-reader.ts), so a long read never holds the event loop; on PostgreSQL,
+   * `db` itself. Selects only.
+   */
+  readDb: Db;
   keys: KeyStore;
   /** Shared Redis (REDIS_URL), when the gateway runs as several instances. */
   redis: Redis | undefined;

@@ -44,7 +44,7 @@ function requestLogEntry(request: FastifyRequest, event: UsageEvent): RequestLog
     created_at: event.created_at,
     retries: gw.retries,
     fallbacks: gw.fallbacks,
-    error_code: error ? error.kind.publicCode : event.outcome === 'client_disconnect' ? 'client_disconnect' : null,
+    error_code: event.error_code ?? null,
     error_message: error ? error.message : null,
     headers: request.headers,
     request_body: gw.requestText,
@@ -63,6 +63,8 @@ function usageEventFor(request: FastifyRequest, reply: FastifyReply, end: Respon
     videoSeconds: usage?.videoSeconds ?? 0,
   };
   const model = gw.model ?? '';
+  const outcome = outcomeOf(request, reply, end);
+  const error = gw.error ?? gw.streamError;
   return {
     request_id: request.id,
     key_id: gw.key?.id ?? null,
@@ -70,7 +72,7 @@ function usageEventFor(request: FastifyRequest, reply: FastifyReply, end: Respon
     channel: gw.channel ?? null,
     family: gw.family ?? 'unknown',
     status: reply.raw.statusCode,
-    outcome: outcomeOf(request, reply, end),
+    outcome,
     prompt_tokens: billable.promptTokens,
     completion_tokens: billable.completionTokens,
     reasoning_tokens: usage?.reasoningTokens ?? 0,
@@ -80,6 +82,8 @@ function usageEventFor(request: FastifyRequest, reply: FastifyReply, end: Respon
     latency_ms: now - gw.startedAt,
     ttft_ms: gw.firstTokenAt === undefined ? null : gw.firstTokenAt - gw.startedAt,
     created_at: now,
+    // On the event as well as in the request log's details: the log filters by it (issue 22).
+    error_code: error ? error.kind.publicCode : outcome === 'client_disconnect' ? 'client_disconnect' : null,
   };
 }
 

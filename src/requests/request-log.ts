@@ -4,6 +4,7 @@ import { OneWriteAtATime } from '../db/one-write-at-a-time.js';
 import type { Db } from '../db/connect.js';
 import type { RequestLogConfig } from '../config/schema.js';
 import { maskedHeaders } from './masked-headers.js';
+import { packHeaders } from './packed-headers.js';
 
 /** What an operator chose to keep (the `request_log` section of the configuration). */
 export interface RequestLogSettings {
@@ -49,7 +50,6 @@ const COLUMNS = ['request_id', 'created_at', 'retries', 'fallbacks', 'error_code
 
 /** A database that is down must not make the log grow without end: past this, the oldest entries go. */
 const MAX_QUEUED = 20_000;
-const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
 export interface RequestLogOptions {
   batchSize?: number;
@@ -68,7 +68,6 @@ export class RequestLog {
   private queue: RequestLogEntry[] = [];
   private readonly writes = new OneWriteAtATime();
   private readonly timer: NodeJS.Timeout;
-  private readonly sweeper: NodeJS.Timeout;
   private readonly insert: BatchInsert<'request_details'>;
   private readonly batchSize: number;
   private readonly now: () => number;
@@ -76,7 +75,7 @@ export class RequestLog {
   dropped = 0;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     readonly settings: RequestLogSettings,
     private readonly options: RequestLogOptions = {},
   ) {
@@ -85,11 +84,9 @@ export class RequestLog {
     this.insert = new BatchInsert(db, 'request_details', COLUMNS);
     this.timer = setInterval(() => void this.flush(), options.intervalMs ?? 1000);
     this.timer.unref();
-    this.sweeper = setInterval(() => void this.sweep().catch((error: unknown) => options.onError?.(error)), SWEEP_EVERY_MS);
-    this.sweeper.unref();
   }
 
-  /** Requests older than this (epoch ms) are out of the log. */
+  /** Requests older than this (epoch ms) are out of the log; db/retention.ts deletes them. */
   get cutoff(): number {
     return this.now() - this.settings.retentionDays * 86_400_000;
   }
@@ -139,21 +136,14 @@ export class RequestLog {
       fallbacks: entry.fallbacks,
       error_code: entry.error_code,
       error_message: entry.error_message,
-      request_headers: entry.headers && this.settings.headers ? JSON.stringify(maskedHeaders(entry.headers)) : null,
+      request_headers: entry.headers && this.settings.headers ? packHeaders(maskedHeaders(entry.headers)) : null,
       request_body: entry.request_body === undefined ? null : this.clip(entry.request_body),
       response_body: entry.response_body === undefined ? null : this.clip(entry.response_body),
     };
   }
 
-  /** Deletes details past the retention period (hourly, and at start). */
-  async sweep(): Promise<number> {
-    const result = await this.db.deleteFrom('request_details').where('created_at', '<', this.cutoff).executeTakeFirst();
-    return Number(result.numDeletedRows);
-  }
-
   async close(): Promise<void> {
     clearInterval(this.timer);
-    clearInterval(this.sweeper);
     await this.flush();
   }
 }

@@ -1,6 +1,7 @@
 import type { Db } from '../db/connect.js';
 import type { UsageRecorder } from './usage-recorder.js';
 import { VideoTaskRepo } from '../tasks/task-repo.js';
+import { keySpentUsd } from './key-spend.js';
 
 interface Spend {
   usd: number;
@@ -16,7 +17,7 @@ const PENDING_REFRESH_MS = 1_000;
 
 /**
  * What each key has spent, for budget checks without a ledger scan per request. A key's spend is
- * read once from the ledger (an indexed SUM over that key's rows), then this instance adds every
+ * read once from the ledger (the sum of its daily rollups, usage/key-spend.ts), then this instance adds every
  * event it records as it records it; every 10 s the sum is read again in the background, which
  * also picks up what other instances spent. Only keys with a budget are ever looked up.
  */
@@ -77,15 +78,10 @@ export class BudgetTracker {
     this.pending.delete(keyId);
   }
 
-  /** The ledger's sum for the key, this instance's queued events written first (no caching). */
+  /** The ledger's sum for the key (its rollups), this instance's queued events written first (no caching). */
   async ledgerSpent(keyId: string): Promise<number> {
     await this.usage.flush();
-    const row = await this.db
-      .selectFrom('usage_events')
-      .select((eb) => eb.fn.sum<number | string | null>('cost_usd').as('usd'))
-      .where('key_id', '=', keyId)
-      .executeTakeFirst();
-    return Number(row?.usd ?? 0);
+    return keySpentUsd(this.db, keyId);
   }
 
   /**

@@ -1,16 +1,21 @@
 import type { Insertable } from 'kysely';
+import { sql } from 'kysely';
 import { BatchInsert } from '../db/batch-insert.js';
 import { OneWriteAtATime } from '../db/one-write-at-a-time.js';
-import type { Db } from '../db/connect.js';
+import { sqliteHandleOf, type Db } from '../db/connect.js';
+import { prepareSqliteRollup } from './usage-rollups.js';
 import type { UsageEventTable } from '../db/schema.js';
 import type { UsageJournal } from './usage-journal.js';
 
 export type UsageEvent = Insertable<UsageEventTable>;
 
+/** Any fixed 64-bit number: the advisory lock of a journal replay (PostgreSQL), 'gwreplay'. */
+const REPLAY_LOCK = 0x6777_7265_706c_6179n;
+
 /** Every column an event writes, in one fixed order (the id is generated). */
 const COLUMNS = [
   'request_id', 'key_id', 'model', 'channel', 'family', 'status', 'outcome', 'prompt_tokens', 'completion_tokens',
-  'reasoning_tokens', 'images', 'video_seconds', 'cost_usd', 'latency_ms', 'ttft_ms', 'created_at',
+  'reasoning_tokens', 'images', 'video_seconds', 'cost_usd', 'latency_ms', 'ttft_ms', 'created_at', 'error_code',
 ] as const satisfies ReadonlyArray<keyof UsageEvent>;
 
 export interface UsageRecorderOptions {
@@ -42,7 +47,9 @@ export class UsageRecorder {
     this.batchSize = options.batchSize ?? 200;
     this.timer = setInterval(() => void this.flush(), options.intervalMs ?? 1000);
     this.timer.unref();
-    this.insert = new BatchInsert(db, 'usage_events', COLUMNS);
+    // SQLite rolls up each batch in the batch's transaction; PostgreSQL's trigger does it in the INSERT (usage-rollups.ts).
+    const sqlite = sqliteHandleOf(db);
+    this.insert = new BatchInsert(db, 'usage_events', COLUMNS, sqlite && prepareSqliteRollup(sqlite));
   }
 
   /**
@@ -113,22 +120,28 @@ export class UsageRecorder {
   /**
    * Stores events a crashed process journaled but never wrote, skipping those the database has
    * (same request id): a flush that failed half-way leaves its stored batches journaled. A request
-   * id journaled twice keeps its last event.
+   * id journaled twice keeps its last event. The rollups follow the events stored (same
+   * transaction), so a replay never counts an event twice. On PostgreSQL the check and the insert
+   * hold a transaction lock, so two instances replaying the same journal at once store it once; on
+   * SQLite the replay runs before the instance writes anything else.
    */
   async replay(journaled: readonly UsageEvent[]): Promise<number> {
     const events = [...new Map(journaled.map((event) => [event.request_id, event])).values()];
     let stored = 0;
     for (let at = 0; at < events.length; at += this.batchSize) {
       const chunk = events.slice(at, at + this.batchSize);
-      const present = await this.db
-        .selectFrom('usage_events')
-        .select('request_id')
-        .where('request_id', 'in', chunk.map((event) => event.request_id))
-        .execute();
-      const seen = new Set(present.map((row) => row.request_id));
-      const missing = chunk.filter((event) => !seen.has(event.request_id));
-      if (missing.length > 0) await this.write(missing);
-      stored += missing.length;
+      stored += await this.db.transaction().execute(async (trx) => {
+        if (!sqliteHandleOf(this.db)) await sql`select pg_advisory_xact_lock(${sql.lit(REPLAY_LOCK)})`.execute(trx);
+        const present = await trx
+          .selectFrom('usage_events')
+          .select('request_id')
+          .where('request_id', 'in', chunk.map((event) => event.request_id))
+          .execute();
+        const seen = new Set(present.map((row) => row.request_id));
+        const missing = chunk.filter((event) => !seen.has(event.request_id));
+        if (missing.length > 0) await this.insert.write(missing, trx);
+        return missing.length;
+      });
     }
     return stored;
   }

@@ -1,5 +1,7 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/connect.js';
+import { grainFor, type RollupGrain } from './usage-rollups.js';
+import { reportSpans, type Span } from './report-spans.js';
 
 export type ReportGroupBy = 'hour' | 'day' | 'model' | 'key' | 'channel' | 'user';
 
@@ -33,37 +35,28 @@ const DAY_MS = 86_400_000;
 const HOUR_MS = 3_600_000;
 
 /**
- * Sums the usage ledger. One aggregate query grouped by (group, outcome), folded here: the rows
- * are bounded by groups × outcomes. `day`/`hour` group by `created_at / 86400000` (or 3600000),
- * integer division on both SQLite and PostgreSQL (created_at is an integer of epoch ms), so days
- * and hours are UTC. `user` groups by the owner of each event's key (a join on api_keys).
+ * Sums the ledger for a report from its rollups (issue 22): whole days from the daily rollups,
+ * whole hours from the hourly ones, and only the parts of an hour at the range's ends from the
+ * events themselves (report-spans.ts), in the narrowest grain that keeps what the report filters
+ * and groups by. One query (a UNION ALL of those spans) grouped by (group, outcome), folded here.
+ * Days and hours are UTC. `rawFrom`: events before it may have left the ledger (retention), so a
+ * range end older than that is taken to its hour.
  */
-export async function usageReport(db: Db, filter: UsageFilter, groupBy: ReportGroupBy | undefined): Promise<{ totals: Totals; groups: Array<{ group: string } & Totals> }> {
-  const groupExpr = groupExpression(groupBy);
-  const rows = await db
-    .selectFrom('usage_events as e')
-    .$if(groupBy === 'user', (qb) => qb.leftJoin('api_keys as k', 'k.id', 'e.key_id'))
-    .select((eb) => [
-      'e.outcome',
-      eb.fn.countAll<number | string>().as('events'),
-      eb.fn.sum<number | string>('e.prompt_tokens').as('prompt_tokens'),
-      eb.fn.sum<number | string>('e.completion_tokens').as('completion_tokens'),
-      eb.fn.sum<number | string>('e.reasoning_tokens').as('reasoning_tokens'),
-      eb.fn.sum<number | string>('e.images').as('images'),
-      eb.fn.sum<number | string>('e.video_seconds').as('video_seconds'),
-      eb.fn.sum<number | string>('e.cost_usd').as('cost_usd'),
-    ])
-    .$if(filter.keyId !== undefined, (qb) => qb.where('e.key_id', '=', filter.keyId!))
-    .$if(filter.model !== undefined, (qb) => qb.where('e.model', '=', filter.model!))
-    .$if(filter.channel !== undefined, (qb) => qb.where('e.channel', '=', filter.channel!))
-    .$if(filter.ownerId !== undefined, (qb) =>
-      qb.where('e.key_id', 'in', (sub) => sub.selectFrom('api_keys as owned').select('owned.id').where('owned.owner', '=', filter.ownerId!)),
-    )
-    .$if(filter.from !== undefined, (qb) => qb.where('e.created_at', '>=', filter.from!))
-    .$if(filter.to !== undefined, (qb) => qb.where('e.created_at', '<', filter.to!))
-    .$if(groupExpr !== undefined, (qb) => qb.select(groupExpr!.as('grp')).groupBy(groupExpr!))
-    .groupBy('e.outcome')
-    .execute();
+export async function usageReport(
+  db: Db,
+  filter: UsageFilter,
+  groupBy: ReportGroupBy | undefined,
+  rawFrom = 0,
+): Promise<{ totals: Totals; groups: Array<{ group: string } & Totals> }> {
+  const grain = grainFor({
+    key: filter.keyId !== undefined || filter.ownerId !== undefined || groupBy === 'key' || groupBy === 'user',
+    model: filter.model !== undefined || groupBy === 'model',
+    channel: filter.channel !== undefined || groupBy === 'channel',
+  });
+  const spans = reportSpans(filter.from, filter.to, groupBy === 'hour', rawFrom);
+  // Each span's query has the same columns; their builders differ only in the table they read.
+  const queries = spans.map((span) => (span.source === 'events' ? fromEvents(db, filter, groupBy, span) : (fromRollups(db, filter, groupBy, span, grain) as unknown as ReturnType<typeof fromEvents>)));
+  const rows: Row[] = queries.length === 0 ? [] : await queries.reduce((all, q) => all.unionAll(q)).execute();
 
   const totals = emptyTotals();
   const groups = new Map<string, Totals>();
@@ -79,28 +72,83 @@ export async function usageReport(db: Db, filter: UsageFilter, groupBy: ReportGr
   return { totals, groups: sorted.map(([group, t]) => ({ group, ...t })) };
 }
 
-function groupExpression(groupBy: ReportGroupBy | undefined): RawBuilder<number | string | null> | undefined {
+/** The raw events of a part of an hour at a range's end. */
+function fromEvents(db: Db, filter: UsageFilter, groupBy: ReportGroupBy | undefined, span: Span) {
+  const group = groupExpression(groupBy, 'e.created_at', { key: 'e.key_id', model: 'e.model', channel: 'e.channel' });
+  return db
+    .selectFrom('usage_events as e')
+    .$if(groupBy === 'user', (qb) => qb.leftJoin('api_keys as k', 'k.id', 'e.key_id'))
+    .select((eb) => [
+      group.as('grp'),
+      'e.outcome',
+      eb.fn.countAll<number>().as('events'),
+      eb.fn.sum<number>('e.prompt_tokens').as('prompt_tokens'),
+      eb.fn.sum<number>('e.completion_tokens').as('completion_tokens'),
+      eb.fn.sum<number>('e.reasoning_tokens').as('reasoning_tokens'),
+      eb.fn.sum<number>('e.images').as('images'),
+      eb.fn.sum<number>('e.video_seconds').as('video_seconds'),
+      eb.fn.sum<number>('e.cost_usd').as('cost_usd'),
+    ])
+    .where('e.created_at', '>=', span.from!)
+    .where('e.created_at', '<', span.to!)
+    .$if(filter.keyId !== undefined, (qb) => qb.where('e.key_id', '=', filter.keyId!))
+    .$if(filter.model !== undefined, (qb) => qb.where('e.model', '=', filter.model!))
+    .$if(filter.channel !== undefined, (qb) => qb.where('e.channel', '=', filter.channel!))
+    .$if(filter.ownerId !== undefined, (qb) => qb.where('e.key_id', 'in', (sub) => sub.selectFrom('api_keys as owned').select('owned.id').where('owned.owner', '=', filter.ownerId!)))
+    .groupBy(['grp', 'e.outcome']);
+}
+
+/** The hourly or daily rollups of the grain for whole hours or days. */
+function fromRollups(db: Db, filter: UsageFilter, groupBy: ReportGroupBy | undefined, span: Span, grain: RollupGrain) {
+  const group = groupExpression(groupBy, 'r.bucket', { key: 'r.key_id', model: 'r.model', channel: 'r.channel' });
+  return db
+    .selectFrom('usage_rollups as r')
+    .$if(groupBy === 'user', (qb) => qb.leftJoin('api_keys as k', 'k.id', 'r.key_id'))
+    .select((eb) => [
+      group.as('grp'),
+      'r.outcome',
+      eb.fn.sum<number>('r.events').as('events'),
+      eb.fn.sum<number>('r.prompt_tokens').as('prompt_tokens'),
+      eb.fn.sum<number>('r.completion_tokens').as('completion_tokens'),
+      eb.fn.sum<number>('r.reasoning_tokens').as('reasoning_tokens'),
+      eb.fn.sum<number>('r.images').as('images'),
+      eb.fn.sum<number>('r.video_seconds').as('video_seconds'),
+      eb.fn.sum<number>('r.cost_usd').as('cost_usd'),
+    ])
+    .where('r.period', '=', span.source as 'hour' | 'day')
+    .where('r.grain', '=', grain)
+    .$if(span.from !== undefined, (qb) => qb.where('r.bucket', '>=', span.from!))
+    .$if(span.to !== undefined, (qb) => qb.where('r.bucket', '<', span.to!))
+    .$if(filter.keyId !== undefined, (qb) => qb.where('r.key_id', '=', filter.keyId!))
+    .$if(filter.model !== undefined, (qb) => qb.where('r.model', '=', filter.model!))
+    .$if(filter.channel !== undefined, (qb) => qb.where('r.channel', '=', filter.channel!))
+    .$if(filter.ownerId !== undefined, (qb) => qb.where('r.key_id', 'in', (sub) => sub.selectFrom('api_keys as owned').select('owned.id').where('owned.owner', '=', filter.ownerId!)))
+    .groupBy(['grp', 'r.outcome']);
+}
+
+/**
+ * `day`/`hour` group by `time / 86400000` (or 3600000), integer division on both stores (times are
+ * integers of epoch ms), so days and hours are UTC. `user` is the owner of the event's key.
+ */
+function groupExpression(groupBy: ReportGroupBy | undefined, time: string, columns: { key: string; model: string; channel: string }): RawBuilder<number | string | null> {
   switch (groupBy) {
     case undefined:
-      return undefined;
+      return sql`null`;
     case 'hour':
-      return sql`e.created_at / ${sql.lit(HOUR_MS)}`;
+      return sql`${sql.ref(time)} / ${sql.lit(HOUR_MS)}`;
     case 'day':
-      return sql`e.created_at / ${sql.lit(DAY_MS)}`;
-    case 'model':
-      return sql`e.model`;
-    case 'key':
-      return sql`e.key_id`;
-    case 'channel':
-      return sql`e.channel`;
+      return sql`${sql.ref(time)} / ${sql.lit(DAY_MS)}`;
     case 'user':
       return sql`k.owner`;
+    default:
+      return sql.ref(columns[groupBy]);
   }
 }
 
 function groupName(groupBy: ReportGroupBy, value: number | string | null): string {
   if (groupBy === 'day') return new Date(Number(value) * DAY_MS).toISOString().slice(0, 10);
   if (groupBy === 'hour') return new Date(Number(value) * HOUR_MS).toISOString().slice(0, 13) + ':00Z';
+  // A null key or channel is '' in the rollups and null in the events: one group either way.
   return value === null ? '' : String(value);
 }
 
@@ -109,6 +157,7 @@ const emptyTotals = (): Totals => ({
 });
 
 interface Row {
+  grp: number | string | null;
   outcome: string;
   events: number | string;
   prompt_tokens: number | string;

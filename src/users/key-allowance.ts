@@ -1,4 +1,5 @@
 import type { Db } from '../db/connect.js';
+import { revokedKeysSpentUsd } from '../usage/key-spend.js';
 import { GatewayError } from '../errors.js';
 import type { KeyPatch } from '../keys/key-store.js';
 import type { User } from './user-store.js';
@@ -20,13 +21,9 @@ export async function budgetClaims(db: Db, userId: string, exceptKeyId?: string)
       .where('revoked_at', 'is', null)
       .$if(exceptKeyId !== undefined, (qb) => qb.where('id', '!=', exceptKeyId!))
       .executeTakeFirst(),
-    db
-      .selectFrom('usage_events')
-      .select((eb) => eb.fn.sum<number | string | null>('cost_usd').as('usd'))
-      .where('key_id', 'in', (sub) => sub.selectFrom('api_keys as revoked').select('revoked.id').where('revoked.owner', '=', userId).where('revoked.revoked_at', 'is not', null))
-      .executeTakeFirst(),
+    revokedKeysSpentUsd(db, userId),
   ]);
-  return { otherLiveBudgets: Number(live?.usd ?? 0), revokedSpent: Number(revoked?.usd ?? 0) };
+  return { otherLiveBudgets: Number(live?.usd ?? 0), revokedSpent: revoked };
 }
 
 const refuse = (field: string, message: string): GatewayError => new GatewayError('GW_ALLOWANCE_EXCEEDED', `'${field}': ${message}`, { param: field });

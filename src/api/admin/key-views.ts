@@ -1,6 +1,7 @@
 import type { Db } from '../../db/connect.js';
 import type { ApiKey } from '../../keys/key-store.js';
 import type { UsageRecorder } from '../../usage/usage-recorder.js';
+import { keyDaysOf } from '../../usage/key-spend.js';
 import { toKeyView } from './key-input.js';
 import type { KeyView } from './schemas.js';
 
@@ -17,10 +18,10 @@ export function monthStartUtc(now: number): number {
 }
 
 /**
- * last_used_at and this month's spend of the given keys, from the ledger. Each is a correlated
- * subquery per key on the (key_id, created_at) index: MAX is one index seek, the month's SUM a
- * range of this month's rows of that key. No write on the request path: a request's event
- * reaches the ledger with the usage recorder's next batch (flushed before this is read).
+ * last_used_at and this month's spend of the given keys, from the daily per-key rollups (issue 22):
+ * per key, the last time of its latest day (one index seek) and the sum of this month's days (at
+ * most 31 days × outcomes rows). No write on the request path: a request's event reaches the
+ * rollups with the usage recorder's next batch (flushed before this is read).
  */
 export async function keyActivity(db: Db, keyIds: readonly string[], monthStart: number): Promise<Map<string, KeyActivity>> {
   const result = new Map<string, KeyActivity>();
@@ -31,12 +32,10 @@ export async function keyActivity(db: Db, keyIds: readonly string[], monthStart:
     .selectFrom('api_keys')
     .select((eb) => [
       'api_keys.id',
-      eb.selectFrom('usage_events').select((u) => u.fn.max('usage_events.created_at').as('m')).whereRef('usage_events.key_id', '=', 'api_keys.id').as('last_used_at'),
-      eb
-        .selectFrom('usage_events')
-        .select((u) => u.fn.sum<number | string | null>('usage_events.cost_usd').as('s'))
-        .whereRef('usage_events.key_id', '=', 'api_keys.id')
-        .where('usage_events.created_at', '>=', monthStart)
+      keyDaysOf(eb).select('r.last_at').orderBy('r.bucket', 'desc').orderBy('r.last_at', 'desc').limit(1).as('last_used_at'),
+      keyDaysOf(eb)
+        .select((u) => u.fn.sum<number | string | null>('r.cost_usd').as('s'))
+        .where('r.bucket', '>=', monthStart)
         .as('spent_month'),
     ])
     .$if(filterIds, (qb) => qb.where('api_keys.id', 'in', keyIds))

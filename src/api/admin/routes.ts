@@ -7,6 +7,7 @@ import { UserStore } from '../../users/user-store.js';
 import { adminAuthenticator } from './admin-auth.js';
 import { toKeyPatch } from './key-input.js';
 import { KeyViews } from './key-views.js';
+import { keySpentUsd } from '../../usage/key-spend.js';
 import { adminUserRoutes } from './user-routes.js';
 import { requestLogRoutes } from '../request-log/routes.js';
 import { adminChannelRoutes } from './channel-routes.js';
@@ -27,11 +28,11 @@ const describe = "Admin token (`Authorization: Bearer <admin token>`, not an API
  * plugin's routes only. Errors use the general envelope (by path).
  */
 export async function adminRoutes(app: FastifyInstance): Promise<void> {
-  const { keys, db, now, config, usage } = app.gateway;
+  const { keys, db, readDb, now, config, usage } = app.gateway;
   const authenticate = adminAuthenticator(db, now, new SessionStore(db, now));
   app.addHook('onRequest', async (request) => authenticate(request));
   const users = new UserStore(db, now);
-  const views = new KeyViews(db, usage, now);
+  const views = new KeyViews(readDb, usage, now);
   const opts = (summary: string, schema: Record<string, unknown> = {}) => ({
     config: { isPublic: true },
     schema: { summary, description: describe, tags: ['admin'], security, ...schema },
@@ -68,8 +69,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
   app.get('/admin/api/keys/:id', opts('Get an API key and what it has spent', { params: KeyIdParams, response: { 200: KeyView } }), async (request) => {
     const key = await found(idOf(request));
     const view = await views.one(key);
-    const spent = await db.selectFrom('usage_events').select((eb) => eb.fn.sum<number | string | null>('cost_usd').as('usd')).where('key_id', '=', key.id).executeTakeFirst();
-    return { ...view, spent_usd: Number(spent?.usd ?? 0) };
+    return { ...view, spent_usd: await keySpentUsd(readDb, key.id) };
   });
 
   app.patch(

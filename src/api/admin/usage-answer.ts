@@ -20,7 +20,7 @@ export interface UsageQueryInput {
  * over the query's `user`. One function for the admin and console reports, JSON and CSV, so
  * their figures are the same by construction.
  */
-export async function usageAnswer(deps: Pick<GatewayDeps, 'db' | 'usage'>, query: UsageQueryInput, ownerId?: string) {
+export async function usageAnswer(deps: Pick<GatewayDeps, 'readDb' | 'usage' | 'requestLog'>, query: UsageQueryInput, ownerId?: string) {
   const filter = {
     keyId: query.key,
     model: query.model,
@@ -31,7 +31,8 @@ export async function usageAnswer(deps: Pick<GatewayDeps, 'db' | 'usage'>, query
   };
   // What this instance has counted but not yet written belongs in the answer.
   await deps.usage.flush();
-  const { totals, groups } = await usageReport(deps.db, filter, query.group_by);
+  // Events older than the log's window may be gone: a range end before it is read by the hour.
+  const { totals, groups } = await usageReport(deps.readDb, filter, query.group_by, deps.requestLog.cutoff);
   return { object: 'usage_report' as const, group_by: query.group_by ?? null, totals, groups };
 }
 

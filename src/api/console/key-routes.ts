@@ -17,8 +17,8 @@ import type { ConsoleRouteTools } from './routes.js';
  * exactly like an id that does not exist: the answer never confirms someone else's key.
  */
 export async function consoleKeyRoutes(app: FastifyInstance, { opts }: ConsoleRouteTools): Promise<void> {
-  const { keys, db, now, usage, config } = app.gateway;
-  const views = new KeyViews(db, usage, now);
+  const { keys, db, readDb, now, usage, config } = app.gateway;
+  const views = new KeyViews(readDb, usage, now);
   const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
   const ownKey = async (request: FastifyRequest): Promise<ApiKey> => {
     const id = idOf(request);

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { GatewayError } from '../../errors.js';
-import { getRequest, listRequests, type RequestLogRow } from '../../requests/request-log-query.js';
+import { getRequest, listRequests, type RequestLogDetailRow, type RequestLogRow } from '../../requests/request-log-query.js';
+import { unpackHeaders } from '../../requests/packed-headers.js';
 import { iso, parseTimestamp } from '../admin/key-input.js';
 import { pageLimit, type ScopedListRoutes } from '../paging.js';
 import { validated } from '../admin/route-validation.js';
@@ -8,13 +9,15 @@ import { AdminRequestLogQuery, ConsoleRequestLogQuery, RequestDetail, RequestEnt
 
 type Query = AdminRequestLogQuery;
 
+const headersOf = (row: RequestLogDetailRow): Record<string, string> | null => (row.request_headers === null ? null : unpackHeaders(row.request_headers));
+
 /**
  * The request log (issue 12): for operators under /admin/api, for key holders under /console/api
  * (their own keys' requests; channel names are the operator's business and read as null). The
  * answer includes what this instance has not yet written: both writers are flushed first.
  */
 export async function requestLogRoutes(app: FastifyInstance, { base, opts, ownerOf }: ScopedListRoutes): Promise<void> {
-  const { db, usage, requestLog } = app.gateway;
+  const { readDb, usage, requestLog } = app.gateway;
   const operator = base === '/admin/api';
   const view = (row: RequestLogRow) => ({
     id: String(row.id),
@@ -59,6 +62,7 @@ export async function requestLogRoutes(app: FastifyInstance, { base, opts, owner
         model: query.model,
         channel: query.channel,
         requestId: query.request_id,
+        errorCode: query.error_code,
         status: query.status,
         ownerId: ownerOf(request) ?? query.user,
         from: query.from === undefined ? undefined : parseTimestamp(query.from, 'from'),
@@ -67,7 +71,7 @@ export async function requestLogRoutes(app: FastifyInstance, { base, opts, owner
         limit,
       };
       await written();
-      const { rows, nextBefore } = await listRequests(db, filter, requestLog.cutoff);
+      const { rows, nextBefore } = await listRequests(readDb, filter, requestLog.cutoff);
       return { object: 'list' as const, data: rows.map(view), next_before: nextBefore === null ? null : String(nextBefore) };
     },
   );
@@ -83,11 +87,11 @@ export async function requestLogRoutes(app: FastifyInstance, { base, opts, owner
       const missing = () => new GatewayError('GW_RESOURCE_NOT_FOUND', `No request '${id}' in the log`);
       if (!/^[0-9]{1,15}$/.test(id)) throw missing();
       await written();
-      const row = await getRequest(db, Number(id), requestLog.cutoff, ownerOf(request));
+      const row = await getRequest(readDb, Number(id), requestLog.cutoff, ownerOf(request));
       if (!row) throw missing();
       return {
         ...view(row),
-        request_headers: row.request_headers === null ? null : (JSON.parse(row.request_headers) as Record<string, string>),
+        request_headers: headersOf(row),
         request_body: row.request_body,
         response_body: row.response_body,
       };

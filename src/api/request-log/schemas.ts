@@ -8,6 +8,7 @@ const queryFields = {
   key: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Key id' })),
   model: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   request_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The x-request-id the client got' })),
+  error_code: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'The error code the client read (rate_limit_exceeded, client_disconnect, …)' })),
   status: Type.Optional(
     Type.String({ pattern: '^([1-5][0-9]{2}|[1-5]xx|error|success)$', description: "An exact status (429), a class (4xx), 'error' (an error status, a stream cut by an error, or a client that left) or 'success'" }),
   ),

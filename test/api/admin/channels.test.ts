@@ -86,6 +86,25 @@ describe('channels at runtime (issue 12)', () => {
     expect((await chat(gateway, 'beta-seed-2.0-pro')).status).toBe(200);
   });
 
+  it('a model whose channels are all disabled is refused saying so, not as unconfigured (issue 22)', async () => {
+    await admin(gateway, 'PATCH', '/channels/parked', { enabled: null });
+    // 'parked', off in the file, is the only channel of beta-seed-2.0-pro.
+    const parked = await chat(gateway, 'beta-seed-2.0-pro');
+    expect(parked.status).toBe(503);
+    assertEnvelope('chat', parked.json);
+    expect(parked.json.error.message).toBe("Every upstream channel for model 'beta-seed-2.0-pro' is disabled");
+    // Both of delta-4.1's channels switched off at runtime; the channel names stay the operator's.
+    await admin(gateway, 'PATCH', '/channels/primary', { enabled: false });
+    await admin(gateway, 'PATCH', '/channels/backup', { enabled: false });
+    const off = await chat(gateway);
+    expect(off.status).toBe(503);
+    expect(off.json.error.message).toBe("Every upstream channel for model 'delta-4.1' is disabled");
+    expect(off.text).not.toMatch(/primary|backup/);
+    await admin(gateway, 'PATCH', '/channels/primary', { enabled: null });
+    await admin(gateway, 'PATCH', '/channels/backup', { enabled: null });
+    expect((await chat(gateway)).status).toBe(200);
+  });
+
   it('tests a channel with one short message, enabled or not, and says what went wrong', async () => {
     await admin(gateway, 'PATCH', '/channels/backup', { enabled: false });
     const ok = await admin(gateway, 'POST', '/channels/backup/test', {});

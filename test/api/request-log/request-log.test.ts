@@ -157,19 +157,26 @@ describe('request log API (issue 12)', () => {
     expect((await consoleCall(gateway, 'GET', '/admin/api/requests?limit=1', undefined, { session: operator })).status).toBe(200);
   });
 
-  it('keeps requests for the retention period only: older entries leave the log and their details are deleted', async () => {
-    const { db, requestLog } = gateway.deps;
+  it('keeps requests for the retention period only: older events and details are deleted, their usage figures stay (issue 22)', async () => {
+    const { db, usage } = gateway.deps;
     const old = Date.now() - 8 * DAY_MS;
-    await db
-      .insertInto('usage_events')
-      .values({ request_id: 'ancient', key_id: null, model: 'delta-4.1', channel: null, family: 'chat-completions', status: 200, outcome: 'success', prompt_tokens: 1, completion_tokens: 1, reasoning_tokens: 0, images: 0, video_seconds: 0, cost_usd: 0, latency_ms: 1, ttft_ms: null, created_at: old })
-      .execute();
+    const day = new Date(old).toISOString().slice(0, 10);
+    await usage.write([
+      { request_id: 'ancient', key_id: null, model: 'old-model', channel: null, family: 'chat-completions', status: 200, outcome: 'success', prompt_tokens: 7, completion_tokens: 3, reasoning_tokens: 0, images: 0, video_seconds: 0, cost_usd: 0.25, latency_ms: 1, ttft_ms: null, created_at: old },
+    ]);
     await db.insertInto('request_details').values({ request_id: 'ancient', created_at: old, retries: 0, fallbacks: 0, error_code: null, error_message: null, request_headers: '{}', request_body: null, response_body: null }).execute();
     expect((await admin(gateway, 'GET', '/requests?request_id=ancient')).json.data).toHaveLength(0);
-    expect(await requestLog.sweep()).toBeGreaterThanOrEqual(1);
+    const before = (await admin(gateway, 'GET', `/usage?model=old-model&group_by=day&from=${day}`)).json;
+
+    const run = await gateway.retention.run();
+    expect(run.events).toBeGreaterThanOrEqual(1);
+    expect(run.details).toBeGreaterThanOrEqual(1);
     expect(await db.selectFrom('request_details').select('request_id').where('request_id', '=', 'ancient').execute()).toHaveLength(0);
-    // The usage ledger keeps its figures.
-    expect(await db.selectFrom('usage_events').select('request_id').where('request_id', '=', 'ancient').execute()).toHaveLength(1);
+    expect(await db.selectFrom('usage_events').select('request_id').where('request_id', '=', 'ancient').execute()).toHaveLength(0);
+    // The rollups keep the figures: the report of that day is what it was.
+    const after = (await admin(gateway, 'GET', `/usage?model=old-model&group_by=day&from=${day}`)).json;
+    expect(after).toEqual(before);
+    expect(after.groups).toEqual([expect.objectContaining({ group: day, requests: 1, total_tokens: 10, cost_usd: 0.25 })]);
   });
 });
 
