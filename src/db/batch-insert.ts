@@ -17,6 +17,8 @@ export class BatchInsert<T extends keyof Database> {
     private readonly table: T,
     /** Every column a row writes, in one fixed order (generated ids are left out). */
     private readonly columns: ReadonlyArray<keyof Insertable<Database[T]> & string>,
+    /** A uniquely indexed column: a row whose value is already stored is skipped, not an error (a replayed batch). */
+    private readonly uniqueColumn?: keyof Insertable<Database[T]> & string,
   ) {
     const sqlite = sqliteHandleOf(db);
     if (sqlite) {
@@ -38,7 +40,9 @@ export class BatchInsert<T extends keyof Database> {
     let text = this.insertSql.get(rows);
     if (!text) {
       const placeholder = Object.fromEntries(this.columns.map((c) => [c, null])) as never;
-      text = this.db.insertInto(this.table).values(Array.from({ length: rows }, () => placeholder)).compile().sql;
+      const insert = this.db.insertInto(this.table).values(Array.from({ length: rows }, () => placeholder));
+      const unique = this.uniqueColumn;
+      text = (unique ? insert.onConflict((conflict) => conflict.column(unique as never).doNothing()) : insert).compile().sql;
       this.insertSql.set(rows, text);
     }
     return text;

@@ -23,6 +23,11 @@ import type { RequestTrace, Tracing } from '../telemetry/tracing.js';
 /** Per-request data, on one typed decoration (`request.gw`). */
 export interface RequestContext {
   startedAt: number;
+  /**
+   * The gateway's own id for this request's usage event and log entry (issue 23): random and
+   * unique, made when the event is first built. The client's x-request-id is `request.id`.
+   */
+  entryId?: string | undefined;
   key: ApiKey | undefined;
   family: EndpointFamily | undefined;
   model: string | undefined;

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { UsageEvent } from '../usage/usage-recorder.js';
 import type { RequestLogEntry } from '../requests/request-log.js';
@@ -40,6 +41,7 @@ function requestLogEntry(request: FastifyRequest, event: UsageEvent): RequestLog
   const gw = request.gw;
   const error = gw.error ?? gw.streamError;
   return {
+    entry_id: event.entry_id!,
     request_id: event.request_id,
     created_at: event.created_at,
     retries: gw.retries,
@@ -64,6 +66,8 @@ function usageEventFor(request: FastifyRequest, reply: FastifyReply, end: Respon
   };
   const model = gw.model ?? '';
   return {
+    // Made once: the event journaled before the answer and the one recorded at the end are one entry.
+    entry_id: (gw.entryId ??= randomUUID()),
     request_id: request.id,
     key_id: gw.key?.id ?? null,
     model,

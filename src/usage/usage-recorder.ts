@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import { BatchInsert } from '../db/batch-insert.js';
 import { OneWriteAtATime } from '../db/one-write-at-a-time.js';
@@ -9,7 +10,7 @@ export type UsageEvent = Insertable<UsageEventTable>;
 
 /** Every column an event writes, in one fixed order (the id is generated). */
 const COLUMNS = [
-  'request_id', 'key_id', 'model', 'channel', 'family', 'status', 'outcome', 'prompt_tokens', 'completion_tokens',
+  'entry_id', 'request_id', 'key_id', 'model', 'channel', 'family', 'status', 'outcome', 'prompt_tokens', 'completion_tokens',
   'reasoning_tokens', 'images', 'video_seconds', 'cost_usd', 'latency_ms', 'ttft_ms', 'created_at',
 ] as const satisfies ReadonlyArray<keyof UsageEvent>;
 
@@ -42,7 +43,7 @@ export class UsageRecorder {
     this.batchSize = options.batchSize ?? 200;
     this.timer = setInterval(() => void this.flush(), options.intervalMs ?? 1000);
     this.timer.unref();
-    this.insert = new BatchInsert(db, 'usage_events', COLUMNS);
+    this.insert = new BatchInsert(db, 'usage_events', COLUMNS, 'entry_id');
   }
 
   /**
@@ -112,25 +113,36 @@ export class UsageRecorder {
 
   /**
    * Stores events a crashed process journaled but never wrote, skipping those the database has
-   * (same request id): a flush that failed half-way leaves its stored batches journaled. A request
-   * id journaled twice keeps its last event.
+   * (same entry id: the gateway's own, unique per request; issue 23 item 10, where a client's
+   * x-request-id reused by ten requests kept none of them): a flush that failed half-way leaves
+   * its stored batches journaled. An entry journaled twice keeps its last event. Events journaled
+   * before entry ids existed are matched by request id and time.
    */
   async replay(journaled: readonly UsageEvent[]): Promise<number> {
-    const events = [...new Map(journaled.map((event) => [event.request_id, event])).values()];
+    const events = [...new Map(journaled.map((event) => [event.entry_id ?? `${event.request_id}@${event.created_at}`, event])).values()];
     let stored = 0;
     for (let at = 0; at < events.length; at += this.batchSize) {
       const chunk = events.slice(at, at + this.batchSize);
-      const present = await this.db
-        .selectFrom('usage_events')
-        .select('request_id')
-        .where('request_id', 'in', chunk.map((event) => event.request_id))
-        .execute();
-      const seen = new Set(present.map((row) => row.request_id));
-      const missing = chunk.filter((event) => !seen.has(event.request_id));
+      const withId = chunk.filter((event) => event.entry_id);
+      const present = withId.length === 0 ? [] : await this.db.selectFrom('usage_events').select('entry_id').where('entry_id', 'in', withId.map((event) => event.entry_id!)).execute();
+      const seen = new Set(present.map((row) => row.entry_id));
+      const missing: UsageEvent[] = [];
+      for (const event of chunk) {
+        if (event.entry_id) {
+          if (!seen.has(event.entry_id)) missing.push(event);
+        } else if (!(await this.hasLegacy(event))) {
+          missing.push({ ...event, entry_id: randomUUID() });
+        }
+      }
       if (missing.length > 0) await this.write(missing);
       stored += missing.length;
     }
     return stored;
+  }
+
+  private async hasLegacy(event: UsageEvent): Promise<boolean> {
+    const row = await this.db.selectFrom('usage_events').select('id').where('request_id', '=', event.request_id).where('created_at', '=', event.created_at).executeTakeFirst();
+    return row !== undefined;
   }
 
   async close(): Promise<void> {
