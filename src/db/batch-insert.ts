@@ -32,7 +32,9 @@ export class BatchInsert<T extends keyof Database> {
   /** One statement (or one SQLite transaction) for all `rows`; callers keep batches small enough for the database's parameter cap. */
   async write(rows: ReadonlyArray<Insertable<Database[T]>>): Promise<void> {
     const values = (row: Insertable<Database[T]>) => this.columns.map((c) => (row as Record<string, unknown>)[c] ?? null);
-    if (this.writeSqlite) this.writeSqlite(rows.map(values));
+    // Through Kysely's one SQLite connection, so a batch never lands inside another caller's open transaction.
+    const writeSqlite = this.writeSqlite;
+    if (writeSqlite) await this.db.connection().execute(async () => writeSqlite(rows.map(values)));
     else await this.db.executeQuery(CompiledQuery.raw(this.sqlFor(rows.length), rows.flatMap(values)));
   }
 

@@ -46,6 +46,13 @@ describe('a user budget counts what keys spent (issue 23 item 2)', () => {
     // Raising A again is measured the same way: B's budget and A's own spend leave no room.
     expect((await consoleCall(gateway, 'PATCH', `/console/api/keys/${a.json.id}`, { budget_usd: 1 }, { session })).status).toBe(403);
   });
+
+  it('20 parallel creations on SQLite make exactly one key with the whole user budget', async () => {
+    const { session } = await inviteUser(gateway, { budget_usd: 1 });
+    const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => consoleCall(gateway, 'POST', '/console/api/keys', { name: `k${i}`, budget_usd: 1 }, { session })));
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
+    expect(answers.filter((a) => a.status === 403)).toHaveLength(19);
+  });
 });
 
 describe('parallel key creation on PostgreSQL (issue 23 item 3)', () => {
