@@ -6,7 +6,7 @@ import { RateLimiters, type LimitKind, type LimitState, type Taken } from '../ra
 import { limitsFor } from '../ratelimit/policy.js';
 import { BudgetTracker } from '../usage/budget.js';
 import { FailoverBudgetHolds, isRefusal, LocalBudgetHolds, SharedBudgetHolds, type BudgetHolds } from '../usage/budget-holds.js';
-import { worstCaseCost } from '../usage/worst-case.js';
+import { reasoningReserve, worstCaseCost } from '../usage/worst-case.js';
 import { checkBillingConfig, costOf } from '../usage/prices.js';
 import { assertModelAllowed } from './auth.js';
 import { onRequestEnd, registerRequestEnd, type ResponseEnd } from './request-end.js';
@@ -99,7 +99,9 @@ async function holdBudget(request: FastifyRequest, reply: FastifyReply, key: Api
     const refusal = held;
     const spent = `${round(refusal.spentUsd)} USD spent`;
     if (refusal.spentUsd >= key.budgetUsd!) throw new GatewayError('GW_QUOTA_EXCEEDED', `This API key has used its budget of ${key.budgetUsd} USD (${spent}).`);
-    throw new GatewayError('GW_QUOTA_EXCEEDED', `This request could cost up to ${round(worst)} USD, more than is left of this API key's budget of ${key.budgetUsd} USD (${spent}, ${round(refusal.heldUsd)} USD held by requests and video tasks in progress). Lower max_tokens, or retry when they end.`);
+    const reasoning = reasoningReserve(model, (options.body ?? {}) as Record<string, unknown>);
+    const lower = reasoning > 0 ? `This model may reason for up to ${reasoning} tokens before it answers, which the budget must hold: turn thinking off, or lower max_tokens,` : 'Lower max_tokens,';
+    throw new GatewayError('GW_QUOTA_EXCEEDED', `This request could cost up to ${round(worst)} USD, more than is left of this API key's budget of ${key.budgetUsd} USD (${spent}, ${round(refusal.heldUsd)} USD held by requests and video tasks in progress). ${lower} or retry when they end.`);
   }
   request.gw.budgetHold = held;
   onRequestEnd(request, reply, settleBudget);

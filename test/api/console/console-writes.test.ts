@@ -32,14 +32,14 @@ describe('console writes and cross-site sign-in (issue 23)', () => {
 
   it('refuses a sign-in or an invitation accepted from another origin or site; the console\'s own origin and scripts pass', async () => {
     const own = new URL(gateway.url).origin;
-    for (const headers of [{ origin: 'http://evil.example' }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site', origin: own }]) {
+    for (const headers of [{ origin: 'http://evil.example' }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site', origin: own }] as Array<Record<string, string>>) {
       const refused = await consoleCall(gateway, 'POST', '/console/api/session', { admin_token: TEST_ADMIN_TOKEN }, { headers });
       expect(refused.status, JSON.stringify(headers)).toBe(403);
       expect(refused.json.error.code).toBe('csrf_failed');
       const accept = await consoleCall(gateway, 'POST', '/console/api/invite/accept', { token: 'x'.repeat(43), password: 'a long enough password' }, { headers });
       expect(accept.status, JSON.stringify(headers)).toBe(403);
     }
-    for (const headers of [{ origin: own, 'sec-fetch-site': 'same-origin' }, {}]) {
+    for (const headers of [{ origin: own, 'sec-fetch-site': 'same-origin' }, {}] as Array<Record<string, string>>) {
       expect((await consoleCall(gateway, 'POST', '/console/api/session', { admin_token: TEST_ADMIN_TOKEN }, { headers })).status).toBe(200);
     }
   });
