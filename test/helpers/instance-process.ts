@@ -37,6 +37,8 @@ export async function startGatewayProcess(options: {
   file: FileConfig;
   /** Run the build (`dist/cli.js`, as `npm start` does; `npm test` builds first) rather than the sources. */
   built?: boolean;
+  /** More environment (GATEWAY_* settings). */
+  env?: Record<string, string>;
 }): Promise<GatewayProcess> {
   const configFile = join(options.dataDir, `${options.name}.gateway.yaml`);
   writeFileSync(configFile, stringify(options.file));
@@ -57,6 +59,7 @@ export async function startGatewayProcess(options: {
       DATABASE_URL: options.databaseUrl,
       REDIS_URL: options.redisUrl ?? '',
       LOG_LEVEL: 'silent',
+      ...options.env,
     },
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
