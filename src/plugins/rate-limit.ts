@@ -5,7 +5,8 @@ import { estimateTokens } from '../ratelimit/estimate.js';
 import { RateLimiters, type LimitKind, type LimitState, type Taken } from '../ratelimit/limiters.js';
 import { limitsFor } from '../ratelimit/policy.js';
 import { BudgetTracker } from '../usage/budget.js';
-import { FailoverBudgetHolds, isRefusal, LocalBudgetHolds, SharedBudgetHolds, type BudgetHolds } from '../usage/budget-holds.js';
+import { isRefusal, LocalBudgetHolds, type BudgetHolds } from '../usage/budget-holds.js';
+import { SharedBudgetHolds } from '../usage/shared-budget-holds.js';
 import { reasoningReserve, worstCaseCost } from '../usage/worst-case.js';
 import { checkBillingConfig, costOf } from '../usage/prices.js';
 import { assertModelAllowed } from './auth.js';
@@ -37,11 +38,11 @@ export interface AdmitOptions {
 
 export function registerRateLimit(app: FastifyInstance): void {
   checkBillingConfig(app.gateway.config.file);
-  const { redis, db, usage, now } = app.gateway;
+  const { redis, db, usage, now, instances } = app.gateway;
   const budgets = new BudgetTracker(db, usage, now);
-  const local = new LocalBudgetHolds(budgets);
-  const holds = redis ? new FailoverBudgetHolds(redis, new SharedBudgetHolds(redis, budgets, usage), local) : local;
-  app.decorate('admission', { limiters: new RateLimiters(redis, now), budgets, holds, parallel: new Map() } satisfies Admission);
+  // With Redis, what each instance holds and counts is its own (db/instance-registry.ts, issue 23).
+  const holds = redis && instances ? new SharedBudgetHolds(redis, instances, budgets, usage) : new LocalBudgetHolds(budgets);
+  app.decorate('admission', { limiters: new RateLimiters(redis, now, instances), budgets, holds, parallel: new Map() } satisfies Admission);
   registerRequestEnd(app);
 }
 
@@ -117,7 +118,7 @@ function settleBudget(_end: ResponseEnd, request: FastifyRequest): void | Promis
   gw.budgetHold = undefined;
   const usage = gw.usage;
   const actual = usage ? costOf(request.server.gateway.config.file.prices, gw.model ?? '', { promptTokens: usage.promptTokens, completionTokens: usage.completionTokens, images: usage.images ?? 0, videoSeconds: usage.videoSeconds ?? 0 }) : 0;
-  return hold.settle(actual);
+  return hold.settle(actual, gw.entryId);
 }
 
 function admitLimits(request: FastifyRequest, reply: FastifyReply, key: ApiKey, model: string, body: unknown): void | Promise<void> {

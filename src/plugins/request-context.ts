@@ -13,6 +13,7 @@ import type { RunningSimulator } from '../simulator/server.js';
 import type { UsageRecorder } from '../usage/usage-recorder.js';
 import type { RequestLog } from '../requests/request-log.js';
 import type { Redis } from 'ioredis';
+import type { InstanceRegistry } from '../db/instance-registry.js';
 import type { CircuitBreakers } from '../gateway/circuit-breaker.js';
 import type { ChannelControl } from '../gateway/channel-control.js';
 import type { ChannelHealth } from '../gateway/channel-health.js';
@@ -73,6 +74,8 @@ export interface GatewayDeps {
   keys: KeyStore;
   /** Shared Redis (REDIS_URL), when the gateway runs as several instances. */
   redis: Redis | undefined;
+  /** With Redis: this instance among the others, and whether Redis's figures are complete (issue 23). */
+  instances?: InstanceRegistry | undefined;
   usage: UsageRecorder;
   requestLog: RequestLog;
   /** The routable channels (enabled ones, runtime settings applied); replaced whole when an operator changes them. */

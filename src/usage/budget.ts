@@ -80,6 +80,11 @@ export class BudgetTracker {
   /** The ledger's sum for the key, this instance's queued events written first (no caching). */
   async ledgerSpent(keyId: string): Promise<number> {
     await this.usage.flush();
+    return this.ledgerSum(keyId);
+  }
+
+  /** The ledger's sum for the key as stored now. */
+  async ledgerSum(keyId: string): Promise<number> {
     const row = await this.db
       .selectFrom('usage_events')
       .select((eb) => eb.fn.sum<number | string | null>('cost_usd').as('usd'))

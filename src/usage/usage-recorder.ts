@@ -24,6 +24,14 @@ export interface UsageRecorderOptions {
   journal?: UsageJournal;
 }
 
+/** Told around each batch the recorder writes (shared budgets move a written batch's cost in Redis). */
+export interface WriteObserver {
+  /** Before the batch goes to the database; the write waits for it. */
+  beforeWrite(batch: readonly UsageEvent[]): Promise<void>;
+  /** After it: `stored` false when the write failed (the events stay queued). */
+  afterWrite(batch: readonly UsageEvent[], stored: boolean): void;
+}
+
 /**
  * Collects usage events in memory and writes them in batches, off the request path. Events are
  * never dropped on a failed write: they go back to the front of the queue for the next flush.
@@ -35,6 +43,7 @@ export class UsageRecorder {
   private readonly timer: NodeJS.Timeout;
   private readonly batchSize: number;
   private readonly insert: BatchInsert<'usage_events'>;
+  private observer: WriteObserver | undefined;
 
   constructor(
     private readonly db: Db,
@@ -62,6 +71,10 @@ export class UsageRecorder {
     this.queue.push(event);
     for (const listener of this.listeners) listener(event);
     if (this.queue.length >= this.batchSize) void this.flush();
+  }
+
+  observeWrites(observer: WriteObserver): void {
+    this.observer = observer;
   }
 
   /** Events waiting for the next batch (a backlog means the database is slow or down). */
@@ -95,12 +108,15 @@ export class UsageRecorder {
     while (remaining > 0) {
       const batch = this.queue.splice(0, Math.min(this.batchSize, remaining));
       try {
+        await this.observer?.beforeWrite(batch);
         await this.write(batch);
       } catch (error) {
+        this.observer?.afterWrite(batch, false);
         this.queue = batch.concat(this.queue);
         this.options.onError?.(error);
         return;
       }
+      this.observer?.afterWrite(batch, true);
       remaining -= batch.length;
     }
     if (journaled !== undefined) this.options.journal!.dropThrough(journaled);
