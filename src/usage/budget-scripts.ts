@@ -85,33 +85,44 @@ redis.call('DEL', ARGV[3])
 return 'ok'
 `;
 
-/** ARGV: instance set, instance key prefix, write counter prefix, writing flag prefix. Returns {id, counter, writing} per live instance. */
+/**
+ * The instances whose batches can change a key's ledger sum: those with an unwritten figure in
+ * its hash. KEYS[1] the hash. ARGV: instance key prefix, write counter prefix, writing flag
+ * prefix. Returns {id, counter, writing} per such instance that is alive.
+ */
 export const WRITERS_SCRIPT = `
 local out = {}
-for _, id in ipairs(redis.call('SMEMBERS', ARGV[1])) do
-  if redis.call('EXISTS', ARGV[2] .. id) == 1 then
-    table.insert(out, id)
-    table.insert(out, redis.call('GET', ARGV[3] .. id) or '0')
-    table.insert(out, tostring(redis.call('EXISTS', ARGV[4] .. id)))
+local fields = redis.call('HKEYS', KEYS[1])
+for _, name in ipairs(fields) do
+  if string.sub(name, 1, 2) == 'u:' then
+    local id = string.sub(name, 3)
+    if redis.call('EXISTS', ARGV[1] .. id) == 1 then
+      table.insert(out, id)
+      table.insert(out, redis.call('GET', ARGV[2] .. id) or '0')
+      table.insert(out, tostring(redis.call('EXISTS', ARGV[3] .. id)))
+    end
   end
 end
 return out
 `;
 
 /**
- * KEYS[1] the hash. ARGV: the ledger's sum, ttl, instance set, instance key prefix, write counter
- * prefix, writing flag prefix, force ('1': seed whatever happened, a write may then count twice:
- * too much, never too little), then {id, counter, writing} per live instance as read before the
- * ledger was. Sets base only if no instance wrote a batch meanwhile ('retry' otherwise).
+ * KEYS[1] the hash. ARGV: the ledger's sum, ttl, instance key prefix, write counter prefix,
+ * writing flag prefix, force ('1': seed whatever happened, a write may then count twice: too
+ * much, never too little), then {id, counter, writing} per writer as read before the ledger was.
+ * Sets base only if none of the key's writers wrote a batch meanwhile ('retry' otherwise).
  */
 export const SEED_SCRIPT = `
 if redis.call('HEXISTS', KEYS[1], 'base') == 1 then return 'exists' end
-local seen = {}
-for i = 8, #ARGV, 3 do seen[ARGV[i]] = ARGV[i + 1] end
-for _, id in ipairs(redis.call('SMEMBERS', ARGV[3])) do
-  if ARGV[7] ~= '1' and redis.call('EXISTS', ARGV[4] .. id) == 1 then
-    if redis.call('EXISTS', ARGV[6] .. id) == 1 then return 'retry' end
-    if seen[id] ~= (redis.call('GET', ARGV[5] .. id) or '0') then return 'retry' end
+if ARGV[6] ~= '1' then
+  local seen = {}
+  for i = 7, #ARGV, 3 do seen[ARGV[i]] = ARGV[i + 1] end
+  for _, name in ipairs(redis.call('HKEYS', KEYS[1])) do
+    local id = string.sub(name, 3)
+    if string.sub(name, 1, 2) == 'u:' and redis.call('EXISTS', ARGV[3] .. id) == 1 then
+      if redis.call('EXISTS', ARGV[5] .. id) == 1 then return 'retry' end
+      if seen[id] ~= (redis.call('GET', ARGV[4] .. id) or '0') then return 'retry' end
+    end
   end
 end
 redis.call('HSET', KEYS[1], 'base', ARGV[1])

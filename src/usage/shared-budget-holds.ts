@@ -22,7 +22,6 @@ interface KeyState {
   dirty: boolean;
 }
 
-const INSTANCES = 'gw:instances';
 const WRITE_COUNTER = 'gw:budget-writes:';
 const WRITING = 'gw:budget-writing:';
 const hashOf = (keyId: string) => `gw:budget:${keyId}`;
@@ -60,7 +59,7 @@ export class SharedBudgetHolds implements BudgetHolds, ResyncTarget, WriteObserv
       ['gwBudgetHold', HOLD_SCRIPT, 1],
       ['gwBudgetSetOwn', SET_OWN_SCRIPT, 1],
       ['gwBudgetSeed', SEED_SCRIPT, 1],
-      ['gwBudgetWriters', WRITERS_SCRIPT, 0],
+      ['gwBudgetWriters', WRITERS_SCRIPT, 1],
     ] as const) {
       redis.defineCommand(name, { numberOfKeys: keys, lua });
     }
@@ -177,14 +176,14 @@ export class SharedBudgetHolds implements BudgetHolds, ResyncTarget, WriteObserv
   private async seed(keyId: string): Promise<void> {
     for (let attempt = 0; attempt < SEED_TRIES; attempt++) {
       const force = attempt === SEED_TRIES - 1;
-      const writers = (await this.run('gwBudgetWriters', INSTANCES, INSTANCE_KEY_PREFIX, WRITE_COUNTER, WRITING)) as string[];
+      const writers = (await this.raw('gwBudgetWriters', hashOf(keyId), INSTANCE_KEY_PREFIX, WRITE_COUNTER, WRITING)) as string[];
       const busy = writers.some((value, i) => i % 3 === 2 && value === '1');
       if (busy && !force) {
         await new Promise((resolve) => setTimeout(resolve, 20));
         continue;
       }
       const ledger = await this.tracker.ledgerSum(keyId);
-      const result = await this.raw('gwBudgetSeed', hashOf(keyId), ledger, BUDGET_TTL_SECONDS, INSTANCES, INSTANCE_KEY_PREFIX, WRITE_COUNTER, WRITING, force ? '1' : '0', ...writers);
+      const result = await this.raw('gwBudgetSeed', hashOf(keyId), ledger, BUDGET_TTL_SECONDS, INSTANCE_KEY_PREFIX, WRITE_COUNTER, WRITING, force ? '1' : '0', ...writers);
       if (result !== 'retry') return;
     }
   }
@@ -248,7 +247,6 @@ export class SharedBudgetHolds implements BudgetHolds, ResyncTarget, WriteObserv
 
   /** A per-key script with this instance's id, the instance key prefix and the ttl filled in. */
   private run(command: string, ...args: Array<string | number>): Promise<string[]> {
-    if (command === 'gwBudgetWriters') return this.raw(command, ...args) as Promise<string[]>;
     const [key, ...rest] = args;
     const tail = command === 'gwBudgetHold' ? [INSTANCE_KEY_PREFIX, BUDGET_TTL_SECONDS] : [BUDGET_TTL_SECONDS, INSTANCE_KEY_PREFIX];
     return this.raw(command, key!, this.registry.id, ...rest, ...tail) as Promise<string[]>;
