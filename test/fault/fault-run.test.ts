@@ -21,8 +21,14 @@ const LOAD_MS = 52_000;
 const LEASE_MS = 3_000;
 // 1,000 USD per million completion tokens, answers cut at 20 tokens: 0.02 USD a request, held exactly.
 const COST = 0.02;
-const FILE: FileConfig = { prices: { 'delta-4.1': { completion_per_1m: 1_000 } }, simulator: { tokens_per_second: 100 } };
-const BODY = (stream: boolean) => JSON.stringify({ model: 'delta-4.1', messages: [{ role: 'user', content: 'tell me a story about gateways' }], max_tokens: 20, stream });
+// A slow channel for a model of its own: the streams in flight when the instance is killed.
+const FILE: FileConfig = {
+  prices: { 'delta-4.1': { completion_per_1m: 1_000 }, 'epsilon-4.7': { completion_per_1m: 1_000 } },
+  simulator: { tokens_per_second: 100 },
+  channels: [{ name: 'slow-zhipu', vendor: 'zhipu', models: { 'epsilon-4.7': 'glm-4.7' }, simulator: { first_token_delay_ms: 30_000 } }],
+};
+const BODY = (stream: boolean, model = 'delta-4.1') =>
+  JSON.stringify({ model, messages: [{ role: 'user', content: 'tell me a story about gateways' }], max_tokens: 20, stream, ...(model === 'delta-4.1' ? {} : { thinking: { type: 'disabled' } }) });
 
 interface Sent {
   key: string;
@@ -60,6 +66,8 @@ describe('fault run: two instances, Redis and PostgreSQL restarted, one instance
     const roomyKeys = await Promise.all([0, 1].map((i) => createKey(live[0]!, { name: `roomy-${i}`, budget_usd: 100 })));
     const RPM = 300;
     const rpmKey = await createKey(live[0]!, { name: 'rpm', rpm: RPM });
+    // Room for three requests, all three in flight on the instance that gets killed.
+    const tightKey = await createKey(live[0]!, { name: 'tight', budget_usd: 0.07 });
 
     const sent: Sent[] = [];
     let counter = 0;
@@ -105,6 +113,12 @@ describe('fault run: two instances, Redis and PostgreSQL restarted, one instance
       redis = await startRedis(redisPort);
     });
     await at(20_000, 'PostgreSQL stopped for 3 s and started', () => postgres!.restart(3_000));
+    const tightStreams: Array<Promise<unknown>> = [];
+    await at(30_000, 'three slow streams of the tight key start on instance a', async () => {
+      for (let i = 0; i < 3; i++) {
+        tightStreams.push(fetch(`${live[0]!.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${tightKey.key}`, 'content-type': 'application/json' }, body: BODY(true, 'epsilon-4.7') }).catch(() => undefined));
+      }
+    });
     await at(32_000, 'instance a killed with SIGKILL', async () => {
       const doomed = live.shift()!;
       await doomed.kill();
@@ -116,7 +130,7 @@ describe('fault run: two instances, Redis and PostgreSQL restarted, one instance
     });
     await at(LOAD_MS, 'load stopped', async () => {
       stop = true;
-      await Promise.all(workers);
+      await Promise.all([...workers, ...tightStreams]);
     });
 
     // Every instance has written what it holds; the dead one's holds have lapsed.
@@ -143,8 +157,8 @@ describe('fault run: two instances, Redis and PostgreSQL restarted, one instance
 
       // Keys with room left must not be refused by holds nobody has any more.
       const leftRefused: string[] = [];
-      for (const [i, key] of [...budgetKeys, ...roomyKeys].entries()) {
-        const budget = i < budgets.length ? budgets[i]! : 100;
+      const withRoom: Array<[typeof tightKey, number]> = [...budgetKeys.map((key, i): [typeof key, number] => [key, budgets[i]!]), ...roomyKeys.map((key): [typeof key, number] => [key, 100]), [tightKey, 0.07]];
+      for (const [key, budget] of withRoom) {
         if (budget - (await spentBy(key.id)) < COST + 1e-9) continue;
         const probe = await fetch(`${live[0]!.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json' }, body: BODY(false) });
         if (probe.status !== 200) leftRefused.push(`${key.view.name} (${probe.status})`);
