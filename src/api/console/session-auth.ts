@@ -58,8 +58,8 @@ export function requireSameOrigin(request: FastifyRequest, publicUrl: string | u
   if (site !== undefined && site !== 'same-origin' && site !== 'none') throw crossSite();
   const origin = request.headers.origin;
   if (origin === undefined) return;
-  const own = publicUrl ? new URL(publicUrl).origin : `${request.protocol}://${request.host}`;
-  if (origin !== own) throw crossSite();
+  // The address the browser used (its Host, which a page on another site cannot change), or the public URL.
+  if (origin !== `${request.protocol}://${request.host}` && (!publicUrl || origin !== new URL(publicUrl).origin)) throw crossSite();
 }
 
 const crossSite = () => new GatewayError('GW_CSRF_FAILED', 'Signing in from another site is not allowed: use the console at its own address.');
