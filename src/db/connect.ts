@@ -18,7 +18,7 @@ import { channelSettings } from './migrations/0010-channel-settings.js';
 import { requestLogIds } from './migrations/0011-request-log-ids.js';
 
 /** Migrations in order; the names are what the migration table records. */
-const MIGRATIONS: Record<string, Migration> = { '0001-initial': initial, '0002-video-task-polls': videoTaskPolls, '0003-key-controls': keyControls,
+export const MIGRATIONS: Readonly<Record<string, Migration>> = { '0001-initial': initial, '0002-video-task-polls': videoTaskPolls, '0003-key-controls': keyControls,
   '0005-users-sessions': usersSessions,
   '0006-key-owner': keyOwner,
   '0007-task-submission': taskSubmission,

@@ -7,6 +7,12 @@ const INSTANCES = 'gw:instances';
 /** Read by the budget scripts too: a hold counts while its instance's key exists. */
 export const INSTANCE_KEY_PREFIX = 'gw:instance:';
 
+/** What an instance admitted of one limit or budget while conservative, and in which conservative period. */
+export interface ConservativeUse {
+  conservativeUse: number;
+  period: number;
+}
+
 /** Something that keeps state in Redis and can write it again from what this instance knows. */
 export interface ResyncTarget {
   /** Called after the connection came back (`restarted`: Redis lost its data), before this instance shows itself again. */
@@ -36,6 +42,8 @@ export class InstanceRegistry {
   private readonly targets: ResyncTarget[] = [];
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
+  private period = 0;
+  private wasConservative = false;
 
   constructor(
     private readonly redis: Redis,
@@ -72,6 +80,26 @@ export class InstanceRegistry {
     if (!rebuild) return false;
     if (this.now() >= rebuild.until) this.rebuild = undefined;
     return this.rebuild !== undefined;
+  }
+
+  /**
+   * `conservative`, for one limit or budget: its figure of what was admitted while conservative
+   * starts again at 0 with each new conservative period (each outage and rebuild).
+   */
+  conservativeFor(use: ConservativeUse): boolean {
+    const conservative = this.conservative;
+    if (conservative && !this.wasConservative) this.period += 1;
+    this.wasConservative = conservative;
+    if (use.period !== this.period) {
+      use.period = this.period;
+      use.conservativeUse = 0;
+    }
+    return conservative;
+  }
+
+  /** The conservative period now (new figures start in it). */
+  get currentPeriod(): number {
+    return this.period;
   }
 
   /** Instances seen at the last renewal (at least this one): the share of a limit each may use while conservative. */

@@ -39,8 +39,6 @@ export class SharedWindows implements ResyncTarget {
   private readonly limiter: RateLimiterRedis;
   private readonly mirrors = new Map<string, Mirror>();
   private readonly keyPrefix: string;
-  private period = 0;
-  private wasConservative = false;
 
   constructor(
     private readonly redis: Redis,
@@ -57,7 +55,7 @@ export class SharedWindows implements ResyncTarget {
 
   async take(id: string, limit: number, points: number): Promise<Taken> {
     const mirror = this.mirrorOf(id);
-    const conservative = this.isConservative(mirror);
+    const conservative = this.registry.conservativeFor(mirror);
     if (conservative && !this.withinShare(mirror, limit, points)) return this.refused(mirror, limit);
     let counted: { consumedPoints: number; msBeforeNext: number } | undefined;
     try {
@@ -141,16 +139,6 @@ export class SharedWindows implements ResyncTarget {
     return mirror.conservativeUse + points <= (limit - mirror.seen) / this.registry.liveCount;
   }
 
-  private isConservative(mirror: Mirror): boolean {
-    const conservative = this.registry.conservative;
-    if (conservative && !this.wasConservative) this.period += 1;
-    this.wasConservative = conservative;
-    if (mirror.period !== this.period) {
-      mirror.period = this.period;
-      mirror.conservativeUse = 0;
-    }
-    return conservative;
-  }
 
   private mirrorOf(id: string): Mirror {
     const now = this.now();
@@ -161,7 +149,7 @@ export class SharedWindows implements ResyncTarget {
     }
     if (!mirror) {
       if (this.mirrors.size >= MAX_MIRRORS) for (const [key, old] of this.mirrors) if (old.endsAt <= now) this.mirrors.delete(key);
-      mirror = { endsAt: now + this.windowSeconds * 1000, own: 0, seen: 0, unsent: 0, conservativeUse: 0, period: this.period };
+      mirror = { endsAt: now + this.windowSeconds * 1000, own: 0, seen: 0, unsent: 0, conservativeUse: 0, period: this.registry.currentPeriod };
       this.mirrors.set(id, mirror);
     }
     return mirror;

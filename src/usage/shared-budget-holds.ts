@@ -46,8 +46,6 @@ export class SharedBudgetHolds implements BudgetHolds, ResyncTarget, WriteObserv
   private readonly keys = new Map<string, KeyState>();
   /** Costs counted in an unwritten figure, by the usage event's entry id, until its batch is written. */
   private readonly counted = new Map<string, { keyId: string; usd: number }>();
-  private period = 0;
-  private wasConservative = false;
 
   constructor(
     private readonly redis: Redis,
@@ -74,7 +72,7 @@ export class SharedBudgetHolds implements BudgetHolds, ResyncTarget, WriteObserv
 
   async hold(keyId: string, budgetUsd: number, worstUsd: number, pendingUsd: number): Promise<Hold | HoldRefusal> {
     const state = this.stateOf(keyId);
-    const conservative = this.isConservative(state);
+    const conservative = this.registry.conservativeFor(state);
     if (conservative) {
       const refusal = await this.beyondShare(keyId, state, budgetUsd, worstUsd, pendingUsd);
       if (refusal) return refusal;
@@ -157,16 +155,6 @@ export class SharedBudgetHolds implements BudgetHolds, ResyncTarget, WriteObserv
     return undefined;
   }
 
-  private isConservative(state: KeyState): boolean {
-    const conservative = this.registry.conservative;
-    if (conservative && !this.wasConservative) this.period += 1;
-    this.wasConservative = conservative;
-    if (state.period !== this.period) {
-      state.period = this.period;
-      state.conservativeUse = 0;
-    }
-    return conservative;
-  }
 
   /**
    * Sets the hash's base from the ledger, when no live instance wrote a batch between the reading
@@ -239,7 +227,7 @@ export class SharedBudgetHolds implements BudgetHolds, ResyncTarget, WriteObserv
     let state = this.keys.get(keyId);
     if (!state) {
       if (this.keys.size >= MAX_KEYS) for (const [id, old] of this.keys) if (old.held + old.pending + old.unwritten === 0) this.keys.delete(id);
-      state = { held: 0, pending: 0, unwritten: 0, seen: undefined, conservativeUse: 0, period: this.period, dirty: false };
+      state = { held: 0, pending: 0, unwritten: 0, seen: undefined, conservativeUse: 0, period: this.registry.currentPeriod, dirty: false };
       this.keys.set(keyId, state);
     }
     return state;

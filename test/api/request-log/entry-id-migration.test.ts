@@ -4,31 +4,12 @@ import { join } from 'node:path';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration } from 'kysely';
 import SqliteDatabase from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { migrate, postgresPool } from '../../../src/db/connect.js';
+import { MIGRATIONS, migrate, postgresPool } from '../../../src/db/connect.js';
 import type { Database } from '../../../src/db/schema.js';
-import { initial } from '../../../src/db/migrations/0001-initial.js';
-import { videoTaskPolls } from '../../../src/db/migrations/0002-video-task-polls.js';
-import { keyControls } from '../../../src/db/migrations/0003-key-controls.js';
-import { usersSessions } from '../../../src/db/migrations/0005-users-sessions.js';
-import { keyOwner } from '../../../src/db/migrations/0006-key-owner.js';
-import { taskSubmission } from '../../../src/db/migrations/0007-task-submission.js';
-import { keyParallel } from '../../../src/db/migrations/0008-key-parallel.js';
-import { requestLog } from '../../../src/db/migrations/0009-request-log.js';
-import { channelSettings } from '../../../src/db/migrations/0010-channel-settings.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/services.js';
 
-/** The schema as it was before issue 23 (migrations 0001-0010). */
-const BEFORE: Record<string, Migration> = {
-  '0001-initial': initial,
-  '0002-video-task-polls': videoTaskPolls,
-  '0003-key-controls': keyControls,
-  '0005-users-sessions': usersSessions,
-  '0006-key-owner': keyOwner,
-  '0007-task-submission': taskSubmission,
-  '0008-key-parallel': keyParallel,
-  '0009-request-log': requestLog,
-  '0010-channel-settings': channelSettings,
-};
+/** The schema as it was before issue 23 (the migrations before 0011). */
+const BEFORE: Record<string, Migration> = Object.fromEntries(Object.entries(MIGRATIONS).filter(([name]) => name < '0011'));
 
 const event = (requestId: string, createdAt: number) => ({
   request_id: requestId, key_id: null, model: 'delta-4.1', channel: null, family: 'chat-completions', status: 200, outcome: 'success',
