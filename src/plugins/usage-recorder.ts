@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { UsageEvent } from '../usage/usage-recorder.js';
 import type { RequestLogEntry } from '../requests/request-log.js';
 import { costOf } from '../usage/prices.js';
+import { newEntryId } from '../usage/entry-id.js';
 import { onRequestEnd, type ResponseEnd } from './request-end.js';
 
 /**
@@ -67,7 +67,7 @@ function usageEventFor(request: FastifyRequest, reply: FastifyReply, end: Respon
   const model = gw.model ?? '';
   return {
     // Made once: the event journaled before the answer and the one recorded at the end are one entry.
-    entry_id: (gw.entryId ??= randomUUID()),
+    entry_id: (gw.entryId ??= newEntryId(gw.startedAt)),
     request_id: request.id,
     key_id: gw.key?.id ?? null,
     model,

@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import { BatchInsert } from '../db/batch-insert.js';
 import { OneWriteAtATime } from '../db/one-write-at-a-time.js';
 import type { Db } from '../db/connect.js';
 import type { UsageEventTable } from '../db/schema.js';
 import type { UsageJournal } from './usage-journal.js';
+import { newEntryId } from './entry-id.js';
 
 export type UsageEvent = Insertable<UsageEventTable>;
 
@@ -147,7 +147,7 @@ export class UsageRecorder {
         if (event.entry_id) {
           if (!seen.has(event.entry_id)) missing.push(event);
         } else if (!(await this.hasLegacy(event))) {
-          missing.push({ ...event, entry_id: randomUUID() });
+          missing.push({ ...event, entry_id: newEntryId(Number(event.created_at)) });
         }
       }
       if (missing.length > 0) await this.write(missing);
