@@ -1,6 +1,6 @@
 /**
  * The Redis scripts of shared budgets (usage/shared-budget-holds.ts). One hash per key,
- * `gw:budget:<key id>`:
+ * `gw:budget2:<key id>`:
  *   base      what the ledger held when the hash was seeded, plus every batch written since
  *   u:<inst>  what an instance has recorded for the key and not yet written to the ledger
  *   h:<inst>  the worst cases an instance holds for requests in flight

@@ -24,7 +24,11 @@ interface KeyState {
 
 const WRITE_COUNTER = 'gw:budget-writes:';
 const WRITING = 'gw:budget-writing:';
-const hashOf = (keyId: string) => `gw:budget:${keyId}`;
+/**
+ * Not the `gw:budget:` hashes of earlier versions (spent and held as two sums): during a rolling
+ * upgrade an older instance would read this layout as nothing spent.
+ */
+const hashOf = (keyId: string) => `gw:budget2:${keyId}`;
 const SEED_TRIES = 50;
 /** Keys whose figures are all zero are forgotten past this many. */
 const MAX_KEYS = 10_000;
