@@ -12,6 +12,7 @@ import { connectDatabase } from '../dist/db/connect.js';
 import { UsageRecorder } from '../dist/usage/usage-recorder.js';
 import { UsageJournal } from '../dist/usage/usage-journal.js';
 import { RequestLog, DEFAULT_REQUEST_LOG } from '../dist/requests/request-log.js';
+import { newEntryId } from '../dist/usage/entry-id.js';
 
 const { values: args } = parseArgs({
   options: { events: { type: 'string', default: '50000' }, rounds: { type: 'string', default: '5' }, database: { type: 'string' } },
@@ -66,7 +67,7 @@ for (let round = 0; round <= rounds; round++) {
     events,
     (i) =>
       usage.record({
-        request_id: `req_${id++}`, key_id: 'key_0123456789abcdef', model: 'delta-4.1', channel: 'openai-main', family: 'chat-completions', status: 200,
+        entry_id: newEntryId(now + i), request_id: `req_${id++}`, key_id: 'key_0123456789abcdef', model: 'delta-4.1', channel: 'openai-main', family: 'chat-completions', status: 200,
         outcome: 'success', prompt_tokens: 12, completion_tokens: 40, reasoning_tokens: 0, images: 0, video_seconds: 0, cost_usd: 0.000344,
         latency_ms: 23, ttft_ms: null, created_at: now + i,
       }),
@@ -76,7 +77,7 @@ for (let round = 0; round <= rounds; round++) {
     events,
     (i) =>
       log.record({
-        request_id: `req_${id++}`, created_at: now + i, retries: 0, fallbacks: 0, error_code: null, error_message: null,
+        entry_id: newEntryId(now + i), request_id: `req_${id++}`, created_at: now + i, retries: 0, fallbacks: 0, error_code: null, error_message: null,
         headers: HEADERS, request_body: undefined, response_body: undefined,
       }),
     () => log.flush(),

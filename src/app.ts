@@ -35,6 +35,7 @@ import { registerJsonBody } from './plugins/json-body.js';
 import { clientErrorHandler, frameworkErrors } from './plugins/client-errors.js';
 import { registerAccessLog } from './plugins/access-log.js';
 import { registerTracing } from './plugins/tracing.js';
+import { SignInLimiter } from './users/sign-in-limiter.js';
 
 /** Endpoint families, each a Fastify plugin in its own folder under src/api/. */
 const FAMILY_PLUGINS = [systemRoutes, modelsRoutes, chatCompletionsRoutes, messagesRoutes, responsesRoutes, generateContentRoutes, imagesRoutes, videoGenerationsRoutes, videoaltRoutes, cloudAssetRoutes, adminRoutes, consoleRoutes];
@@ -148,6 +149,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   registerAuth(app);
   registerUsageRecording(app);
   registerRateLimit(app);
+  app.decorate('signInLimiter', new SignInLimiter(deps.redis));
   for (const plugin of FAMILY_PLUGINS) await app.register(plugin);
   // The console's web app at /console (issue 12), built from web/ into dist/web.
   await app.register(consoleStaticApp);

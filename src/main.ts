@@ -21,6 +21,8 @@ import { ChannelHealth } from './gateway/channel-health.js';
 import { CircuitBreakers, DEFAULT_CIRCUIT } from './gateway/circuit-breaker.js';
 import { DEFAULT_RETRY_POLICY } from './gateway/retry-policy.js';
 import { startTracing } from './telemetry/tracing.js';
+import { DEFAULT_INSTANCE_LEASE_MS, InstanceRegistry } from './db/instance-registry.js';
+import { forgetInstances } from './usage/shared-budget-holds.js';
 
 export interface RunningGateway {
   app: FastifyInstance;
@@ -87,7 +89,7 @@ function reportRedisOutages(redis: Redis, log: FastifyBaseLogger): void {
  * Stores what crashed processes journaled but never wrote, then starts this instance's recorder
  * with a journal of its own (issue 13 item 11).
  */
-async function startUsageRecorder(db: Db, dataDir: string, onError: (error: unknown) => void): Promise<UsageRecorder> {
+async function startUsageRecorder(db: Db, dataDir: string, instanceId: string, redis: Redis | undefined, onError: (error: unknown) => void): Promise<UsageRecorder> {
   const left = UsageJournal.leftBehind(dataDir);
   if (left.events.length > 0) {
     const replayer = new UsageRecorder(db);
@@ -96,9 +98,11 @@ async function startUsageRecorder(db: Db, dataDir: string, onError: (error: unkn
     } finally {
       await replayer.close();
     }
+    // The dead instances' unwritten figures in Redis are in the ledger now (issue 23).
+    if (redis) await forgetInstances(redis, left.folders, left.events.flatMap((event) => (event.key_id ? [event.key_id] : []))).catch(onError);
   }
   left.done();
-  return new UsageRecorder(db, { journal: new UsageJournal(UsageJournal.folderFor(dataDir)), onError });
+  return new UsageRecorder(db, { journal: new UsageJournal(UsageJournal.folderFor(dataDir, instanceId)), onError });
 }
 
 /** A host name or address, with an optional port: nothing a header could smuggle into a link. */
@@ -130,7 +134,11 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   const { channels, simulators } = await buildChannels(config.file.channels ?? [], config.file.simulator);
   const upstream = new UpstreamClient();
   const routing = config.file.routing ?? {};
-  const usage = await startUsageRecorder(db, config.dataDir, (error) => app?.log.error({ err: error }, 'usage write failed: the events stay queued and journaled, and are retried'));
+  const instanceId = UsageJournal.instanceName();
+  const instances = redis
+    ? new InstanceRegistry(redis, instanceId, config.instanceLeaseMs ?? DEFAULT_INSTANCE_LEASE_MS, Date.now, (error) => app?.log.warn({ err: error }, 'instance registry'))
+    : undefined;
+  const usage = await startUsageRecorder(db, config.dataDir, instanceId, redis, (error) => app?.log.error({ err: error }, 'usage write failed: the events stay queued and journaled, and are retried'));
   const requestLog = new RequestLog(db, requestLogSettings(config.file.request_log), {
     onError: (error) => app?.log.warn({ err: error }, 'request log write failed: the entries stay queued and are retried'),
   });
@@ -160,6 +168,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     readDb,
     keys,
     redis,
+    instances,
     usage,
     requestLog,
     channels: channelControl.routable,
@@ -188,6 +197,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     // Subscribed before listening, so no revocation made elsewhere after this start is missed.
     keyCacheBus = new KeyCacheBus({ redis, invalidate: () => keys.invalidate(), onError: (err) => app.log.warn({ err }, 'key-cache bus') });
     await keyCacheBus.start();
+    await instances!.start();
   }
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
@@ -208,6 +218,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       // Every request has ended, and its spans with it: the last batch goes out now.
       const tracesSent = tracing?.shutdown().catch((error: unknown) => app.log.warn({ err: error }, 'the last traces could not be exported'));
       await usage.close();
+      // Gone at once: its holds stop counting now, not when its lease lapses.
+      await instances?.close();
       await requestLog.close().catch(() => undefined);
       await upstream.close();
       await Promise.all([...simulators.values()].map((s) => s.close()));

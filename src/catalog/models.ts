@@ -19,7 +19,20 @@ export interface CatalogModel {
   readonly families: readonly EndpointFamily[];
   /** Models that produce reasoning text (reasoning_content / reasoning tokens). */
   readonly isReasoning: boolean;
+  /**
+   * The most reasoning tokens the model may produce before it answers, on top of the answer's
+   * own maximum (`max_tokens` bounds the answer, not the reasoning): what a budget must hold for
+   * it (usage/worst-case.ts). Set for reasoning models; the one place to change per model.
+   */
+  readonly reasoningCeiling?: number;
 }
+
+/**
+ * The vendors' documented ceiling on a chain of thought: Ark's Seed models think up to 32 K
+ * tokens, Gemini's largest `thinkingBudget` is 32,768 (validation/limits.ts), Zhipu's GLM
+ * thinking stays within it. A model whose vendor documents more gets its own figure in CATALOG.
+ */
+export const DEFAULT_REASONING_CEILING = 32_768;
 
 /** Family B of /v1/chat/completions and the models of /v1/responses. */
 export const BETA_FAMILY_MODELS = [
@@ -54,7 +67,7 @@ export const GENERATE_CONTENT_ENDPOINTS = {
 } as const;
 
 const model = (id: string, owner: string, families: EndpointFamily[], isReasoning = false): CatalogModel =>
-  Object.freeze({ id, owner, families: Object.freeze(families), isReasoning });
+  Object.freeze({ id, owner, families: Object.freeze(families), isReasoning, ...(isReasoning ? { reasoningCeiling: DEFAULT_REASONING_CEILING } : {}) });
 
 export const CATALOG: readonly CatalogModel[] = Object.freeze([
   model('delta-4.1', 'delta', ['chat-completions']),

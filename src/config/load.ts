@@ -4,6 +4,7 @@ import { parseDocument, LineCounter } from 'yaml';
 import { Ajv } from 'ajv';
 import { FileConfigSchema, type FileConfig, type GatewayConfig, type TracingConfig } from './schema.js';
 import { providerFor } from '../providers/registry.js';
+import { DEFAULT_INSTANCE_LEASE_MS } from '../db/instance-registry.js';
 import type { VendorId } from '../providers/types.js';
 
 /** A client has a minute to send its whole request (a 32 MB body at about 0.5 MB/s). */
@@ -43,6 +44,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     workers: Math.max(1, parseInteger(env.GATEWAY_WORKERS, 1, 'GATEWAY_WORKERS')),
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
+    instanceLeaseMs: parseInteger(env.GATEWAY_INSTANCE_LEASE_MS, DEFAULT_INSTANCE_LEASE_MS, 'GATEWAY_INSTANCE_LEASE_MS'),
     corsOrigins: (env.GATEWAY_CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim().replace(/\/$/, '')).filter(Boolean),
     tracing: loadTracingConfig(env),
     file,

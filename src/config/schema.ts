@@ -177,6 +177,8 @@ export interface GatewayConfig {
   databaseUrl: string | undefined;
   /** `redis://…` shares rate-limit counters and key-cache invalidation between instances. */
   redisUrl: string | undefined;
+  /** GATEWAY_INSTANCE_LEASE_MS: with Redis, how long a dead instance's budget holds outlive it. */
+  instanceLeaseMs?: number;
   /** OpenTelemetry traces; absent (off) unless an OTLP endpoint is set (src/telemetry/). */
   tracing?: TracingConfig;
   file: FileConfig;

@@ -11,48 +11,64 @@ import type { Database } from './schema.js';
 export class BatchInsert<T extends keyof Database> {
   private readonly insertSql = new Map<number, string>();
   private readonly writeSqlite: ((rows: unknown[][]) => void) | undefined;
+  private readonly uniqueColumn: (keyof Insertable<Database[T]> & string) | undefined;
 
   constructor(
     private readonly db: Db,
     private readonly table: T,
     /** Every column a row writes, in one fixed order (generated ids are left out). */
     private readonly columns: ReadonlyArray<keyof Insertable<Database[T]> & string>,
-    /**
-     * SQLite: runs in the transaction of each batch, with the first and last rowid it inserted
-     * (consecutive: the transaction holds the write lock), for work that must commit with the rows.
-     */
-    afterSqliteRows?: (first: number, last: number) => void,
+    options: {
+      /** A uniquely indexed column: a row whose value is already stored is skipped, not an error (a replayed batch). */
+      uniqueColumn?: keyof Insertable<Database[T]> & string;
+      /**
+       * SQLite: runs in the transaction of each batch, with the first and last rowid it inserted
+       * (consecutive: the transaction holds the write lock; skipped rows have none), for work that
+       * must commit with the rows.
+       */
+      afterSqliteRows?: (first: number, last: number) => void;
+    } = {},
   ) {
+    this.uniqueColumn = options.uniqueColumn;
     const sqlite = sqliteHandleOf(db);
     if (sqlite) {
       const insert = sqlite.prepare(this.sqlFor(1));
+      const after = options.afterSqliteRows;
       this.writeSqlite = sqlite.transaction((rows: unknown[][]) => {
         let first = 0;
         let last = 0;
         for (const row of rows) {
-          last = Number(insert.run(row).lastInsertRowid);
+          const result = insert.run(row);
+          if (result.changes === 0) continue;
+          last = Number(result.lastInsertRowid);
           first ||= last;
         }
-        if (afterSqliteRows && rows.length > 0) afterSqliteRows(first, last);
+        if (after && last > 0) after(first, last);
       });
     }
   }
 
   /**
    * One statement (or one SQLite transaction) for all `rows`; callers keep batches small enough for
-   * the database's parameter cap. `executor`: a transaction to write in (PostgreSQL).
+   * the database's parameter cap. `executor`: a transaction of the caller's to write in.
    */
   async write(rows: ReadonlyArray<Insertable<Database[T]>>, executor: Kysely<Database> = this.db): Promise<void> {
     const values = (row: Insertable<Database[T]>) => this.columns.map((c) => (row as Record<string, unknown>)[c] ?? null);
-    if (this.writeSqlite) this.writeSqlite(rows.map(values));
-    else await executor.executeQuery(CompiledQuery.raw(this.sqlFor(rows.length), rows.flatMap(values)));
+    const writeSqlite = this.writeSqlite;
+    if (!writeSqlite) await executor.executeQuery(CompiledQuery.raw(this.sqlFor(rows.length), rows.flatMap(values)));
+    // Inside the caller's own transaction (a replay), which holds Kysely's one SQLite connection already.
+    else if (executor !== this.db) writeSqlite(rows.map(values));
+    // Otherwise through that connection, so a batch never lands inside another caller's open transaction.
+    else await this.db.connection().execute(async () => writeSqlite(rows.map(values)));
   }
 
   private sqlFor(rows: number): string {
     let text = this.insertSql.get(rows);
     if (!text) {
       const placeholder = Object.fromEntries(this.columns.map((c) => [c, null])) as never;
-      text = this.db.insertInto(this.table).values(Array.from({ length: rows }, () => placeholder)).compile().sql;
+      const insert = this.db.insertInto(this.table).values(Array.from({ length: rows }, () => placeholder));
+      const unique = this.uniqueColumn;
+      text = (unique ? insert.onConflict((conflict) => conflict.column(unique as never).doNothing()) : insert).compile().sql;
       this.insertSql.set(rows, text);
     }
     return text;

@@ -15,18 +15,20 @@ import { taskSubmission } from './migrations/0007-task-submission.js';
 import { keyParallel } from './migrations/0008-key-parallel.js';
 import { requestLog } from './migrations/0009-request-log.js';
 import { channelSettings } from './migrations/0010-channel-settings.js';
+import { requestLogIds } from './migrations/0011-request-log-ids.js';
 import { usageRollups } from './migrations/0018-usage-rollups.js';
 import { requestLogIndexes } from './migrations/0019-request-log-indexes.js';
 import { eventErrorCode } from './migrations/0020-event-error-code.js';
 
 /** Migrations in order; the names are what the migration table records. */
-const MIGRATIONS: Record<string, Migration> = { '0001-initial': initial, '0002-video-task-polls': videoTaskPolls, '0003-key-controls': keyControls,
+export const MIGRATIONS: Readonly<Record<string, Migration>> = { '0001-initial': initial, '0002-video-task-polls': videoTaskPolls, '0003-key-controls': keyControls,
   '0005-users-sessions': usersSessions,
   '0006-key-owner': keyOwner,
   '0007-task-submission': taskSubmission,
   '0008-key-parallel': keyParallel,
   '0009-request-log': requestLog,
   '0010-channel-settings': channelSettings,
+  '0011-request-log-ids': requestLogIds,
   '0018-usage-rollups': usageRollups,
   '0019-request-log-indexes': requestLogIndexes,
   '0020-event-error-code': eventErrorCode,

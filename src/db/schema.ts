@@ -125,6 +125,9 @@ export interface AssetTable {
 
 export interface UsageEventTable {
   id: Generated<number>;
+  /** The gateway's own id for the event (0011): random, unique; the request log's entry id. */
+  entry_id: string | null;
+  /** The x-request-id the client got (its own, or the gateway's): searchable, not unique. */
   request_id: string;
   key_id: string | null;
   model: string;
@@ -147,6 +150,8 @@ export interface UsageEventTable {
 
 /** The request log's part of each request (0009); the rest is its usage event. */
 export interface RequestDetailTable {
+  /** Its usage event's `entry_id` (0011), the only join between the two. */
+  entry_id: string | null;
   request_id: string;
   created_at: number;
   retries: number;

@@ -217,8 +217,8 @@ export class KeyStore {
     return this.get(id);
   }
 
-  /** This instance drops the key at once; `onChange` tells the others. */
-  private changed(id: string): void {
+  /** This instance drops the key at once; `onChange` tells the others (also after a write made in a transaction). */
+  changed(id: string): void {
     this.forget(id);
     this.onChange(id);
   }

@@ -5,8 +5,9 @@ import { estimateTokens } from '../ratelimit/estimate.js';
 import { RateLimiters, type LimitKind, type LimitState, type Taken } from '../ratelimit/limiters.js';
 import { limitsFor } from '../ratelimit/policy.js';
 import { BudgetTracker } from '../usage/budget.js';
-import { FailoverBudgetHolds, isRefusal, LocalBudgetHolds, SharedBudgetHolds, type BudgetHolds } from '../usage/budget-holds.js';
-import { worstCaseCost } from '../usage/worst-case.js';
+import { isRefusal, LocalBudgetHolds, type BudgetHolds } from '../usage/budget-holds.js';
+import { SharedBudgetHolds } from '../usage/shared-budget-holds.js';
+import { reasoningReserve, worstCaseCost } from '../usage/worst-case.js';
 import { checkBillingConfig, costOf } from '../usage/prices.js';
 import { assertModelAllowed } from './auth.js';
 import { onRequestEnd, registerRequestEnd, type ResponseEnd } from './request-end.js';
@@ -37,11 +38,11 @@ export interface AdmitOptions {
 
 export function registerRateLimit(app: FastifyInstance): void {
   checkBillingConfig(app.gateway.config.file);
-  const { redis, db, usage, now } = app.gateway;
+  const { redis, db, usage, now, instances } = app.gateway;
   const budgets = new BudgetTracker(db, usage, now);
-  const local = new LocalBudgetHolds(budgets);
-  const holds = redis ? new FailoverBudgetHolds(redis, new SharedBudgetHolds(redis, budgets, usage), local) : local;
-  app.decorate('admission', { limiters: new RateLimiters(redis, now), budgets, holds, parallel: new Map() } satisfies Admission);
+  // With Redis, what each instance holds and counts is its own (db/instance-registry.ts, issue 23).
+  const holds = redis && instances ? new SharedBudgetHolds(redis, instances, budgets, usage) : new LocalBudgetHolds(budgets);
+  app.decorate('admission', { limiters: new RateLimiters(redis, now, instances), budgets, holds, parallel: new Map() } satisfies Admission);
   registerRequestEnd(app);
 }
 
@@ -99,7 +100,9 @@ async function holdBudget(request: FastifyRequest, reply: FastifyReply, key: Api
     const refusal = held;
     const spent = `${round(refusal.spentUsd)} USD spent`;
     if (refusal.spentUsd >= key.budgetUsd!) throw new GatewayError('GW_QUOTA_EXCEEDED', `This API key has used its budget of ${key.budgetUsd} USD (${spent}).`);
-    throw new GatewayError('GW_QUOTA_EXCEEDED', `This request could cost up to ${round(worst)} USD, more than is left of this API key's budget of ${key.budgetUsd} USD (${spent}, ${round(refusal.heldUsd)} USD held by requests and video tasks in progress). Lower max_tokens, or retry when they end.`);
+    const reasoning = reasoningReserve(model, (options.body ?? {}) as Record<string, unknown>);
+    const lower = reasoning > 0 ? `This model may reason for up to ${reasoning} tokens before it answers, which the budget must hold: turn thinking off, or lower max_tokens,` : 'Lower max_tokens,';
+    throw new GatewayError('GW_QUOTA_EXCEEDED', `This request could cost up to ${round(worst)} USD, more than is left of this API key's budget of ${key.budgetUsd} USD (${spent}, ${round(refusal.heldUsd)} USD held by requests and video tasks in progress). ${lower} or retry when they end.`);
   }
   request.gw.budgetHold = held;
   onRequestEnd(request, reply, settleBudget);
@@ -115,7 +118,7 @@ function settleBudget(_end: ResponseEnd, request: FastifyRequest): void | Promis
   gw.budgetHold = undefined;
   const usage = gw.usage;
   const actual = usage ? costOf(request.server.gateway.config.file.prices, gw.model ?? '', { promptTokens: usage.promptTokens, completionTokens: usage.completionTokens, images: usage.images ?? 0, videoSeconds: usage.videoSeconds ?? 0 }) : 0;
-  return hold.settle(actual);
+  return hold.settle(actual, gw.entryId);
 }
 
 function admitLimits(request: FastifyRequest, reply: FastifyReply, key: ApiKey, model: string, body: unknown): void | Promise<void> {

@@ -13,6 +13,7 @@ import type { RunningSimulator } from '../simulator/server.js';
 import type { UsageRecorder } from '../usage/usage-recorder.js';
 import type { RequestLog } from '../requests/request-log.js';
 import type { Redis } from 'ioredis';
+import type { InstanceRegistry } from '../db/instance-registry.js';
 import type { CircuitBreakers } from '../gateway/circuit-breaker.js';
 import type { ChannelControl } from '../gateway/channel-control.js';
 import type { ChannelHealth } from '../gateway/channel-health.js';
@@ -23,6 +24,11 @@ import type { RequestTrace, Tracing } from '../telemetry/tracing.js';
 /** Per-request data, on one typed decoration (`request.gw`). */
 export interface RequestContext {
   startedAt: number;
+  /**
+   * The gateway's own id for this request's usage event and log entry (issue 23): random and
+   * unique, made when the event is first built. The client's x-request-id is `request.id`.
+   */
+  entryId?: string | undefined;
   key: ApiKey | undefined;
   family: EndpointFamily | undefined;
   model: string | undefined;
@@ -76,6 +82,8 @@ export interface GatewayDeps {
   keys: KeyStore;
   /** Shared Redis (REDIS_URL), when the gateway runs as several instances. */
   redis: Redis | undefined;
+  /** With Redis: this instance among the others, and whether Redis's figures are complete (issue 23). */
+  instances?: InstanceRegistry | undefined;
   usage: UsageRecorder;
   requestLog: RequestLog;
   /** The routable channels (enabled ones, runtime settings applied); replaced whole when an operator changes them. */

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { UsageEvent } from '../usage/usage-recorder.js';
 import type { RequestLogEntry } from '../requests/request-log.js';
 import { costOf } from '../usage/prices.js';
+import { newEntryId } from '../usage/entry-id.js';
 import { onRequestEnd, type ResponseEnd } from './request-end.js';
 
 /**
@@ -40,6 +41,7 @@ function requestLogEntry(request: FastifyRequest, event: UsageEvent): RequestLog
   const gw = request.gw;
   const error = gw.error ?? gw.streamError;
   return {
+    entry_id: event.entry_id!,
     request_id: event.request_id,
     created_at: event.created_at,
     retries: gw.retries,
@@ -66,6 +68,8 @@ function usageEventFor(request: FastifyRequest, reply: FastifyReply, end: Respon
   const outcome = outcomeOf(request, reply, end);
   const error = gw.error ?? gw.streamError;
   return {
+    // Made once: the event journaled before the answer and the one recorded at the end are one entry.
+    entry_id: (gw.entryId ??= newEntryId(gw.startedAt)),
     request_id: request.id,
     key_id: gw.key?.id ?? null,
     model,

@@ -46,3 +46,35 @@ export function requestedMaximum(body: unknown): number | undefined {
   const config = record.generationConfig as Record<string, unknown> | undefined;
   return typeof config?.maxOutputTokens === 'number' ? config.maxOutputTokens : undefined;
 }
+
+/** Around each message a chat template adds its role and separators (OpenAI counts 3 plus the role's token). */
+const TEMPLATE_TOKENS_PER_MESSAGE = 4;
+/** The assistant turn the template opens for the answer. */
+const TEMPLATE_REPLY_TOKENS = 3;
+/** Request fields the vendor renders into the prompt as JSON: tool and output-schema definitions. */
+const RENDERED_FIELDS = ['tools', 'functions', 'response_format', 'text', 'toolConfig', 'generationConfig'] as const;
+
+/**
+ * What a chat template adds to the prompt's text (issue 23 item 11: leaving it out let a budget
+ * be overrun one request at a time): a few tokens per message (chat `messages`, responses `input`
+ * items, Gemini `contents`), the reply's opening, and the tool and schema definitions the
+ * vendor renders into the prompt, approximated from their JSON. For budgets only.
+ */
+export function templateTokens(body: unknown): number {
+  if (!body || typeof body !== 'object') return 0;
+  const record = body as Record<string, unknown>;
+  let messages = 0;
+  for (const field of ['messages', 'input', 'contents'] as const) {
+    const list = record[field];
+    if (Array.isArray(list)) messages += list.length;
+    else if (list !== undefined) messages += 1;
+  }
+  if (record.system !== undefined || record.instructions !== undefined || record.systemInstruction !== undefined) messages += 1;
+  let rendered = 0;
+  for (const field of RENDERED_FIELDS) {
+    const value = record[field];
+    if (value !== undefined && value !== null && typeof value === 'object') rendered += approximateTokens(JSON.stringify(value));
+  }
+  return messages * TEMPLATE_TOKENS_PER_MESSAGE + TEMPLATE_REPLY_TOKENS + rendered;
+}
+

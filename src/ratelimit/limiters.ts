@@ -2,6 +2,8 @@ import type { Redis } from 'ioredis';
 import cluster from 'node:cluster';
 import { RateLimiterCluster, RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import { MemoryWindows, type WindowCount } from './memory-windows.js';
+import { SharedWindows } from './shared-windows.js';
+import type { InstanceRegistry } from '../db/instance-registry.js';
 
 export type LimitKind = 'requests' | 'tokens';
 
@@ -41,17 +43,19 @@ interface WindowStore {
  */
 export class RateLimiters {
   private readonly limiters: Record<LimitKind, WindowStore>;
+  /** With Redis: the shared windows, which also judge (issue 23: their own fallback and rebuild). */
+  private readonly shared: Record<LimitKind, SharedWindows> | undefined;
 
-  constructor(redis: Redis | undefined, private readonly now: () => number = Date.now) {
+  constructor(redis: Redis | undefined, private readonly now: () => number = Date.now, registry?: InstanceRegistry) {
     const make = (kind: LimitKind): WindowStore => {
       const options = { keyPrefix: `gw:rl:${kind}`, points: Number.MAX_SAFE_INTEGER, duration: WINDOW_SECONDS };
       // GATEWAY_WORKERS without Redis: the primary keeps the counters (RateLimiterClusterMaster).
       if (!redis) return cluster.isWorker ? new RateLimiterCluster({ ...options, timeoutMs: 1000 }) : new MemoryWindows(WINDOW_SECONDS * 1000, now);
-      // If Redis is unreachable the instance limits on its own rather than failing requests.
-      // rejectIfRedisNotReady: while the connection is down, straight to the insurance (no wait).
+      // Without an instance registry (tools and tests that build limiters alone): the instance limits on its own while Redis is down.
       return new RateLimiterRedis({ ...options, storeClient: redis, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(options) });
     };
     this.limiters = { requests: make('requests'), tokens: make('tokens') };
+    this.shared = redis && registry ? { requests: new SharedWindows(redis, registry, 'requests', WINDOW_SECONDS, now), tokens: new SharedWindows(redis, registry, 'tokens', WINDOW_SECONDS, now) } : undefined;
   }
 
   /**
@@ -59,6 +63,7 @@ export class RateLimiters {
    * Synchronous with the in-memory store (no promise on the embedded hot path), a promise with Redis.
    */
   take(kind: LimitKind, id: string, limit: number, points: number): Taken | Promise<Taken> {
+    if (this.shared) return this.shared[kind].take(id, limit, points);
     const limiter = this.limiters[kind];
     const res = limiter.consume(id, points);
     return res instanceof Promise ? res.then((counted) => this.judge(limiter, counted, id, limit, points)) : this.judge(limiter, res, id, limit, points);
@@ -74,18 +79,22 @@ export class RateLimiters {
 
   /** Gives points back, unless their window has already ended. A promise only with a shared store. */
   give(kind: LimitKind, id: string, points: number, windowEndsAt: number): void | Promise<void> {
-    if (points > 0 && this.now() < windowEndsAt) return settled(this.limiters[kind].reward(id, points));
+    if (points <= 0 || this.now() >= windowEndsAt) return;
+    if (this.shared) return this.shared[kind].give(id, points);
+    return settled(this.limiters[kind].reward(id, points));
   }
 
   /** The counter as it stands, without counting anything (tests, and operators' tools). */
   async state(kind: LimitKind, id: string, limit: number): Promise<LimitState> {
-    const res = await this.limiters[kind].get(id);
+    const res = await (this.shared ? this.shared[kind].get(id) : this.limiters[kind].get(id));
     return res ? stateOf(res, limit, res.consumedPoints) : { limit, remaining: limit, resetMs: 0 };
   }
 
   /** Counts points that turned out to be used beyond what was reserved; never refuses. */
   add(kind: LimitKind, id: string, points: number): void | Promise<void> {
-    if (points > 0) return settled(this.limiters[kind].penalty(id, points));
+    if (points <= 0) return;
+    if (this.shared) return this.shared[kind].add(id, points);
+    return settled(this.limiters[kind].penalty(id, points));
   }
 }
 

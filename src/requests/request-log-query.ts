@@ -36,7 +36,10 @@ export interface RequestLogFilter {
 
 /** One request as the log lists it (the usage event, its key, and its details). */
 export interface RequestLogRow {
+  /** The ledger row's id: the list's cursor only. */
   id: number;
+  /** The gateway's own id for the entry (issue 23): what the API calls `id`. */
+  entry_id: string | null;
   request_id: string;
   created_at: number;
   key_id: string | null;
@@ -73,9 +76,9 @@ function logQuery(db: Db, cutoff: number) {
   return db
     .selectFrom('usage_events as e')
     .leftJoin('api_keys as k', 'k.id', 'e.key_id')
-    .leftJoin('request_details as d', (join) => join.onRef('d.request_id', '=', 'e.request_id').onRef('d.created_at', '=', 'e.created_at'))
+    .leftJoin('request_details as d', 'd.entry_id', 'e.entry_id')
     .select([
-      'e.id', 'e.request_id', 'e.created_at', 'e.key_id', 'k.name as key_name', 'k.owner as user_id', 'e.family', 'e.model', 'e.channel', 'e.status',
+      'e.id', 'e.entry_id', 'e.request_id', 'e.created_at', 'e.key_id', 'k.name as key_name', 'k.owner as user_id', 'e.family', 'e.model', 'e.channel', 'e.status',
       'e.outcome', 'e.latency_ms', 'e.ttft_ms', 'e.prompt_tokens', 'e.completion_tokens', 'e.reasoning_tokens', 'e.cost_usd',
       'd.retries', 'd.fallbacks', 'd.error_code', 'd.error_message',
     ])
@@ -152,11 +155,11 @@ export async function listRequests(db: Db, filter: RequestLogFilter, cutoff: num
   return { rows, nextBefore: more ? page[page.length - 1]!.id : null };
 }
 
-/** One entry with its headers and bodies; `ownerId` limits it to that user's keys. */
-export async function getRequest(db: Db, id: number, cutoff: number, ownerId?: string): Promise<RequestLogDetailRow | undefined> {
+/** One entry, by its entry id, with its headers and bodies; `ownerId` limits it to that user's keys. */
+export async function getRequest(db: Db, entryId: string, cutoff: number, ownerId?: string): Promise<RequestLogDetailRow | undefined> {
   return logQuery(db, cutoff)
     .select(['d.request_headers', 'd.request_body', 'd.response_body'])
-    .where('e.id', '=', id)
+    .where('e.entry_id', '=', entryId)
     .$if(ownerId !== undefined, (qb) => qb.where('k.owner', '=', ownerId!))
     .executeTakeFirst();
 }

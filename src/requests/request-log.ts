@@ -35,6 +35,8 @@ export function requestLogSettings(section: RequestLogConfig | undefined): Reque
  * request's own object: they are masked and serialised at the batch write, not on the request path.
  */
 export interface RequestLogEntry {
+  /** Its usage event's entry id (the join). */
+  entry_id: string;
   request_id: string;
   created_at: number;
   retries: number;
@@ -46,7 +48,7 @@ export interface RequestLogEntry {
   response_body: string | undefined;
 }
 
-const COLUMNS = ['request_id', 'created_at', 'retries', 'fallbacks', 'error_code', 'error_message', 'request_headers', 'request_body', 'response_body'] as const;
+const COLUMNS = ['entry_id', 'request_id', 'created_at', 'retries', 'fallbacks', 'error_code', 'error_message', 'request_headers', 'request_body', 'response_body'] as const;
 
 /** A database that is down must not make the log grow without end: past this, the oldest entries go. */
 const MAX_QUEUED = 20_000;
@@ -130,6 +132,7 @@ export class RequestLog {
 
   private rowOf(entry: RequestLogEntry) {
     return {
+      entry_id: entry.entry_id,
       request_id: entry.request_id,
       created_at: entry.created_at,
       retries: entry.retries,

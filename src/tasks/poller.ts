@@ -169,6 +169,8 @@ export class VideoTaskPoller {
     if (!(await this.repo.markCharged(task.id))) return;
     const videoSeconds = durationSeconds ?? 0;
     deps.usage.record({
+      // One charge per task: a replayed journal or a second poller can never store it twice.
+      entry_id: `video_${task.id}`,
       request_id: task.id,
       key_id: task.keyId,
       model: task.model,

@@ -81,6 +81,11 @@ export class BudgetTracker {
   /** The ledger's sum for the key (its rollups), this instance's queued events written first (no caching). */
   async ledgerSpent(keyId: string): Promise<number> {
     await this.usage.flush();
+    return this.ledgerSum(keyId);
+  }
+
+  /** The ledger's sum for the key as stored now (its rollups). */
+  async ledgerSum(keyId: string): Promise<number> {
     return keySpentUsd(this.db, keyId);
   }
 

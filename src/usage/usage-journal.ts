@@ -30,9 +30,14 @@ export class UsageJournal {
     this.fd = openSync(join(dir, segmentName(this.segment)), 'a');
   }
 
-  /** A new folder for this instance under `<dataDir>/usage-journal`. */
-  static folderFor(dataDir: string): string {
-    return join(dataDir, 'usage-journal', `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`);
+  /** A new folder for this instance under `<dataDir>/usage-journal`, named by `instanceName()`. */
+  static folderFor(dataDir: string, name = UsageJournal.instanceName()): string {
+    return join(dataDir, 'usage-journal', name);
+  }
+
+  /** `<host>-<pid>-<random>`: also the instance's id among the others in Redis (db/instance-registry.ts). */
+  static instanceName(): string {
+    return `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
   }
 
   append(event: UsageEvent): void {
@@ -104,13 +109,13 @@ export class UsageJournal {
    * no live instance of this process writes (tests run several in one process). Returns
    * their events, oldest first, and a function that deletes the folders once the events are stored.
    */
-  static leftBehind(dataDir: string): { events: UsageEvent[]; done: () => void } {
+  static leftBehind(dataDir: string): { events: UsageEvent[]; folders: string[]; done: () => void } {
     const base = join(dataDir, 'usage-journal');
     let folders: string[];
     try {
       folders = readdirSync(base);
     } catch {
-      return { events: [], done: () => undefined };
+      return { events: [], folders: [], done: () => undefined };
     }
     const host = hostname();
     const orphaned = folders.filter((name) => {
@@ -137,7 +142,7 @@ export class UsageJournal {
         }
       }
     }
-    return { events, done: () => orphaned.forEach((folder) => rmSync(join(base, folder), { recursive: true, force: true })) };
+    return { events, folders: orphaned, done: () => orphaned.forEach((folder) => rmSync(join(base, folder), { recursive: true, force: true })) };
   }
 }
 

@@ -1,11 +1,11 @@
-import type { Insertable } from 'kysely';
-import { sql } from 'kysely';
+import { sql, type Insertable, type Kysely } from 'kysely';
 import { BatchInsert } from '../db/batch-insert.js';
 import { OneWriteAtATime } from '../db/one-write-at-a-time.js';
 import { sqliteHandleOf, type Db } from '../db/connect.js';
 import { prepareSqliteRollup } from './usage-rollups.js';
-import type { UsageEventTable } from '../db/schema.js';
+import type { Database, UsageEventTable } from '../db/schema.js';
 import type { UsageJournal } from './usage-journal.js';
+import { newEntryId } from './entry-id.js';
 
 export type UsageEvent = Insertable<UsageEventTable>;
 
@@ -14,7 +14,7 @@ const REPLAY_LOCK = 0x6777_7265_706c_6179n;
 
 /** Every column an event writes, in one fixed order (the id is generated). */
 const COLUMNS = [
-  'request_id', 'key_id', 'model', 'channel', 'family', 'status', 'outcome', 'prompt_tokens', 'completion_tokens',
+  'entry_id', 'request_id', 'key_id', 'model', 'channel', 'family', 'status', 'outcome', 'prompt_tokens', 'completion_tokens',
   'reasoning_tokens', 'images', 'video_seconds', 'cost_usd', 'latency_ms', 'ttft_ms', 'created_at', 'error_code',
 ] as const satisfies ReadonlyArray<keyof UsageEvent>;
 
@@ -28,6 +28,14 @@ export interface UsageRecorderOptions {
   journal?: UsageJournal;
 }
 
+/** Told around each batch the recorder writes (shared budgets move a written batch's cost in Redis). */
+export interface WriteObserver {
+  /** Before the batch goes to the database; the write waits for it. */
+  beforeWrite(batch: readonly UsageEvent[]): Promise<void>;
+  /** After it: `stored` false when the write failed (the events stay queued). */
+  afterWrite(batch: readonly UsageEvent[], stored: boolean): void;
+}
+
 /**
  * Collects usage events in memory and writes them in batches, off the request path. Events are
  * never dropped on a failed write: they go back to the front of the queue for the next flush.
@@ -39,6 +47,7 @@ export class UsageRecorder {
   private readonly timer: NodeJS.Timeout;
   private readonly batchSize: number;
   private readonly insert: BatchInsert<'usage_events'>;
+  private observer: WriteObserver | undefined;
 
   constructor(
     private readonly db: Db,
@@ -48,8 +57,9 @@ export class UsageRecorder {
     this.timer = setInterval(() => void this.flush(), options.intervalMs ?? 1000);
     this.timer.unref();
     // SQLite rolls up each batch in the batch's transaction; PostgreSQL's trigger does it in the INSERT (usage-rollups.ts).
+    // A replayed event whose entry id is stored already is skipped.
     const sqlite = sqliteHandleOf(db);
-    this.insert = new BatchInsert(db, 'usage_events', COLUMNS, sqlite && prepareSqliteRollup(sqlite));
+    this.insert = new BatchInsert(db, 'usage_events', COLUMNS, { uniqueColumn: 'entry_id', ...(sqlite ? { afterSqliteRows: prepareSqliteRollup(sqlite) } : {}) });
   }
 
   /**
@@ -68,6 +78,10 @@ export class UsageRecorder {
     this.queue.push(event);
     for (const listener of this.listeners) listener(event);
     if (this.queue.length >= this.batchSize) void this.flush();
+  }
+
+  observeWrites(observer: WriteObserver): void {
+    this.observer = observer;
   }
 
   /** Events waiting for the next batch (a backlog means the database is slow or down). */
@@ -101,12 +115,15 @@ export class UsageRecorder {
     while (remaining > 0) {
       const batch = this.queue.splice(0, Math.min(this.batchSize, remaining));
       try {
+        await this.observer?.beforeWrite(batch);
         await this.write(batch);
       } catch (error) {
+        this.observer?.afterWrite(batch, false);
         this.queue = batch.concat(this.queue);
         this.options.onError?.(error);
         return;
       }
+      this.observer?.afterWrite(batch, true);
       remaining -= batch.length;
     }
     if (journaled !== undefined) this.options.journal!.dropThrough(journaled);
@@ -119,26 +136,32 @@ export class UsageRecorder {
 
   /**
    * Stores events a crashed process journaled but never wrote, skipping those the database has
-   * (same request id): a flush that failed half-way leaves its stored batches journaled. A request
-   * id journaled twice keeps its last event. The rollups follow the events stored (same
-   * transaction), so a replay never counts an event twice. On PostgreSQL the check and the insert
-   * hold a transaction lock, so two instances replaying the same journal at once store it once; on
-   * SQLite the replay runs before the instance writes anything else.
+   * (same entry id: the gateway's own, unique per request; issue 23 item 10, where a client's
+   * x-request-id reused by ten requests kept none of them): a flush that failed half-way leaves
+   * its stored batches journaled. An entry journaled twice keeps its last event. Events journaled
+   * before entry ids existed are matched by request id and time. The rollups follow the events
+   * stored (same transaction), so a replay never counts an event twice. On PostgreSQL the check
+   * and the insert hold a transaction lock, so two instances replaying the same journal at once
+   * store it once; on SQLite the replay runs before the instance writes anything else.
    */
   async replay(journaled: readonly UsageEvent[]): Promise<number> {
-    const events = [...new Map(journaled.map((event) => [event.request_id, event])).values()];
+    const events = [...new Map(journaled.map((event) => [event.entry_id ?? `${event.request_id}@${event.created_at}`, event])).values()];
     let stored = 0;
     for (let at = 0; at < events.length; at += this.batchSize) {
       const chunk = events.slice(at, at + this.batchSize);
       stored += await this.db.transaction().execute(async (trx) => {
         if (!sqliteHandleOf(this.db)) await sql`select pg_advisory_xact_lock(${sql.lit(REPLAY_LOCK)})`.execute(trx);
-        const present = await trx
-          .selectFrom('usage_events')
-          .select('request_id')
-          .where('request_id', 'in', chunk.map((event) => event.request_id))
-          .execute();
-        const seen = new Set(present.map((row) => row.request_id));
-        const missing = chunk.filter((event) => !seen.has(event.request_id));
+        const withId = chunk.filter((event) => event.entry_id);
+        const present = withId.length === 0 ? [] : await trx.selectFrom('usage_events').select('entry_id').where('entry_id', 'in', withId.map((event) => event.entry_id!)).execute();
+        const seen = new Set(present.map((row) => row.entry_id));
+        const missing: UsageEvent[] = [];
+        for (const event of chunk) {
+          if (event.entry_id) {
+            if (!seen.has(event.entry_id)) missing.push(event);
+          } else if (!(await hasLegacy(trx, event))) {
+            missing.push({ ...event, entry_id: newEntryId(Number(event.created_at)) });
+          }
+        }
         if (missing.length > 0) await this.insert.write(missing, trx);
         return missing.length;
       });
@@ -152,4 +175,10 @@ export class UsageRecorder {
     // Everything written: the journal folder goes; anything left stays for the next start.
     this.options.journal?.close(this.queue.length === 0);
   }
+}
+
+/** An event journaled before entry ids existed is stored when a row has its request id and time. */
+async function hasLegacy(db: Kysely<Database>, event: UsageEvent): Promise<boolean> {
+  const row = await db.selectFrom('usage_events').select('id').where('request_id', '=', event.request_id).where('created_at', '=', event.created_at).executeTakeFirst();
+  return row !== undefined;
 }

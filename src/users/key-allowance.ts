@@ -1,12 +1,17 @@
+import { sql } from 'kysely';
 import type { Db } from '../db/connect.js';
-import { revokedKeysSpentUsd } from '../usage/key-spend.js';
+import { keyDaysOf, revokedKeysSpentUsd } from '../usage/key-spend.js';
+import { dialectOf } from '../db/dialect.js';
 import { GatewayError } from '../errors.js';
 import type { KeyPatch } from '../keys/key-store.js';
 import type { User } from './user-store.js';
 
 /** What a user's other keys already claim of their budget. */
 export interface BudgetClaims {
-  /** Sum of budget_usd over the user's live keys other than the one being changed. */
+  /**
+   * Over the user's live keys other than the one being changed: each key's budget, or what it
+   * has spent when that is more (issue 23: a spent key whose budget was lowered to 0 still spent).
+   */
   otherLiveBudgets: number;
   /** What the user's revoked keys spent: money gone, whatever their budgets said. */
   revokedSpent: number;
@@ -16,14 +21,43 @@ export async function budgetClaims(db: Db, userId: string, exceptKeyId?: string)
   const [live, revoked] = await Promise.all([
     db
       .selectFrom('api_keys')
-      .select((eb) => eb.fn.sum<number | string | null>('budget_usd').as('usd'))
-      .where('owner', '=', userId)
-      .where('revoked_at', 'is', null)
-      .$if(exceptKeyId !== undefined, (qb) => qb.where('id', '!=', exceptKeyId!))
-      .executeTakeFirst(),
+      .select((eb) => ['api_keys.budget_usd', keyDaysOf(eb).select((r) => r.fn.sum<number | string | null>('r.cost_usd').as('s')).as('spent')])
+      .where('api_keys.owner', '=', userId)
+      .where('api_keys.revoked_at', 'is', null)
+      .$if(exceptKeyId !== undefined, (qb) => qb.where('api_keys.id', '!=', exceptKeyId!))
+      .execute(),
     revokedKeysSpentUsd(db, userId),
   ]);
-  return { otherLiveBudgets: Number(live?.usd ?? 0), revokedSpent: revoked };
+  // A live key claims the larger of its budget and what it spent (issue 23 item 2): lowering a spent key's budget frees nothing.
+  const otherLiveBudgets = live.reduce((sum, key) => sum + Math.max(Number(key.budget_usd ?? 0), Number(key.spent ?? 0)), 0);
+  return { otherLiveBudgets, revokedSpent: revoked };
+}
+
+/**
+ * Runs an allowance check and the key write it guards as one step (issue 23 item 3): on
+ * PostgreSQL one transaction that first locks the user's row (`SELECT … FOR UPDATE`), so parallel
+ * creations by one user, on any instance, check one after another; on SQLite one `BEGIN IMMEDIATE`
+ * transaction, which holds the database's write lock (other processes of a GATEWAY_WORKERS
+ * gateway wait) while Kysely's one connection keeps this process's other queries out.
+ */
+export async function withUserLocked<T>(db: Db, userId: string, fn: (trx: Db) => Promise<T>): Promise<T> {
+  if (dialectOf(db) === 'postgres') {
+    return db.transaction().execute(async (trx) => {
+      await trx.selectFrom('users').select('id').where('id', '=', userId).forUpdate().execute();
+      return fn(trx);
+    });
+  }
+  return db.connection().execute(async (connection) => {
+    await sql`begin immediate`.execute(connection);
+    try {
+      const result = await fn(connection);
+      await sql`commit`.execute(connection);
+      return result;
+    } catch (error) {
+      await sql`rollback`.execute(connection);
+      throw error;
+    }
+  });
 }
 
 const refuse = (field: string, message: string): GatewayError => new GatewayError('GW_ALLOWANCE_EXCEEDED', `'${field}': ${message}`, { param: field });
@@ -34,8 +68,9 @@ const refuse = (field: string, message: string): GatewayError => new GatewayErro
  * given when the user has one. Anything beyond the allowance is a 403 naming the field.
  * Operators have no allowance: everything they ask for passes.
  *
- * The budget rule keeps the user's possible spend under their budget: the budgets of their live
- * keys (a key can spend at most its budget) plus what their revoked keys actually spent.
+ * The budget rule keeps the user's possible spend under their budget: over their live keys, the
+ * larger of each key's budget (a key can spend at most its budget) and what it has spent, plus
+ * what their revoked keys actually spent.
  */
 export function fitKeyToAllowance(user: User, patch: KeyPatch, mode: 'create' | 'patch', claims: BudgetClaims | undefined): KeyPatch {
   if (user.role === 'operator') return patch;

@@ -2,43 +2,121 @@ import cluster from 'node:cluster';
 import type { Redis } from 'ioredis';
 import { RateLimiterCluster, RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract, type RateLimiterRes } from 'rate-limiter-flexible';
 
-/** Failed sign-ins allowed per IP address and per account in each window. */
+/** The account a failed admin-token sign-in counts against (there is one admin token). */
+export const ADMIN_TOKEN_ACCOUNT = 'admin-token';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** One per app: console sign-ins and the admin API's bearer token count on the same counters. */
+    signInLimiter: SignInLimiter;
+  }
+}
+
+/** Failed sign-ins allowed per client address (any accounts) in each window. */
 export const SIGN_IN_FAILURES_ALLOWED = 10;
 export const SIGN_IN_WINDOW_SECONDS = 15 * 60;
 
 /**
- * Counts failed sign-ins per client IP and per account (the email, or the admin token as one
- * account). Past the limit on either, sign-in is refused without checking the password until the
- * window ends. Shared through Redis when the gateway has one, so instances count together.
+ * The backoff of one address on one account: a few tries a minute, then the quarter hour's, then
+ * the day's; each step waits longer (a minute, 15 minutes, the rest of the day).
+ */
+const PAIR_STEPS = [
+  { name: 'pair-minute', points: 5, duration: 60 },
+  { name: 'pair-quarter', points: SIGN_IN_FAILURES_ALLOWED, duration: SIGN_IN_WINDOW_SECONDS },
+  { name: 'pair-day', points: 20, duration: 24 * 3600 },
+] as const;
+
+/** Failures on one account, from all addresses, past which it counts as under attack. */
+const ACCOUNT_UNDER_ATTACK = SIGN_IN_FAILURES_ALLOWED;
+
+/** An attempt taken from the counters; the caller reports how the credential was judged. */
+export interface SignInAttempt {
+  failed(): Promise<void>;
+  succeeded(): Promise<void>;
+}
+
+export type SignInTake = { attempt: SignInAttempt } | { retryAfterSeconds: number };
+
+/**
+ * Sign-in limits (issue 23 items 4 and 7). Counted per client address and per (address, account),
+ * never per account alone: a stranger's wrong guesses must not lock the right credential out of an
+ * address that has not failed (ten wrong admin tokens used to make the operator's own sign-in
+ * 429 everywhere for 15 minutes). An account under attack from many addresses (ten failures in 15
+ * minutes) makes every address that has failed on it wait out the window, so a distributed guesser
+ * gets one try per address, while addresses that never failed sign in as usual.
+ *
+ * The attempt is taken from the counters before the credential is verified (`take`), so 60
+ * parallel tries from one address verify no more than the counters allow; a correct credential
+ * gives its attempt back. Shared through Redis when the gateway has one.
  */
 export class SignInLimiter {
-  private readonly byIp: RateLimiterAbstract;
-  private readonly byAccount: RateLimiterAbstract;
+  private readonly byAddress: RateLimiterAbstract;
+  private readonly byPair: RateLimiterAbstract[];
+  private readonly accountFailures: RateLimiterAbstract;
 
   constructor(redis: Redis | undefined, keyPrefix = 'gw:signin') {
-    const make = (kind: string): RateLimiterAbstract => {
-      const options = { keyPrefix: `${keyPrefix}:${kind}`, points: SIGN_IN_FAILURES_ALLOWED, duration: SIGN_IN_WINDOW_SECONDS };
+    const make = (kind: string, points: number, duration: number): RateLimiterAbstract => {
+      const options = { keyPrefix: `${keyPrefix}:${kind}`, points, duration };
       if (redis) return new RateLimiterRedis({ ...options, storeClient: redis, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(options) });
       return cluster.isWorker ? new RateLimiterCluster({ ...options, timeoutMs: 1000 }) : new RateLimiterMemory(options);
     };
-    this.byIp = make('ip');
-    this.byAccount = make('account');
+    this.byAddress = make('ip', SIGN_IN_FAILURES_ALLOWED, SIGN_IN_WINDOW_SECONDS);
+    this.byPair = PAIR_STEPS.map((step) => make(step.name, step.points, step.duration));
+    this.accountFailures = make('account-failures', Number.MAX_SAFE_INTEGER, SIGN_IN_WINDOW_SECONDS);
   }
 
-  /** Seconds to wait when either counter is used up; undefined when a sign-in may be tried. */
-  async blockedFor(ip: string, account: string): Promise<number | undefined> {
-    const [ipState, accountState] = await Promise.all([this.byIp.get(ip), this.byAccount.get(account)]);
-    const waits = [ipState, accountState].filter((s): s is RateLimiterRes => s !== null && s.consumedPoints >= SIGN_IN_FAILURES_ALLOWED).map((s) => s.msBeforeNext);
-    return waits.length === 0 ? undefined : Math.max(1, Math.ceil(Math.max(...waits) / 1000));
+  /** Takes one attempt for `account` from `address`, or says how long to wait. */
+  async take(address: string, account: string): Promise<SignInTake> {
+    const pair = pairKey(address, account);
+    const [underAttack, tried] = await Promise.all([this.accountFailures.get(account), this.byPair[1]!.get(pair)]);
+    if (underAttack && underAttack.consumedPoints >= ACCOUNT_UNDER_ATTACK && tried && tried.consumedPoints > 0) {
+      return { retryAfterSeconds: seconds(underAttack.msBeforeNext) };
+    }
+    const counters: Array<[RateLimiterAbstract, string]> = [[this.byAddress, address], ...this.byPair.map((limiter): [RateLimiterAbstract, string] => [limiter, pair])];
+    const taken = await Promise.allSettled(counters.map(([limiter, key]) => limiter.consume(key)));
+    const refusals = taken.filter((t): t is PromiseRejectedResult => t.status === 'rejected').map((t) => t.reason as RateLimiterRes | Error);
+    if (refusals.length > 0) {
+      // A refused try is not verified, so it is not counted: every counter gets its point back.
+      await giveBack(counters);
+      const waits = refusals.map((r) => (r instanceof Error ? 1000 : r.msBeforeNext));
+      return { retryAfterSeconds: seconds(Math.max(...waits)) };
+    }
+    return {
+      attempt: {
+        failed: async () => {
+          await this.accountFailures.consume(account).catch(() => undefined);
+        },
+        // A correct credential is not a failure: the address's point comes back and the pair starts afresh.
+        succeeded: async () => {
+          await Promise.all([this.byAddress.reward(address, 1).catch(() => undefined), ...this.byPair.map((limiter) => limiter.delete(pair).catch(() => undefined))]);
+        },
+      },
+    };
   }
 
-  async failed(ip: string, account: string): Promise<void> {
-    // consume() rejects once over the limit; the count is what matters here, not the verdict.
-    await Promise.all([this.byIp.consume(ip).catch(() => undefined), this.byAccount.consume(account).catch(() => undefined)]);
+  /**
+   * For a credential that costs nothing to check and comes in bursts (the admin API's bearer
+   * token), judged before counting: a wrong one counts as a failed sign-in, a right one counts
+   * nothing, and an address past its limits is refused whatever it sent. Seconds to wait, or
+   * undefined when the verdict stands.
+   */
+  async judge(address: string, account: string, ok: boolean): Promise<number | undefined> {
+    const pair = pairKey(address, account);
+    if (ok) {
+      const states = await Promise.all([this.byAddress.get(address), ...this.byPair.map((limiter) => limiter.get(pair))]);
+      const limits = [SIGN_IN_FAILURES_ALLOWED, ...PAIR_STEPS.map((step) => step.points)];
+      const waits = states.flatMap((state, i) => (state && state.consumedPoints >= limits[i]! ? [state.msBeforeNext] : []));
+      return waits.length > 0 ? seconds(Math.max(...waits)) : undefined;
+    }
+    const counted = await Promise.allSettled([this.byAddress.consume(address), ...this.byPair.map((limiter) => limiter.consume(pair)), this.accountFailures.consume(account)]);
+    const waits = counted.flatMap((c) => (c.status === 'rejected' ? [c.reason instanceof Error ? 1000 : (c.reason as RateLimiterRes).msBeforeNext] : []));
+    return waits.length > 0 ? seconds(Math.max(...waits)) : undefined;
   }
+}
 
-  /** A correct password clears the account's count (not the IP's: one good account must not launder guesses at others). */
-  async succeeded(account: string): Promise<void> {
-    await this.byAccount.delete(account).catch(() => undefined);
-  }
+const pairKey = (address: string, account: string): string => `${address}|${account}`;
+const seconds = (ms: number): number => Math.max(1, Math.ceil(ms / 1000));
+
+function giveBack(counters: ReadonlyArray<[RateLimiterAbstract, string]>): Promise<unknown> {
+  return Promise.all(counters.map(([limiter, key]) => limiter.reward(key, 1).catch(() => undefined)));
 }

@@ -41,6 +41,8 @@ export async function startGatewayProcess(options: {
   built?: boolean;
   /** LOG_LEVEL (default `silent`); `info` writes one access line per request to `stdout`. */
   logLevel?: string;
+  /** More environment (GATEWAY_* settings). */
+  env?: Record<string, string>;
 }): Promise<GatewayProcess> {
   const configFile = join(options.dataDir, `${options.name}.gateway.yaml`);
   writeFileSync(configFile, stringify(options.file));
@@ -61,6 +63,7 @@ export async function startGatewayProcess(options: {
       DATABASE_URL: options.databaseUrl,
       REDIS_URL: options.redisUrl ?? '',
       LOG_LEVEL: options.logLevel ?? 'silent',
+      ...options.env,
     },
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

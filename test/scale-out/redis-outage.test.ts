@@ -1,43 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { call, startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { freePort, startRedis } from '../helpers/redis-server.js';
 
 /**
  * Issue 13 item 10: Redis going away must not stall requests. The gateway fails fast to
  * per-instance limits, and shares them again once Redis is back. A Redis server of the test's own
  * (same binary CI starts) is killed and restarted on its port.
  */
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-
-function startRedis(port: number): Promise<ChildProcess> {
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  return new Promise((resolve, reject) => {
-    const probe = async (tries: number): Promise<void> => {
-      const client = new Redis({ port, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
-      client.on('error', () => undefined);
-      try {
-        await client.connect();
-        await client.ping();
-        client.disconnect();
-        resolve(child);
-      } catch {
-        client.disconnect();
-        if (tries > 50) reject(new Error('redis-server did not start'));
-        else setTimeout(() => void probe(tries + 1), 100);
-      }
-    };
-    void probe(0);
-  });
-}
-
 const chat = { model: 'delta-4.1', messages: [{ role: 'user', content: 'hi' }] };
 
 describe('Redis outage', () => {
@@ -55,7 +26,7 @@ describe('Redis outage', () => {
   });
 
   it('fails fast to per-instance limits while Redis is down, and shares them again when it returns', async () => {
-    const { secret } = await gateway.deps.keys.create({ name: 'limited', rpm: 4, budgetUsd: 100 });
+    const { key, secret } = await gateway.deps.keys.create({ name: 'limited', rpm: 4, budgetUsd: 100 });
     const as = { authorization: `Bearer ${secret}` };
     expect((await call(gateway, 'POST', '/v1/chat/completions', chat, as)).status).toBe(200);
 
@@ -70,8 +41,8 @@ describe('Redis outage', () => {
       expect(Date.now() - started).toBeLessThan(2_000);
       statuses.push(answer.status);
     }
-    // The per-instance counter starts afresh: 4 admitted, the 5th refused. Limits still hold.
-    expect(statuses).toEqual([200, 200, 200, 200, 429]);
+    // The window's count at Redis's last answer stands (issue 23): 3 more fit the rpm of 4, then 429.
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
 
     redis = await startRedis(port);
     const probe = new Redis({ port, maxRetriesPerRequest: 1 });
@@ -79,8 +50,10 @@ describe('Redis outage', () => {
       await expect.poll(() => gateway.deps.redis!.status, { timeout: 10_000 }).toBe('ready');
       const { secret: fresh } = await gateway.deps.keys.create({ name: 'after', rpm: 100 });
       expect((await call(gateway, 'POST', '/v1/chat/completions', chat, { authorization: `Bearer ${fresh}` })).status).toBe(200);
-      // Counted in Redis again.
+      // Counted in Redis again; the restarted Redis got back the window this instance counted.
       expect((await probe.keys('gw:rl:requests*')).length).toBeGreaterThan(0);
+      await expect.poll(() => probe.get(`gw:rl:requests:${key.id}:delta-4.1`), { timeout: 5_000 }).toBe('4');
+      expect((await call(gateway, 'POST', '/v1/chat/completions', chat, as)).status).toBe(429);
     } finally {
       probe.disconnect();
     }

@@ -96,3 +96,51 @@ describe('budget holds across two instances (PostgreSQL and Redis)', () => {
     expect(await spentBy(a, key.id)).toBeLessThanOrEqual(0.2);
   });
 });
+
+describe('what the worst case leaves out (issue 23 items 5 and 11)', () => {
+  let gateway: TestGateway;
+  beforeAll(async () => {
+    gateway = await startTestGateway({
+      file: {
+        // A 10-token answer holds 0.04 USD; the simulator's reasoning (about 20 tokens) comes on top.
+        // The prompt price makes each message's template tokens show.
+        prices: { 'beta-seed-2.0-pro': { completion_per_1m: 4_000 }, 'delta-4.1': { prompt_per_1m: 900 } },
+      },
+    });
+  });
+  afterAll(() => gateway.stop());
+
+  it('20 parallel requests with max_tokens 10 on a reasoning model overrun a 1 USD key by at most one request (item 5)', async () => {
+    const { key, secret } = await gateway.deps.keys.create({ name: 'reasoning', budgetUsd: 1 });
+    const body = { model: 'beta-seed-2.0-pro', messages: [{ role: 'user', content: 'think about it' }], max_tokens: 10 };
+    const answers = await Promise.all(Array.from({ length: 20 }, () => call(gateway, 'POST', '/v1/chat/completions', body, bearer(secret))));
+    const answered = answers.filter((a) => a.status === 200);
+    const perRequest = Math.max(0, ...answered.map((a) => (a.json.usage.completion_tokens * 4_000) / 1e6));
+    expect(await spentBy(gateway, key.id)).toBeLessThanOrEqual(1 + perRequest + 1e-9);
+    // The refusal says why: the model may reason up to its ceiling before it answers.
+    const refused = answers.find((a) => a.status === 429);
+    if (refused) expect(refused.json.error.message).toContain('reason');
+
+    // With thinking turned off the answer's maximum is the whole worst case: 0.04 USD, so they fit.
+    const quiet = await call(gateway, 'POST', '/v1/chat/completions', { ...body, thinking: { type: 'disabled' } }, bearer(secret));
+    expect(quiet.status, quiet.text).toBe(200);
+    expect(quiet.json.usage.completion_tokens_details?.reasoning_tokens ?? 0).toBe(0);
+  });
+
+  it('one request at a time never spends past the budget: the worst case counts the chat template (item 11)', async () => {
+    const { key, secret } = await gateway.deps.keys.create({ name: 'template', budgetUsd: 1 });
+    // 60 one-word messages: 60 tokens of text, and about four template tokens around each.
+    const messages = Array.from({ length: 60 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: 'ok' }));
+    let answered = 0;
+    for (let i = 0; i < 20; i++) {
+      const answer = await call(gateway, 'POST', '/v1/chat/completions', { model: 'delta-4.1', messages, max_tokens: 1 }, bearer(secret));
+      if (answer.status !== 200) {
+        expect(answer.status).toBe(429);
+        break;
+      }
+      answered += 1;
+    }
+    expect(answered).toBeGreaterThan(0);
+    expect(await spentBy(gateway, key.id)).toBeLessThanOrEqual(1);
+  });
+});

@@ -56,4 +56,31 @@ describe('usage journal', () => {
       await second.stop({ keepData: true });
     }
   });
+
+  it('replays after a crash on the gateway\'s own id: ten answered requests that reused one x-request-id are ten rows (issue 23 item 10)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gateway-journal-ids-'));
+    try {
+      const doomed = await startGatewayProcess({ name: 'doomed-ids', dataDir: dir, databaseUrl: '', file: {} });
+      const body = JSON.stringify({ model: 'delta-4.1', messages: [{ role: 'user', content: 'hi' }] });
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          fetch(`${doomed.url}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': 'application/json', 'x-request-id': 'reused-id' }, body }).then((r) => r.status),
+        ),
+      );
+      // Killed inside the recorder's one-second batch: the events are in the journal only.
+      await doomed.kill();
+      expect(answers).toEqual(Array(10).fill(200));
+      const second = await startTestGateway({ dataDir: dir });
+      try {
+        const rows = await second.deps.db.selectFrom('usage_events').select('request_id').where('request_id', '=', 'reused-id').execute();
+        expect(rows).toHaveLength(10);
+        const ids = await second.deps.db.selectFrom('usage_events').select('entry_id').where('request_id', '=', 'reused-id').execute();
+        expect(new Set(ids.map((row) => row.entry_id)).size).toBe(10);
+      } finally {
+        await second.stop({ keepData: true });
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

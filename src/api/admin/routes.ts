@@ -29,7 +29,7 @@ const describe = "Admin token (`Authorization: Bearer <admin token>`, not an API
  */
 export async function adminRoutes(app: FastifyInstance): Promise<void> {
   const { keys, db, readDb, now, config, usage } = app.gateway;
-  const authenticate = adminAuthenticator(db, now, new SessionStore(db, now));
+  const authenticate = adminAuthenticator(db, now, new SessionStore(db, now), app.signInLimiter);
   app.addHook('onRequest', async (request) => authenticate(request));
   const users = new UserStore(db, now);
   const views = new KeyViews(readDb, usage, now);

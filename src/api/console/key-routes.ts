@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GatewayError } from '../../errors.js';
-import type { ApiKey } from '../../keys/key-store.js';
-import { budgetClaims, fitKeyToAllowance } from '../../users/key-allowance.js';
+import { KeyStore, type ApiKey } from '../../keys/key-store.js';
+import { budgetClaims, fitKeyToAllowance, withUserLocked } from '../../users/key-allowance.js';
 import { toKeyPatch } from '../admin/key-input.js';
 import { KeyViews } from '../admin/key-views.js';
 import { validated } from '../admin/route-validation.js';
@@ -26,6 +26,8 @@ export async function consoleKeyRoutes(app: FastifyInstance, { opts }: ConsoleRo
     if (!key || key.owner !== sessionOfRequest(request).user.id) throw new GatewayError('GW_RESOURCE_NOT_FOUND', `No API key '${id}'`);
     return key;
   };
+  // A store over the transaction's connection; the key's change is announced once it is committed.
+  const inTransaction = (trx: typeof db) => new KeyStore(trx, now);
   const live = (key: ApiKey, doing: string): ApiKey => {
     if (key.revokedAt !== null) throw new GatewayError('GW_REQ_INVALID_PARAM', `API key '${key.id}' is revoked and cannot be ${doing}`);
     return key;
@@ -45,9 +47,18 @@ export async function consoleKeyRoutes(app: FastifyInstance, { opts }: ConsoleRo
     async (request, reply) => {
       const { user } = sessionOfRequest(request);
       const body = request.body as CreateBody;
-      const claims = user.role === 'operator' || user.budgetUsd === null ? undefined : await budgetClaims(db, user.id);
-      const patch = fitKeyToAllowance(user, toKeyPatch(body, config.file.tiers), 'create', claims);
-      const { key, secret } = await keys.create({ ...patch, name: body.name, owner: user.id });
+      const asked = toKeyPatch(body, config.file.tiers);
+      if (user.role === 'operator' || user.budgetUsd === null) {
+        const { key, secret } = await keys.create({ ...fitKeyToAllowance(user, asked, 'create', undefined), name: body.name, owner: user.id });
+        return reply.code(201).send({ ...(await views.one(key)), key: secret });
+      }
+      // The user's budget: what their keys spent is read from the ledger, this instance's queued events first.
+      await usage.flush();
+      const { key, secret } = await withUserLocked(db, user.id, async (trx) => {
+        const patch = fitKeyToAllowance(user, asked, 'create', await budgetClaims(trx, user.id));
+        return inTransaction(trx).create({ ...patch, name: body.name, owner: user.id });
+      });
+      keys.changed(key.id);
       return reply.code(201).send({ ...(await views.one(key)), key: secret });
     },
   );
@@ -64,9 +75,17 @@ export async function consoleKeyRoutes(app: FastifyInstance, { opts }: ConsoleRo
       const { user } = sessionOfRequest(request);
       const key = live(await ownKey(request), 'changed');
       const body = request.body as PatchBody;
-      const claims = user.role === 'operator' || user.budgetUsd === null || body.budget_usd === undefined ? undefined : await budgetClaims(db, user.id, key.id);
-      const patch = fitKeyToAllowance(user, toKeyPatch(body, config.file.tiers), 'patch', claims);
-      return views.one((await keys.update(key.id, patch)) ?? key);
+      const asked = toKeyPatch(body, config.file.tiers);
+      if (user.role === 'operator' || user.budgetUsd === null || body.budget_usd === undefined) {
+        return views.one((await keys.update(key.id, fitKeyToAllowance(user, asked, 'patch', undefined))) ?? key);
+      }
+      await usage.flush();
+      const updated = await withUserLocked(db, user.id, async (trx) => {
+        const patch = fitKeyToAllowance(user, asked, 'patch', await budgetClaims(trx, user.id, key.id));
+        return inTransaction(trx).update(key.id, patch);
+      });
+      keys.changed(key.id);
+      return views.one(updated ?? key);
     },
   );
 

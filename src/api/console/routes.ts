@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { SessionStore } from '../../users/session-store.js';
 import { UserStore } from '../../users/user-store.js';
-import { authenticateSession, sessionOfRequest } from './session-auth.js';
+import { authenticateSession, requireJsonWrite, requireSameOrigin, sessionOfRequest } from './session-auth.js';
 import { requestLogRoutes } from '../request-log/routes.js';
 import { taskListRoutes } from '../task-log/routes.js';
 import { consoleSessionRoutes } from './session-routes.js';
@@ -15,7 +15,7 @@ export interface ConsoleRouteTools {
   opts: (summary: string, schema?: Record<string, unknown>) => object;
 }
 
-const describe = 'Console session cookie (`gw_session`, set by POST /console/api/session); state-changing requests also need the `x-csrf-token` header.';
+const describe = 'Console session cookie (`gw_session`, set by POST /console/api/session); state-changing requests also need the `x-csrf-token` header, and a body sent as `application/json`.';
 
 /** Routes reachable without a session: signing in and accepting an invitation. */
 const SIGN_IN_ROUTES = new Set(['POST /console/api/session', 'POST /console/api/invite/accept']);
@@ -30,7 +30,12 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
   const sessions = new SessionStore(db, now);
   const users = new UserStore(db, now);
   app.addHook('onRequest', async (request) => {
-    if (SIGN_IN_ROUTES.has(`${request.method} ${request.routeOptions.url}`)) return;
+    if (SIGN_IN_ROUTES.has(`${request.method} ${request.routeOptions.url}`)) {
+      // No session yet, so no CSRF token: the request must come from the console itself, as JSON (issue 23).
+      requireSameOrigin(request, app.gateway.config.publicUrl);
+      requireJsonWrite(request);
+      return;
+    }
     await authenticateSession(request, sessions);
   });
   const opts = (summary: string, schema: Record<string, unknown> = {}) => ({

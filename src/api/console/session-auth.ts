@@ -32,6 +32,38 @@ export function sessionCookie(request: FastifyRequest, token: string, maxAgeMs: 
 
 export const clearedSessionCookie = (request: FastifyRequest, publicUrl: string | undefined): string => sessionCookie(request, '', 0, publicUrl);
 
+/**
+ * Console writes carry JSON and say so (issue 23 item 6): an HTML form can only send
+ * `application/x-www-form-urlencoded`, `multipart/form-data` or `text/plain`, and the gateway reads
+ * any body as JSON, so a cross-site `text/plain` form could post a JSON body. A write with a body
+ * must declare `application/json`; a write with another declared type is refused whatever its body.
+ */
+export function requireJsonWrite(request: FastifyRequest): void {
+  if (!STATE_CHANGING.has(request.method)) return;
+  const type = request.headers['content-type'];
+  const hasBody = (request.headers['content-length'] !== undefined && request.headers['content-length'] !== '0') || request.headers['transfer-encoding'] !== undefined;
+  if (type === undefined ? !hasBody : JSON_TYPE.test(type)) return;
+  throw new GatewayError('GW_REQ_UNSUPPORTED_MEDIA_TYPE', "Console requests with a body must send it as JSON with 'Content-Type: application/json'.");
+}
+
+const JSON_TYPE = /^application\/json\s*(;|$)/i;
+
+/**
+ * Signing in and accepting an invitation need no session, so no CSRF token either: a browser's
+ * request must come from the console's own origin (issue 23 item 6). Browsers send
+ * `Sec-Fetch-Site` and `Origin` on these POSTs; clients that send neither (scripts) are not browsers.
+ */
+export function requireSameOrigin(request: FastifyRequest, publicUrl: string | undefined): void {
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') throw crossSite();
+  const origin = request.headers.origin;
+  if (origin === undefined) return;
+  // The address the browser used (its Host, which a page on another site cannot change), or the public URL.
+  if (origin !== `${request.protocol}://${request.host}` && (!publicUrl || origin !== new URL(publicUrl).origin)) throw crossSite();
+}
+
+const crossSite = () => new GatewayError('GW_CSRF_FAILED', 'Signing in from another site is not allowed: use the console at its own address.');
+
 /** Cookie-authenticated writes must echo the session's CSRF token (compared in constant time). */
 export function checkCsrf(request: FastifyRequest, session: Session): void {
   if (!STATE_CHANGING.has(request.method)) return;
@@ -64,6 +96,7 @@ export async function authenticateSession(request: FastifyRequest, store: Sessio
   const session = token ? await store.find(token) : undefined;
   if (!session) throw new GatewayError('GW_SESSION_REQUIRED', 'Not signed in, or the session has ended. Sign in at POST /console/api/session.');
   checkCsrf(request, session);
+  requireJsonWrite(request);
   rememberSession(request, session);
   return session;
 }

@@ -5,7 +5,7 @@ import { OPERATOR_USER_ID } from '../../keys/key-store.js';
 import { Invitations } from '../../users/invitations.js';
 import { hashPassword, passwordMatches } from '../../users/passwords.js';
 import { SESSION_MAX_MS, type Session, type SessionStore } from '../../users/session-store.js';
-import { SignInLimiter } from '../../users/sign-in-limiter.js';
+import { ADMIN_TOKEN_ACCOUNT } from '../../users/sign-in-limiter.js';
 import { normaliseEmail, type User, type UserStore } from '../../users/user-store.js';
 import { validated } from '../admin/route-validation.js';
 import { AcceptInviteBody, SessionView, SignInBody, validateAcceptInvite, validateSignIn, type AcceptInviteBody as AcceptBody, type SignInBody as SignIn } from './schemas.js';
@@ -13,13 +13,11 @@ import { clearedSessionCookie, sessionCookie, sessionOfRequest } from './session
 import { toUserView } from './user-view.js';
 import type { ConsoleRouteTools } from './routes.js';
 
-/** The account a failed admin-token sign-in counts against (there is one admin token). */
-const ADMIN_TOKEN_ACCOUNT = 'admin-token';
 
 /** Sign-in, the session, sign-out (here and everywhere) and accepting an invitation. */
 export async function consoleSessionRoutes(app: FastifyInstance, { sessions, users, opts }: ConsoleRouteTools): Promise<void> {
-  const { db, now, redis, config } = app.gateway;
-  const limiter = new SignInLimiter(redis);
+  const { db, now, config } = app.gateway;
+  const limiter = app.signInLimiter;
   const invitations = new Invitations(db, now);
   const publicUrl = config.publicUrl;
 
@@ -44,8 +42,11 @@ export async function consoleSessionRoutes(app: FastifyInstance, { sessions, use
         throw new GatewayError('GW_REQ_INVALID_PARAM', "Send either 'admin_token', or 'email' and 'password'");
       }
       const account = byToken ? ADMIN_TOKEN_ACCOUNT : normaliseEmail(body.email!);
-      const wait = await limiter.blockedFor(request.ip, account);
-      if (wait !== undefined) throw new GatewayError('GW_SIGN_IN_RATE_LIMITED', `Too many failed sign-ins; try again in ${wait} s.`, { retryAfterSeconds: wait });
+      // The attempt is taken before the credential is verified (issue 23): parallel tries cannot all be checked.
+      const taken = await limiter.take(request.ip, account);
+      if ('retryAfterSeconds' in taken) {
+        throw new GatewayError('GW_SIGN_IN_RATE_LIMITED', `Too many failed sign-ins from this address; try again in ${taken.retryAfterSeconds} s.`, { retryAfterSeconds: taken.retryAfterSeconds });
+      }
 
       let user: User | undefined;
       if (byToken) {
@@ -56,10 +57,10 @@ export async function consoleSessionRoutes(app: FastifyInstance, { sessions, use
         if (await passwordMatches(found?.passwordHash ?? null, body.password!)) user = found;
       }
       if (!user) {
-        await limiter.failed(request.ip, account);
+        await taken.attempt.failed();
         throw new GatewayError('GW_SIGN_IN_FAILED', byToken ? 'Invalid admin token.' : 'Wrong email or password.');
       }
-      await limiter.succeeded(account);
+      await taken.attempt.succeeded();
       if (user.disabledAt !== null) throw new GatewayError('GW_PERMISSION_DENIED', 'This account has been disabled by an operator.');
       await sessions.deleteExpired();
       return signIn(request, reply, user, byToken ? 'admin_token' : 'password');

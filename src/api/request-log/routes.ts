@@ -20,7 +20,7 @@ export async function requestLogRoutes(app: FastifyInstance, { base, opts, owner
   const { readDb, usage, requestLog } = app.gateway;
   const operator = base === '/admin/api';
   const view = (row: RequestLogRow) => ({
-    id: String(row.id),
+    id: row.entry_id ?? '',
     request_id: row.request_id,
     created_at: iso(row.created_at)!,
     key_id: row.key_id,
@@ -85,9 +85,9 @@ export async function requestLogRoutes(app: FastifyInstance, { base, opts, owner
     async (request) => {
       const { id } = request.params as { id: string };
       const missing = () => new GatewayError('GW_RESOURCE_NOT_FOUND', `No request '${id}' in the log`);
-      if (!/^[0-9]{1,15}$/.test(id)) throw missing();
+      if (!/^[\w-]{1,64}$/.test(id)) throw missing();
       await written();
-      const row = await getRequest(readDb, Number(id), requestLog.cutoff, ownerOf(request));
+      const row = await getRequest(readDb, id, requestLog.cutoff, ownerOf(request));
       if (!row) throw missing();
       return {
         ...view(row),

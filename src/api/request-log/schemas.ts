@@ -33,11 +33,11 @@ export const AdminRequestLogQuery = Type.Object(
 export type AdminRequestLogQuery = Static<typeof AdminRequestLogQuery>;
 export const validateAdminRequestLogQuery = compileValidator(AdminRequestLogQuery);
 
-export const RequestEntryId = Type.Object({ id: Type.String({ description: 'The entry id from the list' }) });
+export const RequestEntryId = Type.Object({ id: Type.String({ description: "The entry's id from the list (not the x-request-id)" }) });
 
 export const RequestEntry = Type.Object({
-  id: Type.String({ description: 'Entry id (for the detail and the cursor)' }),
-  request_id: Type.String({ description: 'The x-request-id the client got' }),
+  id: Type.String({ description: "The entry's id, made by the gateway (random; for the detail)" }),
+  request_id: Type.String({ description: 'The x-request-id the client got (its own or the gateway\'s): searchable, not unique' }),
   created_at: Type.String({ description: 'ISO-8601 date-time' }),
   key_id: Nullable(Type.String()),
   key_name: Nullable(Type.String()),
