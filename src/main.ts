@@ -18,6 +18,11 @@ import { ChannelHealth } from './gateway/channel-health.js';
 import { CircuitBreakers, DEFAULT_CIRCUIT } from './gateway/circuit-breaker.js';
 import { DEFAULT_RETRY_POLICY } from './gateway/retry-policy.js';
 import { startTracing } from './telemetry/tracing.js';
+import { Catalog } from './catalog/catalog.js';
+import { PriceBook } from './catalog/price-book.js';
+import { CatalogStore } from './catalog/catalog-store.js';
+import { CatalogSync } from './catalog/catalog-sync.js';
+import { checkCatalogReferences } from './catalog/check-config.js';
 
 export interface RunningGateway {
   app: FastifyInstance;
@@ -122,6 +127,28 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     await ensureAdminToken(db, config.adminToken, announce);
   });
 
+  // The catalog first: the file's channels, prices and tiers must name models it knows (issue 21).
+  const catalogStore = new CatalogStore(db);
+  const catalog = new Catalog(config.file.models);
+  const prices = new PriceBook(config.file.prices, config.file.builtin_prices !== false);
+  const reloadCatalog = async () => {
+    const [models, stored] = await Promise.all([catalogStore.models(), catalogStore.prices()]);
+    catalog.setRuntimeModels(models);
+    prices.setRuntimePrices(stored);
+  };
+  const catalogSync = new CatalogSync(catalogStore, {
+    reload: reloadCatalog,
+    onError: (error) => app?.log.warn({ err: error }, 'reading the catalog failed; the last one stays in force'),
+  });
+  try {
+    await catalogSync.check();
+    checkCatalogReferences(config.file, catalog, config.fileSource);
+  } catch (error) {
+    await db.destroy();
+    await redis?.quit();
+    throw error;
+  }
+
   const { channels, simulators } = await buildChannels(config.file.channels ?? [], config.file.simulator);
   const upstream = new UpstreamClient();
   const routing = config.file.routing ?? {};
@@ -138,7 +165,9 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   let live: GatewayDeps | undefined;
   const channelControl = new ChannelControl(db, channels, {
     disabledInFile: new Set((config.file.channels ?? []).filter((channel) => channel.enabled === false).map((channel) => channel.name)),
-    onChange: (routable) => {
+    onChange: (routable, all) => {
+      catalog.setChannels(all);
+      prices.setChannels(all);
       if (live) live.channels = routable;
     },
     onError: (error) => app?.log.warn({ err: error }, 'reading the channel settings failed; the last ones stay in force'),
@@ -152,6 +181,10 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     usage,
     requestLog,
     channels: channelControl.all.filter((channel) => channelControl.isEnabled(channel.name)),
+    catalog,
+    prices,
+    catalogStore,
+    catalogSync,
     channelControl,
     channelHealth: new ChannelHealth(),
     upstream,
@@ -172,6 +205,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   live = deps;
   app = await buildApp(deps);
   channelControl.start();
+  catalogSync.start();
   if (redis) {
     reportRedisOutages(redis, app.log);
     // Subscribed before listening, so no revocation made elsewhere after this start is missed.
@@ -191,6 +225,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     async close() {
       await drainAndClose(app, config.shutdownTimeoutMs ?? 25_000);
       channelControl.close();
+      catalogSync.close();
       // Every request has ended, and its spans with it: the last batch goes out now.
       const tracesSent = tracing?.shutdown().catch((error: unknown) => app.log.warn({ err: error }, 'the last traces could not be exported'));
       await usage.close();

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseDocument, LineCounter } from 'yaml';
 import { Ajv } from 'ajv';
-import { FileConfigSchema, type FileConfig, type GatewayConfig, type TracingConfig } from './schema.js';
+import { FileConfigSchema, type ConfigSource, type FileConfig, type GatewayConfig, type TracingConfig } from './schema.js';
 import { providerFor } from '../providers/registry.js';
 import type { VendorId } from '../providers/types.js';
 
@@ -24,7 +24,8 @@ const validateFile = ajv.compile(FileConfigSchema);
 
 /** The only reader of process.env. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
-  const file = env.GATEWAY_CONFIG ? loadConfigFile(env.GATEWAY_CONFIG, env) : {};
+  const source = env.GATEWAY_CONFIG ? readConfigFile(env.GATEWAY_CONFIG, env) : undefined;
+  const file = source?.file ?? {};
   return {
     port: parseInteger(env.PORT, 8080, 'PORT'),
     host: env.HOST ?? '0.0.0.0',
@@ -46,6 +47,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     corsOrigins: (env.GATEWAY_CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim().replace(/\/$/, '')).filter(Boolean),
     tracing: loadTracingConfig(env),
     file,
+    ...(source ? { fileSource: source.source } : {}),
   };
 }
 
@@ -98,10 +100,24 @@ function parseInteger(value: string | undefined, fallback: number, name: string)
 
 /** Reads the YAML file, substitutes ${ENV} references and checks it against the schema. */
 export function loadConfigFile(path: string, env: NodeJS.ProcessEnv): FileConfig {
+  return readConfigFile(path, env).file;
+}
+
+/** The file's configuration and where each of its values is, for errors found after loading (catalog checks). */
+export function readConfigFile(path: string, env: NodeJS.ProcessEnv): { file: FileConfig; source: ConfigSource } {
   const text = readFileSync(path, 'utf8');
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter });
   if (doc.errors.length > 0) throw new Error(`${path}: ${doc.errors[0]!.message}`);
+  const lineOf = (segments: ReadonlyArray<string | number>): number | undefined => {
+    // The value's line: for `key: value` entries, the key's own.
+    const node = (doc.getIn(segments, true) ?? undefined) as { range?: [number, number] } | undefined;
+    return node?.range ? lineCounter.linePos(node.range[0]).line : undefined;
+  };
+  return { file: checkedFile(doc, lineCounter, path, env), source: { path, lineOf } };
+}
+
+function checkedFile(doc: ReturnType<typeof parseDocument>, lineCounter: LineCounter, path: string, env: NodeJS.ProcessEnv): FileConfig {
   const data = substituteEnv(doc.toJS() ?? {}, env, path);
   if (!validateFile(data)) {
     const error = validateFile.errors![0]!;

@@ -17,6 +17,8 @@ export class BatchInsert<T extends keyof Database> {
     private readonly table: T,
     /** Every column a row writes, in one fixed order (generated ids are left out). */
     private readonly columns: ReadonlyArray<keyof Insertable<Database[T]> & string>,
+    /** Values of columns a row may leave out (NOT NULL columns added later, which older writers omit). */
+    private readonly defaults: Readonly<Partial<Record<keyof Insertable<Database[T]> & string, unknown>>> = {} as never,
   ) {
     const sqlite = sqliteHandleOf(db);
     if (sqlite) {
@@ -29,7 +31,8 @@ export class BatchInsert<T extends keyof Database> {
 
   /** One statement (or one SQLite transaction) for all `rows`; callers keep batches small enough for the database's parameter cap. */
   async write(rows: ReadonlyArray<Insertable<Database[T]>>): Promise<void> {
-    const values = (row: Insertable<Database[T]>) => this.columns.map((c) => (row as Record<string, unknown>)[c] ?? null);
+    const defaults = this.defaults as Record<string, unknown>;
+    const values = (row: Insertable<Database[T]>) => this.columns.map((c) => (row as Record<string, unknown>)[c] ?? defaults[c] ?? null);
     if (this.writeSqlite) this.writeSqlite(rows.map(values));
     else await this.db.executeQuery(CompiledQuery.raw(this.sqlFor(rows.length), rows.flatMap(values)));
   }

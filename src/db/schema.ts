@@ -141,6 +141,15 @@ export interface UsageEventTable {
   latency_ms: number;
   ttft_ms: number | null;
   created_at: number;
+  /** Of prompt_tokens: read from the vendor's prompt cache, written to it (5 min, 1 h), image tokens (0017). */
+  cached_tokens?: number;
+  cache_write_5m_tokens?: number;
+  cache_write_1h_tokens?: number;
+  image_input_tokens?: number;
+  /** Of completion_tokens: image tokens (0017). */
+  image_output_tokens?: number;
+  /** JSON array of cost lines (dimension, quantity, unit_usd, usd); null when nothing was billed (0017). */
+  cost_lines?: string | null;
 }
 
 /** The request log's part of each request (0009); the rest is its usage event. */
@@ -167,6 +176,23 @@ export interface ChannelSettingTable {
   updated_at: number;
 }
 
+/** Models added through the admin API (0014); `families` is a JSON array. */
+export interface CatalogModelTable {
+  id: string;
+  kind: string;
+  families: string;
+  owned_by: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Prices set through the admin API (0015): the model's whole price, as JSON. */
+export interface ModelPriceTable {
+  model: string;
+  price: string;
+  updated_at: number;
+}
+
 export interface Database {
   api_keys: ApiKeyTable;
   settings: SettingTable;
@@ -175,6 +201,8 @@ export interface Database {
   usage_events: UsageEventTable;
   request_details: RequestDetailTable;
   channel_settings: ChannelSettingTable;
+  catalog_models: CatalogModelTable;
+  model_prices: ModelPriceTable;
   users: UserTable;
   sessions: SessionTable;
   invitations: InvitationTable;

@@ -51,6 +51,7 @@ export async function buildChannels(configured: readonly ChannelConfig[], defaul
       // Lower-cased so a channel's `Anthropic-Version` replaces the vendor default, not doubles it.
       headers: { ...provider.defaultHeaders, ...lowerCaseKeys(config.headers) },
       isSimulator: !config.base_url,
+      prices: config.prices,
     });
     for (const model of Object.keys(config.models)) served.add(model);
   }

@@ -22,8 +22,8 @@ const REFRESH_MS = 5_000;
 export interface ChannelControlOptions {
   /** Channels the configuration file turned off (`enabled: false`). */
   disabledInFile?: ReadonlySet<string>;
-  /** Gets the routable channels (enabled ones, settings applied) each time they change. */
-  onChange: (routable: readonly Channel[]) => void;
+  /** Gets the routable channels (enabled ones, settings applied), and every channel, each time they change. */
+  onChange: (routable: readonly Channel[], all: readonly Channel[]) => void;
   refreshMs?: number;
   now?: () => number;
   onError?: (error: unknown) => void;
@@ -87,7 +87,7 @@ export class ChannelControl {
       const o = this.overrides.get(channel.name);
       return o && (o.weight !== null || o.priority !== null) ? { ...channel, weight: o.weight ?? channel.weight, priority: o.priority ?? channel.priority } : channel;
     });
-    this.options.onChange(this.effective.filter((channel) => this.isEnabled(channel.name)));
+    this.options.onChange(this.effective.filter((channel) => this.isEnabled(channel.name)), this.effective);
   }
 
   /** Stores a change and applies it on this instance at once (others within the refresh interval). */

@@ -7,7 +7,7 @@ import { limitsFor } from '../ratelimit/policy.js';
 import { BudgetTracker } from '../usage/budget.js';
 import { FailoverBudgetHolds, isRefusal, LocalBudgetHolds, SharedBudgetHolds, type BudgetHolds } from '../usage/budget-holds.js';
 import { worstCaseCost } from '../usage/worst-case.js';
-import { checkBillingConfig, costOf } from '../usage/prices.js';
+import { chargeOf } from '../usage/charge.js';
 import { assertModelAllowed } from './auth.js';
 import { onRequestEnd, registerRequestEnd, type ResponseEnd } from './request-end.js';
 
@@ -36,7 +36,6 @@ export interface AdmitOptions {
 }
 
 export function registerRateLimit(app: FastifyInstance): void {
-  checkBillingConfig(app.gateway.config.file);
   const { redis, db, usage, now } = app.gateway;
   const budgets = new BudgetTracker(db, usage, now);
   const local = new LocalBudgetHolds(budgets);
@@ -93,7 +92,7 @@ function releaseParallelSlot(_end: ResponseEnd, request: FastifyRequest): void {
  */
 async function holdBudget(request: FastifyRequest, reply: FastifyReply, key: ApiKey, model: string, options: AdmitOptions): Promise<void> {
   const { budgets, holds } = request.server.admission;
-  const worst = worstCaseCost(request.server.gateway.config.file.prices, model, options.body, options.videoSeconds ?? 0);
+  const worst = worstCaseCost(request.server.gateway.prices.candidatesFor(model), options.body, options.videoSeconds ?? 0);
   const held = await holds.hold(key.id, key.budgetUsd!, worst, await budgets.pendingVideo(key.id));
   if (isRefusal(held)) {
     const refusal = held;
@@ -113,8 +112,7 @@ function settleBudget(_end: ResponseEnd, request: FastifyRequest): void | Promis
   const hold = gw.budgetHold;
   if (!hold) return;
   gw.budgetHold = undefined;
-  const usage = gw.usage;
-  const actual = usage ? costOf(request.server.gateway.config.file.prices, gw.model ?? '', { promptTokens: usage.promptTokens, completionTokens: usage.completionTokens, images: usage.images ?? 0, videoSeconds: usage.videoSeconds ?? 0 }) : 0;
+  const actual = chargeOf(request.server.gateway.prices, gw.channel, gw.model ?? '', gw.usage, request.body)?.usd ?? 0;
   return hold.settle(actual);
 }
 

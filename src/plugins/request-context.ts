@@ -19,6 +19,10 @@ import type { ChannelHealth } from '../gateway/channel-health.js';
 import type { RetryPolicy } from '../gateway/retry-policy.js';
 import type { EndState } from './request-end.js';
 import type { RequestTrace, Tracing } from '../telemetry/tracing.js';
+import type { Catalog } from '../catalog/catalog.js';
+import type { PriceBook } from '../catalog/price-book.js';
+import type { CatalogStore } from '../catalog/catalog-store.js';
+import type { CatalogSync } from '../catalog/catalog-sync.js';
 
 /** Per-request data, on one typed decoration (`request.gw`). */
 export interface RequestContext {
@@ -72,6 +76,14 @@ export interface GatewayDeps {
   requestLog: RequestLog;
   /** The routable channels (enabled ones, runtime settings applied); replaced whole when an operator changes them. */
   channels: readonly Channel[];
+  /** The models served and known (spec, operator, built-in sheet): validation, routing and the console read it. */
+  catalog: Catalog;
+  /** Which price each (channel, model) pays (catalog/price-book.ts). */
+  prices: PriceBook;
+  /** The admin API's models, prices and channels in the database, and their revision. */
+  catalogStore: CatalogStore;
+  /** Re-reads the stored catalog when its revision moves (every instance, within seconds). */
+  catalogSync: CatalogSync;
   /** Every channel, enabled or not, and the runtime settings (gateway/channel-control.ts). */
   channelControl: ChannelControl;
   /** Recent upstream attempts per channel (gateway/channel-health.ts). */
@@ -99,6 +111,11 @@ export interface RouteOptions {
   family?: EndpointFamily;
   /** True on routes that need no API key (health, docs, media links). */
   isPublic?: boolean;
+  /**
+   * A parametric route standing for paths that exist only for some values (the operator's
+   * models on the native paths): false answers the ordinary 404 before authentication.
+   */
+  exists?: (request: FastifyRequest) => boolean;
 }
 
 declare module 'fastify' {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { UsageEvent } from '../usage/usage-recorder.js';
 import type { RequestLogEntry } from '../requests/request-log.js';
-import { costOf } from '../usage/prices.js';
+import { chargeOf } from '../usage/charge.js';
 import { onRequestEnd, type ResponseEnd } from './request-end.js';
 
 /**
@@ -56,13 +56,8 @@ function usageEventFor(request: FastifyRequest, reply: FastifyReply, end: Respon
   const gw = request.gw;
   const now = Date.now();
   const usage = gw.usage;
-  const billable = {
-    promptTokens: usage?.promptTokens ?? 0,
-    completionTokens: usage?.completionTokens ?? 0,
-    images: usage?.images ?? 0,
-    videoSeconds: usage?.videoSeconds ?? 0,
-  };
   const model = gw.model ?? '';
+  const charge = chargeOf(request.server.gateway.prices, gw.channel, model, usage, request.body);
   return {
     request_id: request.id,
     key_id: gw.key?.id ?? null,
@@ -71,15 +66,21 @@ function usageEventFor(request: FastifyRequest, reply: FastifyReply, end: Respon
     family: gw.family ?? 'unknown',
     status: reply.raw.statusCode,
     outcome: outcomeOf(request, reply, end),
-    prompt_tokens: billable.promptTokens,
-    completion_tokens: billable.completionTokens,
+    prompt_tokens: usage?.promptTokens ?? 0,
+    completion_tokens: usage?.completionTokens ?? 0,
     reasoning_tokens: usage?.reasoningTokens ?? 0,
-    images: billable.images,
-    video_seconds: billable.videoSeconds,
-    cost_usd: costOf(request.server.gateway.config.file.prices, model, billable),
+    images: usage?.images ?? 0,
+    video_seconds: usage?.videoSeconds ?? 0,
+    cost_usd: charge?.usd ?? 0,
     latency_ms: now - gw.startedAt,
     ttft_ms: gw.firstTokenAt === undefined ? null : gw.firstTokenAt - gw.startedAt,
     created_at: now,
+    cached_tokens: usage?.cachedTokens ?? 0,
+    cache_write_5m_tokens: usage?.cacheWrite5mTokens ?? 0,
+    cache_write_1h_tokens: usage?.cacheWrite1hTokens ?? 0,
+    image_input_tokens: usage?.imageInputTokens ?? 0,
+    image_output_tokens: usage?.imageOutputTokens ?? 0,
+    cost_lines: charge && charge.lines.length > 0 ? JSON.stringify(charge.lines) : null,
   };
 }
 

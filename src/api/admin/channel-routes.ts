@@ -1,14 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { CATALOG } from '../../catalog/models.js';
 import { GatewayError, isGatewayError } from '../../errors.js';
 import type { Channel } from '../../gateway/channel.js';
 import { HEALTH_WINDOW_MS } from '../../gateway/channel-health.js';
 import { dispatchJson } from '../../gateway/dispatch.js';
-import { routeModel } from '../../gateway/route-model.js';
 import type { OpenAIChatRequest, OpenAIChatCompletion } from '../../protocols/openai-chat/types.js';
 import { validated } from './route-validation.js';
 import {
-  CatalogModelList, ChannelIdParams, ChannelList, ChannelTestResult, ChannelView, PatchChannelBody, TestChannelBody,
+  ChannelIdParams, ChannelList, ChannelTestResult, ChannelView, PatchChannelBody, TestChannelBody,
   validatePatchChannel, validateTestChannel, type PatchChannelBody as PatchBody, type TestChannelBody as TestBody,
 } from './channel-schemas.js';
 
@@ -30,8 +28,7 @@ function displayUrl(channel: Channel): string {
 /**
  * Channels and models for operators (issue 12): each channel's health on this instance (circuit,
  * error rate and latency percentiles over the last minutes, last error), runtime enable/disable,
- * weight and priority (kept in the database, applied on every instance), a one-message test, and
- * the model catalog with its routes and prices.
+ * weight and priority (kept in the database, applied on every instance) and a one-message test.
  */
 export async function adminChannelRoutes(app: FastifyInstance, { opts }: { opts: (summary: string, schema?: Record<string, unknown>) => object }): Promise<void> {
   const { channelControl, channelHealth, circuits, config } = app.gateway;
@@ -107,7 +104,7 @@ export async function adminChannelRoutes(app: FastifyInstance, { opts }: { opts:
     async (request, reply) => {
       const channel = found(request);
       const asked = (request.body as TestBody | undefined)?.model;
-      const model = asked ?? Object.keys(channel.models).find((id) => CATALOG.find((m) => m.id === id)?.families.some((f) => TEXT_FAMILIES.has(f)));
+      const model = asked ?? Object.keys(channel.models).find((id) => app.gateway.catalog.find(id)?.families.some((f) => TEXT_FAMILIES.has(f)));
       if (model === undefined || !Object.hasOwn(channel.models, model)) {
         throw new GatewayError('GW_REQ_INVALID_PARAM', asked ? `Channel '${channel.name}' does not serve '${asked}'` : `Channel '${channel.name}' serves no text model to test`, { param: 'model' });
       }
@@ -126,19 +123,4 @@ export async function adminChannelRoutes(app: FastifyInstance, { opts }: { opts:
       }
     },
   );
-
-  app.get('/admin/api/models', opts('Models with the channels that serve them and their prices', { response: { 200: CatalogModelList } }), async () => ({
-    object: 'list' as const,
-    data: CATALOG.map((model) => {
-      const serving = channelControl.all.filter((channel) => Object.hasOwn(channel.models, model.id));
-      return {
-        id: model.id,
-        vendor: model.owner,
-        families: [...model.families],
-        channels: routeModel(app.gateway.channels, model.id, () => 0).map((channel) => channel.name),
-        disabled_channels: serving.filter((channel) => !channelControl.isEnabled(channel.name)).map((channel) => channel.name),
-        price: config.file.prices?.[model.id] ?? null,
-      };
-    }),
-  }));
 }

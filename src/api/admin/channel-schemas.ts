@@ -61,17 +61,3 @@ export const ChannelTestResult = Type.Object({
   reply: Nullable(Type.String({ description: "The start of the model's answer" })),
   error: Nullable(Type.String()),
 });
-
-export const CatalogModelList = Type.Object({
-  object: Type.Literal('list'),
-  data: Type.Array(
-    Type.Object({
-      id: Type.String(),
-      vendor: Type.String(),
-      families: Type.Array(Type.String()),
-      channels: Type.Array(Type.String(), { description: 'Channels that serve it, in route order (enabled ones)' }),
-      disabled_channels: Type.Array(Type.String()),
-      price: Nullable(Type.Record(Type.String(), Type.Unknown())),
-    }),
-  ),
-});

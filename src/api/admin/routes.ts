@@ -10,6 +10,7 @@ import { KeyViews } from './key-views.js';
 import { adminUserRoutes } from './user-routes.js';
 import { requestLogRoutes } from '../request-log/routes.js';
 import { adminChannelRoutes } from './channel-routes.js';
+import { adminModelRoutes } from './model-routes.js';
 import { taskListRoutes } from '../task-log/routes.js';
 import { sendUsageCsv, usageAnswer } from './usage-answer.js';
 import {
@@ -51,7 +52,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const body = request.body as CreateBody;
-      const patch = toKeyPatch(body, config.file.tiers);
+      const patch = toKeyPatch(body, config.file.tiers, app.gateway.catalog);
       if (body.owner !== undefined && !(await users.get(body.owner))) {
         throw new GatewayError('GW_REQ_INVALID_PARAM', `'owner': no user '${body.owner}'`, { param: 'owner' });
       }
@@ -79,7 +80,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
       const id = idOf(request);
       const current = await found(id);
       if (current.revokedAt !== null) throw new GatewayError('GW_REQ_INVALID_PARAM', `API key '${id}' is revoked and cannot be changed`);
-      const updated = await keys.update(id, toKeyPatch(request.body as PatchBody, config.file.tiers));
+      const updated = await keys.update(id, toKeyPatch(request.body as PatchBody, config.file.tiers, app.gateway.catalog));
       return views.one(updated ?? current);
     },
   );
@@ -124,15 +125,16 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     data: config.file.tiers ?? {},
   }));
 
-  app.get('/admin/api/prices', opts('Prices in USD per model (configuration)', { response: { 200: PricesView } }), async () => ({
+  app.get('/admin/api/prices', opts("The operator's prices in USD per model: the file's, and the admin API's which win (the built-in sheet is at /admin/api/price-sheet)", { response: { 200: PricesView } }), async () => ({
     object: 'prices' as const,
     currency: 'USD' as const,
-    data: config.file.prices ?? {},
+    data: app.gateway.prices.operatorPrices(),
   }));
 
   // Users and invitations: routes of this plugin's scope, so the hook above guards them too.
   await adminUserRoutes(app, { users, keys, opts });
   await requestLogRoutes(app, { base: '/admin/api', opts, ownerOf: () => undefined });
   await adminChannelRoutes(app, { opts });
+  await adminModelRoutes(app, { opts });
   await taskListRoutes(app, { base: '/admin/api', opts, ownerOf: () => undefined });
 }

@@ -46,7 +46,7 @@ export async function consoleKeyRoutes(app: FastifyInstance, { opts }: ConsoleRo
       const { user } = sessionOfRequest(request);
       const body = request.body as CreateBody;
       const claims = user.role === 'operator' || user.budgetUsd === null ? undefined : await budgetClaims(db, user.id);
-      const patch = fitKeyToAllowance(user, toKeyPatch(body, config.file.tiers), 'create', claims);
+      const patch = fitKeyToAllowance(user, toKeyPatch(body, config.file.tiers, app.gateway.catalog), 'create', claims);
       const { key, secret } = await keys.create({ ...patch, name: body.name, owner: user.id });
       return reply.code(201).send({ ...(await views.one(key)), key: secret });
     },
@@ -65,7 +65,7 @@ export async function consoleKeyRoutes(app: FastifyInstance, { opts }: ConsoleRo
       const key = live(await ownKey(request), 'changed');
       const body = request.body as PatchBody;
       const claims = user.role === 'operator' || user.budgetUsd === null || body.budget_usd === undefined ? undefined : await budgetClaims(db, user.id, key.id);
-      const patch = fitKeyToAllowance(user, toKeyPatch(body, config.file.tiers), 'patch', claims);
+      const patch = fitKeyToAllowance(user, toKeyPatch(body, config.file.tiers, app.gateway.catalog), 'patch', claims);
       return views.one((await keys.update(key.id, patch)) ?? key);
     },
   );

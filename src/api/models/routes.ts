@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import { CATALOG } from '../../catalog/models.js';
 import { isGoogleStyleRequest } from '../google-style.js';
 import { googleModelOr404, googleModelsFor } from '../generate-content/google-models.js';
 
@@ -13,7 +12,7 @@ const ModelSchema = Type.Object({
   owned_by: Type.String(),
 });
 
-/** GET /v1/models: the catalog in the OpenAI list shape, limited to what the key may use. */
+/** GET /v1/models: every model served (the spec's and the operator's, issue 21) in the OpenAI list shape, limited to what the key may use. */
 export async function modelsRoutes(app: FastifyInstance): Promise<void> {
   app.get(
     '/v1/models',
@@ -28,9 +27,9 @@ export async function modelsRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       // Not through the route's serializer: its schema is the OpenAI list.
-      if (isGoogleStyleRequest(request.url, request.headers)) return reply.type('application/json; charset=utf-8').send(JSON.stringify({ models: googleModelsFor(request.gw.key) }));
+      if (isGoogleStyleRequest(request.url, request.headers)) return reply.type('application/json; charset=utf-8').send(JSON.stringify({ models: googleModelsFor(app.gateway.catalog, request.gw.key) }));
       const key = request.gw.key;
-      const data = CATALOG.filter((m) => !key?.models || key.models.includes(m.id))
+      const data = app.gateway.catalog.servedModels().filter((m) => !key?.models || key.models.includes(m.id))
         .filter((m) => !key?.endpoints || m.families.some((f) => key.endpoints!.includes(f)))
         .map((m) => ({ id: m.id, object: 'model' as const, created: CATALOG_CREATED, owned_by: m.owner }));
       return { object: 'list' as const, data };
@@ -39,8 +38,9 @@ export async function modelsRoutes(app: FastifyInstance): Promise<void> {
   app.get('/v1/models/:model', { schema: { hide: true } }, async (request, reply) => {
     const { model } = request.params as { model: string };
     if (isGoogleStyleRequest(request.url, request.headers)) return googleModelOr404(request, reply, model);
-    const found = CATALOG.find((m) => m.id === model && (!request.gw.key?.models || request.gw.key.models.includes(m.id)));
-    if (!found) return reply.callNotFound();
+    const key = request.gw.key;
+    const found = app.gateway.catalog.isServed(model) ? app.gateway.catalog.find(model) : undefined;
+    if (!found || (key?.models && !key.models.includes(found.id)) || (key?.endpoints && !found.families.some((f) => key.endpoints!.includes(f)))) return reply.callNotFound();
     return { id: found.id, object: 'model', created: CATALOG_CREATED, owned_by: found.owner };
   });
 }
