@@ -1,4 +1,7 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
+
+/** A column writers added later may leave out (its default or 0 is written), always present when read. */
+type OptionalOnInsert<T> = ColumnType<T, T | undefined, T>;
 
 /** Row types of every table; timestamps are Unix milliseconds. */
 export interface ApiKeyTable {
@@ -142,14 +145,14 @@ export interface UsageEventTable {
   ttft_ms: number | null;
   created_at: number;
   /** Of prompt_tokens: read from the vendor's prompt cache, written to it (5 min, 1 h), image tokens (0017). */
-  cached_tokens?: number;
-  cache_write_5m_tokens?: number;
-  cache_write_1h_tokens?: number;
-  image_input_tokens?: number;
+  cached_tokens: OptionalOnInsert<number>;
+  cache_write_5m_tokens: OptionalOnInsert<number>;
+  cache_write_1h_tokens: OptionalOnInsert<number>;
+  image_input_tokens: OptionalOnInsert<number>;
   /** Of completion_tokens: image tokens (0017). */
-  image_output_tokens?: number;
+  image_output_tokens: OptionalOnInsert<number>;
   /** JSON array of cost lines (dimension, quantity, unit_usd, usd); null when nothing was billed (0017). */
-  cost_lines?: string | null;
+  cost_lines: OptionalOnInsert<string | null>;
 }
 
 /** The request log's part of each request (0009); the rest is its usage event. */

@@ -40,6 +40,12 @@ export interface RequestLogRow {
   completion_tokens: number;
   reasoning_tokens: number;
   cost_usd: number;
+  /** The billed parts of the tokens (issue 21). */
+  cached_tokens: number;
+  cache_write_5m_tokens: number;
+  cache_write_1h_tokens: number;
+  image_input_tokens: number;
+  image_output_tokens: number;
   retries: number | null;
   fallbacks: number | null;
   error_code: string | null;
@@ -50,6 +56,8 @@ export interface RequestLogDetailRow extends RequestLogRow {
   request_headers: string | null;
   request_body: string | null;
   response_body: string | null;
+  /** JSON cost lines (issue 21). */
+  cost_lines: string | null;
 }
 
 /**
@@ -65,6 +73,7 @@ function logQuery(db: Db, cutoff: number) {
     .select([
       'e.id', 'e.request_id', 'e.created_at', 'e.key_id', 'k.name as key_name', 'k.owner as user_id', 'e.family', 'e.model', 'e.channel', 'e.status',
       'e.outcome', 'e.latency_ms', 'e.ttft_ms', 'e.prompt_tokens', 'e.completion_tokens', 'e.reasoning_tokens', 'e.cost_usd',
+      'e.cached_tokens', 'e.cache_write_5m_tokens', 'e.cache_write_1h_tokens', 'e.image_input_tokens', 'e.image_output_tokens',
       'd.retries', 'd.fallbacks', 'd.error_code', 'd.error_message',
     ])
     .where('e.outcome', '!=', VIDEO_CHARGE)
@@ -97,7 +106,7 @@ export async function listRequests(db: Db, filter: RequestLogFilter, cutoff: num
 /** One entry with its headers and bodies; `ownerId` limits it to that user's keys. */
 export async function getRequest(db: Db, id: number, cutoff: number, ownerId?: string): Promise<RequestLogDetailRow | undefined> {
   return logQuery(db, cutoff)
-    .select(['d.request_headers', 'd.request_body', 'd.response_body'])
+    .select(['d.request_headers', 'd.request_body', 'd.response_body', 'e.cost_lines'])
     .where('e.id', '=', id)
     .$if(ownerId !== undefined, (qb) => qb.where('k.owner', '=', ownerId!))
     .executeTakeFirst();

@@ -1,4 +1,6 @@
 import { formatSse } from '../gateway/sse/write.js';
+import type { PromptCache } from './prompt-cache.js';
+import { anthropicCacheUsage } from './anthropic-cache.js';
 import type {
   AnthropicContentBlock,
   AnthropicContentBlockParam,
@@ -50,7 +52,7 @@ export const anthropicSimulator: SimulatorSpec = {
       res.json(problem.status, anthropicErrorBody(problem.status, problem.message));
       return true;
     }
-    await createMessage(req.body as AnthropicMessagesRequest, res);
+    await createMessage(req.body as AnthropicMessagesRequest, res, req.promptCache);
     return true;
   },
 };
@@ -61,7 +63,7 @@ interface Reply {
   pieces: Map<number, readonly string[]>;
 }
 
-function buildReply(body: AnthropicMessagesRequest): Reply {
+function buildReply(body: AnthropicMessagesRequest, promptCache?: PromptCache): Reply {
   const prompt = lastUserText(body.messages);
   const stops = body.stop_sequences ?? [];
   const withReasoning = (body.thinking as { type?: string } | undefined)?.type === 'enabled';
@@ -89,6 +91,9 @@ function buildReply(body: AnthropicMessagesRequest): Reply {
   const stopReason: AnthropicStopReason = toolUse ? 'tool_use' : text.finishReason === 'length' ? 'max_tokens' : matchedStop ? 'stop_sequence' : 'end_turn';
   const inputTokens = countTokens(body.system ?? '') + body.messages.reduce((sum, m) => sum + 4 + countTokens(messageText(m)), 3);
   const outputTokens = text.reasoningTokens + (toolUse ? countTokens(JSON.stringify(toolUses.map((t) => t.input))) : text.contentTokens);
+  // cache_control marks a prefix: written the first time, read after (issue 21). input_tokens exclude both.
+  const cache = promptCache && anthropicCacheUsage(body as unknown as Record<string, unknown>, promptCache);
+  const cachedInput = cache ? cache.cache_creation_input_tokens + cache.cache_read_input_tokens : 0;
   const message: AnthropicMessage = {
     id: `msg_sim${stableId('anthropic', JSON.stringify(body)).slice(0, 20)}`,
     type: 'message',
@@ -97,13 +102,20 @@ function buildReply(body: AnthropicMessagesRequest): Reply {
     content,
     stop_reason: stopReason,
     stop_sequence: stopReason === 'stop_sequence' ? (matchedStop ?? null) : null,
-    usage: { input_tokens: inputTokens, output_tokens: outputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, service_tier: 'standard' },
+    usage: {
+      input_tokens: Math.max(0, inputTokens - cachedInput),
+      output_tokens: outputTokens,
+      cache_creation_input_tokens: cache?.cache_creation_input_tokens ?? 0,
+      cache_read_input_tokens: cache?.cache_read_input_tokens ?? 0,
+      ...(cache ? { cache_creation: cache.cache_creation } : {}),
+      service_tier: 'standard',
+    },
   };
   return { message, pieces };
 }
 
-async function createMessage(body: AnthropicMessagesRequest, res: SimResponse): Promise<void> {
-  const { message, pieces } = buildReply(body);
+async function createMessage(body: AnthropicMessagesRequest, res: SimResponse, promptCache?: PromptCache): Promise<void> {
+  const { message, pieces } = buildReply(body, promptCache);
   const requestId = `req_sim${stableId(message.id).slice(0, 16)}`;
   if (!body.stream) {
     res.json(200, message, { 'request-id': requestId });

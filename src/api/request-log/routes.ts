@@ -34,6 +34,11 @@ export async function requestLogRoutes(app: FastifyInstance, { base, opts, owner
     completion_tokens: row.completion_tokens,
     reasoning_tokens: row.reasoning_tokens,
     total_tokens: row.prompt_tokens + row.completion_tokens,
+    cached_tokens: row.cached_tokens,
+    cache_write_tokens: row.cache_write_5m_tokens,
+    cache_write_1h_tokens: row.cache_write_1h_tokens,
+    image_input_tokens: row.image_input_tokens,
+    image_output_tokens: row.image_output_tokens,
     cost_usd: row.cost_usd,
     retries: row.retries,
     fallbacks: row.fallbacks,
@@ -90,6 +95,7 @@ export async function requestLogRoutes(app: FastifyInstance, { base, opts, owner
         request_headers: row.request_headers === null ? null : (JSON.parse(row.request_headers) as Record<string, string>),
         request_body: row.request_body,
         response_body: row.response_body,
+        cost_lines: row.cost_lines ? (JSON.parse(row.cost_lines) as unknown[]) : [],
       };
     },
   );

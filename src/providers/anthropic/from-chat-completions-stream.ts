@@ -4,7 +4,7 @@ import type { SseEvent } from '../../gateway/sse/parse.js';
 import type { OutEvent } from '../../gateway/sse/write.js';
 import type { OpenAIChatChunk, OpenAIChatDelta, OpenAIFinishReason } from '../../protocols/openai-chat/types.js';
 import type { StreamTranslator, TranslateContext } from '../types.js';
-import { mapStopReason, toChatUsage, toGatewayUsage, tokenCountsOf, type AnthropicTokenCounts } from './response-mapping.js';
+import { latestCounts, mapStopReason, toChatUsage, toGatewayUsage, tokenCountsOf, type AnthropicTokenCounts } from './response-mapping.js';
 import { ANTHROPIC_STATUS_BY_ERROR_TYPE, type AnthropicBlockDelta, type AnthropicContentBlock, type AnthropicMessagesEvent } from './wire.js';
 
 interface StreamState {
@@ -112,19 +112,6 @@ export function createChatCompletionsStreamTranslator(ctx: TranslateContext): St
       return [{ data: '[DONE]' }];
     },
     usage: () => (state.counts ? toGatewayUsage(state.counts) : undefined),
-  };
-}
-
-/** message_delta usage holds running totals: a present field replaces the one we had. */
-function latestCounts(previous: AnthropicTokenCounts | undefined, usage: Record<string, unknown> | undefined): AnthropicTokenCounts {
-  const base = previous ?? tokenCountsOf(undefined);
-  const next = tokenCountsOf(usage);
-  const has = (field: string): boolean => typeof usage?.[field] === 'number';
-  return {
-    inputTokens: has('input_tokens') ? next.inputTokens : base.inputTokens,
-    cacheCreationTokens: has('cache_creation_input_tokens') ? next.cacheCreationTokens : base.cacheCreationTokens,
-    cacheReadTokens: has('cache_read_input_tokens') ? next.cacheReadTokens : base.cacheReadTokens,
-    outputTokens: has('output_tokens') ? next.outputTokens : base.outputTokens,
   };
 }
 
