@@ -6,6 +6,8 @@ export type PriceSource = 'channel' | 'operator' | 'builtin';
 
 export interface ResolvedPrice {
   readonly price: PriceConfig;
+  /** The price as JSON, made once: usage events keep the price they were billed at. */
+  readonly json: string;
   readonly source: PriceSource;
   /** builtin: the sheet's model it is the price of (the channel's upstream name, or the public id). */
   readonly sheetModel?: string;
@@ -95,14 +97,14 @@ export class PriceBook {
 
   private resolve(channel: PricedChannel | undefined, model: string): ResolvedPrice | undefined {
     const own = channel?.prices?.[model];
-    if (own) return { price: own, source: 'channel' };
+    if (own) return { price: own, json: JSON.stringify(own), source: 'channel' };
     const operator = this.operator.get(model);
-    if (operator) return { price: operator, source: 'operator' };
+    if (operator) return { price: operator, json: JSON.stringify(operator), source: 'operator' };
     if (!this.useBuiltin) return undefined;
     const upstream = channel?.models[model];
     for (const name of upstream !== undefined ? [upstream, model] : [model, ...this.upstreamNamesOf(model)]) {
       const sheet = SHEET.get(name);
-      if (sheet) return { price: sheet, source: 'builtin', sheetModel: name };
+      if (sheet) return { price: sheet, json: JSON.stringify(sheet), source: 'builtin', sheetModel: name };
     }
     return undefined;
   }

@@ -151,8 +151,8 @@ export interface UsageEventTable {
   image_input_tokens: OptionalOnInsert<number>;
   /** Of completion_tokens: image tokens (0017). */
   image_output_tokens: OptionalOnInsert<number>;
-  /** JSON array of cost lines (dimension, quantity, unit_usd, usd); null when nothing was billed (0017). */
-  cost_lines: OptionalOnInsert<string | null>;
+  /** The price it was billed at, as JSON (per image and per second flattened); null when unpriced (0017). */
+  billed_price: OptionalOnInsert<string | null>;
 }
 
 /** The request log's part of each request (0009); the rest is its usage event. */

@@ -7,7 +7,7 @@ import { limitsFor } from '../ratelimit/policy.js';
 import { BudgetTracker } from '../usage/budget.js';
 import { FailoverBudgetHolds, isRefusal, LocalBudgetHolds, SharedBudgetHolds, type BudgetHolds } from '../usage/budget-holds.js';
 import { worstCaseCost } from '../usage/worst-case.js';
-import { chargeOf } from '../usage/charge.js';
+import { chargeOfRequest } from './usage-recorder.js';
 import { assertModelAllowed } from './auth.js';
 import { onRequestEnd, registerRequestEnd, type ResponseEnd } from './request-end.js';
 
@@ -112,7 +112,7 @@ function settleBudget(_end: ResponseEnd, request: FastifyRequest): void | Promis
   const hold = gw.budgetHold;
   if (!hold) return;
   gw.budgetHold = undefined;
-  const actual = chargeOf(request.server.gateway.prices, gw.channel, gw.model ?? '', gw.usage, request.body)?.usd ?? 0;
+  const actual = chargeOfRequest(request)?.usd ?? 0;
   return hold.settle(actual);
 }
 

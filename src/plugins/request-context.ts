@@ -23,6 +23,7 @@ import type { Catalog } from '../catalog/catalog.js';
 import type { PriceBook } from '../catalog/price-book.js';
 import type { CatalogStore } from '../catalog/catalog-store.js';
 import type { CatalogSync } from '../catalog/catalog-sync.js';
+import type { Charge } from '../usage/charge.js';
 
 /** Per-request data, on one typed decoration (`request.gw`). */
 export interface RequestContext {
@@ -53,6 +54,8 @@ export interface RequestContext {
   /** The request's and response's text, kept only while body logging is on (the request log). */
   requestText?: string | undefined;
   responseText?: string | undefined;
+  /** The charge worked out for `usage` (plugins/usage-recorder.ts), kept while usage stays the same. */
+  charge?: { usage: Usage | undefined; value: Charge | undefined } | undefined;
   /** The request's server span when tracing is on (plugins/tracing.ts); upstream attempts are its children. */
   trace: RequestTrace | undefined;
 }

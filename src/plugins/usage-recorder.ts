@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { UsageEvent } from '../usage/usage-recorder.js';
 import type { RequestLogEntry } from '../requests/request-log.js';
-import { chargeOf } from '../usage/charge.js';
+import { chargeOf, type Charge } from '../usage/charge.js';
 import { onRequestEnd, type ResponseEnd } from './request-end.js';
 
 /**
@@ -57,7 +57,7 @@ function usageEventFor(request: FastifyRequest, reply: FastifyReply, end: Respon
   const now = Date.now();
   const usage = gw.usage;
   const model = gw.model ?? '';
-  const charge = chargeOf(request.server.gateway.prices, gw.channel, model, usage, request.body);
+  const charge = chargeOfRequest(request);
   return {
     request_id: request.id,
     key_id: gw.key?.id ?? null,
@@ -80,8 +80,21 @@ function usageEventFor(request: FastifyRequest, reply: FastifyReply, end: Respon
     cache_write_1h_tokens: usage?.cacheWrite1hTokens ?? 0,
     image_input_tokens: usage?.imageInputTokens ?? 0,
     image_output_tokens: usage?.imageOutputTokens ?? 0,
-    cost_lines: charge && charge.lines.length > 0 ? JSON.stringify(charge.lines) : null,
+    billed_price: charge?.billedPrice ?? null,
   };
+}
+
+/**
+ * The request's charge at its usage of the moment: worked out once per usage (the answer's journal
+ * entry, the end's event and the budget's settlement all ask), since usage is set once it is known.
+ */
+export function chargeOfRequest(request: FastifyRequest): Charge | undefined {
+  const gw = request.gw;
+  const known = gw.charge;
+  if (known && known.usage === gw.usage) return known.value;
+  const value = chargeOf(request.server.gateway.prices, gw.channel, gw.model ?? '', gw.usage, request.body);
+  gw.charge = { usage: gw.usage, value };
+  return value;
 }
 
 function outcomeOf(request: FastifyRequest, reply: FastifyReply, end: ResponseEnd): string {

@@ -56,8 +56,10 @@ export interface RequestLogDetailRow extends RequestLogRow {
   request_headers: string | null;
   request_body: string | null;
   response_body: string | null;
-  /** JSON cost lines (issue 21). */
-  cost_lines: string | null;
+  images: number;
+  video_seconds: number;
+  /** The price it was billed at, as JSON (issue 21). */
+  billed_price: string | null;
 }
 
 /**
@@ -106,7 +108,7 @@ export async function listRequests(db: Db, filter: RequestLogFilter, cutoff: num
 /** One entry with its headers and bodies; `ownerId` limits it to that user's keys. */
 export async function getRequest(db: Db, id: number, cutoff: number, ownerId?: string): Promise<RequestLogDetailRow | undefined> {
   return logQuery(db, cutoff)
-    .select(['d.request_headers', 'd.request_body', 'd.response_body', 'e.cost_lines'])
+    .select(['d.request_headers', 'd.request_body', 'd.response_body', 'e.billed_price', 'e.images', 'e.video_seconds'])
     .where('e.id', '=', id)
     .$if(ownerId !== undefined, (qb) => qb.where('k.owner', '=', ownerId!))
     .executeTakeFirst();

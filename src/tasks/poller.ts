@@ -183,7 +183,7 @@ export class VideoTaskPoller {
       images: 0,
       video_seconds: videoSeconds,
       cost_usd: charge?.usd ?? 0,
-      cost_lines: charge && charge.lines.length > 0 ? JSON.stringify(charge.lines) : null,
+      billed_price: charge?.billedPrice ?? null,
       latency_ms: now - task.createdAt,
       ttft_ms: null,
       created_at: now,

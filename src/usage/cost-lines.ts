@@ -54,6 +54,16 @@ const PER_TOKEN = 1 / 1_000_000;
  * is rounded to a billionth of a dollar (float noise such as 0.1 + 0.2 would otherwise show in sums).
  */
 export function priceUsage(price: PriceConfig, usage: BillableUsage): Priced {
+  const lines: CostLine[] = [];
+  return { usd: billUsage(price, usage, lines), lines };
+}
+
+/** The same bill's total without its lines: what the request path needs (no allocation per line). */
+export function costOfUsage(price: PriceConfig, usage: BillableUsage): number {
+  return billUsage(price, usage, undefined);
+}
+
+function billUsage(price: PriceConfig, usage: BillableUsage, lines: CostLine[] | undefined): number {
   const tier = longContextTier(price.long_context, usage.promptTokens);
   const p = tier ? { ...price, ...tier } : price;
   const input = p.prompt_per_1m ?? 0;
@@ -67,29 +77,24 @@ export function priceUsage(price: PriceConfig, usage: BillableUsage): Priced {
   const reasoning = clamp(usage.reasoningTokens, usage.completionTokens);
   const imageOut = clamp(usage.imageOutputTokens, usage.completionTokens - reasoning);
 
-  const lines: CostLine[] = [];
-  const tokenLine = (dimension: CostDimension, quantity: number, perMillion: number) => {
-    if (quantity > 0) lines.push({ dimension, quantity, unit_usd: perMillion, usd: quantity * perMillion * PER_TOKEN });
-  };
-  tokenLine('input', usage.promptTokens - cached - written5m - written1h - imageIn, input);
-  tokenLine('cached_input', cached, p.cached_prompt_per_1m ?? input);
-  tokenLine('cache_write_5m', written5m, write5m);
-  tokenLine('cache_write_1h', written1h, p.cache_write_1h_per_1m ?? write5m);
-  tokenLine('image_input', imageIn, p.image_prompt_per_1m ?? input);
-  tokenLine('output', usage.completionTokens - reasoning - imageOut, output);
-  tokenLine('reasoning', reasoning, p.reasoning_per_1m ?? output);
-  tokenLine('image_output', imageOut, p.image_completion_per_1m ?? output);
-  if (usage.images > 0) {
-    const each = perImage(price, usage.imageSize, usage.imageQuality);
-    lines.push({ dimension: 'images', quantity: usage.images, unit_usd: each, usd: usage.images * each });
-  }
-  if (usage.videoSeconds > 0) {
-    const each = perVideoSecond(price, usage.videoResolution);
-    lines.push({ dimension: 'video_seconds', quantity: usage.videoSeconds, unit_usd: each, usd: usage.videoSeconds * each });
-  }
   let usd = 0;
-  for (const line of lines) usd += line.usd;
-  return { usd: roundUsd(usd), lines };
+  const line = (dimension: CostDimension, quantity: number, unit: number, perUnit: number) => {
+    if (quantity <= 0) return;
+    const cost = quantity * unit * perUnit;
+    usd += cost;
+    lines?.push({ dimension, quantity, unit_usd: unit, usd: cost });
+  };
+  line('input', usage.promptTokens - cached - written5m - written1h - imageIn, input, PER_TOKEN);
+  line('cached_input', cached, p.cached_prompt_per_1m ?? input, PER_TOKEN);
+  line('cache_write_5m', written5m, write5m, PER_TOKEN);
+  line('cache_write_1h', written1h, p.cache_write_1h_per_1m ?? write5m, PER_TOKEN);
+  line('image_input', imageIn, p.image_prompt_per_1m ?? input, PER_TOKEN);
+  line('output', usage.completionTokens - reasoning - imageOut, output, PER_TOKEN);
+  line('reasoning', reasoning, p.reasoning_per_1m ?? output, PER_TOKEN);
+  line('image_output', imageOut, p.image_completion_per_1m ?? output, PER_TOKEN);
+  if (usage.images > 0) line('images', usage.images, perImage(price, usage.imageSize, usage.imageQuality), 1);
+  if (usage.videoSeconds > 0) line('video_seconds', usage.videoSeconds, perVideoSecond(price, usage.videoResolution), 1);
+  return roundUsd(usd);
 }
 
 export const roundUsd = (usd: number): number => Math.round(usd * 1e9) / 1e9;

@@ -4,6 +4,7 @@ import { createGeminiSimulator } from '../../src/simulator/gemini.js';
 import { openaiSimulator } from '../../src/simulator/openai.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/server.js';
 import { call, startTestGateway, TEST_KEY, type TestGateway } from '../helpers/gateway.js';
+import { admin } from '../helpers/admin.js';
 
 /** About 2,000 tokens of a stable prefix (a system prompt, a document). */
 const LONG = Array.from({ length: 400 }, (_, i) => `Clause ${i}: the parties agree to the terms.`).join(' ');
@@ -100,6 +101,9 @@ describe('a fresh gateway shows non-zero costs (issue 21)', () => {
     const expected = ((second.json.usage.prompt_tokens - cachedTokens) * 2 + cachedTokens * 0.5 + second.json.usage.completion_tokens * 8) / 1e6;
     expect(Math.abs(cached!.cost_usd - expected)).toBeLessThan(1e-9);
     expect(plain!.cost_usd).toBeCloseTo((first.json.usage.prompt_tokens * 2 + first.json.usage.completion_tokens * 8) / 1e6, 9);
-    expect(JSON.parse(cached!.cost_lines!).map((line: { dimension: string }) => line.dimension)).toEqual(['input', 'cached_input', 'output']);
+    expect(JSON.parse(cached!.billed_price!)).toMatchObject({ prompt_per_1m: 2, cached_prompt_per_1m: 0.5, completion_per_1m: 8 });
+    const detail = await admin(gateway, 'GET', `/requests/${cached!.id}`);
+    expect(detail.json.cost_lines.map((line: { dimension: string }) => line.dimension)).toEqual(['input', 'cached_input', 'output']);
+    expect(detail.json.cost_lines.reduce((sum: number, line: { usd: number }) => sum + line.usd, 0)).toBeCloseTo(cached!.cost_usd, 9);
   });
 });
