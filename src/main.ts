@@ -5,7 +5,6 @@ import { connectDatabase, withStartupLock, type Db } from './db/connect.js';
 import { KeyStore } from './keys/key-store.js';
 import { KeyCacheBus } from './keys/key-cache-bus.js';
 import { ensureAdminToken, ensureBootstrapKey } from './keys/bootstrap.js';
-import { buildChannels } from './gateway/build-channels.js';
 import { UpstreamClient } from './gateway/upstream-client.js';
 import { buildApp } from './app.js';
 import type { GatewayDeps } from './plugins/request-context.js';
@@ -18,11 +17,7 @@ import { ChannelHealth } from './gateway/channel-health.js';
 import { CircuitBreakers, DEFAULT_CIRCUIT } from './gateway/circuit-breaker.js';
 import { DEFAULT_RETRY_POLICY } from './gateway/retry-policy.js';
 import { startTracing } from './telemetry/tracing.js';
-import { Catalog } from './catalog/catalog.js';
-import { PriceBook } from './catalog/price-book.js';
-import { CatalogStore } from './catalog/catalog-store.js';
-import { CatalogSync } from './catalog/catalog-sync.js';
-import { checkCatalogReferences } from './catalog/check-config.js';
+import { RuntimeCatalog } from './catalog/runtime-catalog.js';
 
 export interface RunningGateway {
   app: FastifyInstance;
@@ -128,28 +123,15 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   });
 
   // The catalog first: the file's channels, prices and tiers must name models it knows (issue 21).
-  const catalogStore = new CatalogStore(db);
-  const catalog = new Catalog(config.file.models);
-  const prices = new PriceBook(config.file.prices, config.file.builtin_prices !== false);
-  const reloadCatalog = async () => {
-    const [models, stored] = await Promise.all([catalogStore.models(), catalogStore.prices()]);
-    catalog.setRuntimeModels(models);
-    prices.setRuntimePrices(stored);
-  };
-  const catalogSync = new CatalogSync(catalogStore, {
-    reload: reloadCatalog,
-    onError: (error) => app?.log.warn({ err: error }, 'reading the catalog failed; the last one stays in force'),
-  });
+  let runtime: RuntimeCatalog;
   try {
-    await catalogSync.check();
-    checkCatalogReferences(config.file, catalog, config.fileSource);
+    runtime = await RuntimeCatalog.start({ db, config, announce, warn: (message, error) => app?.log.warn({ err: error }, message) });
   } catch (error) {
     await db.destroy();
     await redis?.quit();
     throw error;
   }
-
-  const { channels, simulators } = await buildChannels(config.file.channels ?? [], config.file.simulator);
+  const { catalog, prices, sync: catalogSync } = runtime;
   const upstream = new UpstreamClient();
   const routing = config.file.routing ?? {};
   const usage = await startUsageRecorder(db, config.dataDir, (error) => app?.log.error({ err: error }, 'usage write failed: the events stay queued and journaled, and are retried'));
@@ -163,16 +145,16 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   let listenUrl = '';
   /** Set once built: the channel settings replace its routable list when they change. */
   let live: GatewayDeps | undefined;
-  const channelControl = new ChannelControl(db, channels, {
-    disabledInFile: new Set((config.file.channels ?? []).filter((channel) => channel.enabled === false).map((channel) => channel.name)),
+  const channelControl = new ChannelControl(db, runtime.channels, {
+    disabledInFile: runtime.disabled,
     onChange: (routable, all) => {
-      catalog.setChannels(all);
-      prices.setChannels(all);
+      runtime.onChannels(all);
       if (live) live.channels = routable;
     },
     onError: (error) => app?.log.warn({ err: error }, 'reading the channel settings failed; the last ones stay in force'),
   });
   await channelControl.load();
+  runtime.attach(channelControl);
   const deps: GatewayDeps = {
     config,
     db,
@@ -183,8 +165,9 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     channels: channelControl.all.filter((channel) => channelControl.isEnabled(channel.name)),
     catalog,
     prices,
-    catalogStore,
+    catalogStore: runtime.store,
     catalogSync,
+    channelStore: runtime.channelStore,
     channelControl,
     channelHealth: new ChannelHealth(),
     upstream,
@@ -197,7 +180,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       maxDelayMs: routing.retry_max_delay_ms ?? DEFAULT_RETRY_POLICY.maxDelayMs,
       maxWaitMs: routing.retry_max_wait_ms ?? DEFAULT_RETRY_POLICY.maxWaitMs,
     },
-    simulators,
+    simulators: runtime.builder.simulators,
     tracing,
     publicUrl: (request) => config.publicUrl ?? (request ? requestOrigin(request) : undefined) ?? listenUrl,
     now: Date.now,
@@ -225,13 +208,12 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     async close() {
       await drainAndClose(app, config.shutdownTimeoutMs ?? 25_000);
       channelControl.close();
-      catalogSync.close();
       // Every request has ended, and its spans with it: the last batch goes out now.
       const tracesSent = tracing?.shutdown().catch((error: unknown) => app.log.warn({ err: error }, 'the last traces could not be exported'));
       await usage.close();
       await requestLog.close().catch(() => undefined);
       await upstream.close();
-      await Promise.all([...simulators.values()].map((s) => s.close()));
+      await runtime.close();
       await db.destroy();
       await keyCacheBus?.close();
       await redis?.quit();

@@ -36,6 +36,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     trustProxy: parseTrustProxy(env.GATEWAY_TRUST_PROXY),
     bootstrapKey: env.GATEWAY_BOOTSTRAP_KEY || undefined,
     adminToken: env.GATEWAY_ADMIN_TOKEN || undefined,
+    secretKey: env.GATEWAY_SECRET_KEY || undefined,
+    secretKeyPrevious: env.GATEWAY_SECRET_KEY_PREVIOUS || undefined,
     bodyLimitBytes: parseInteger(env.GATEWAY_BODY_LIMIT, 32 * 1024 * 1024, 'GATEWAY_BODY_LIMIT'),
     requestTimeoutMs: parseInteger(env.GATEWAY_REQUEST_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, 'GATEWAY_REQUEST_TIMEOUT_MS'),
     maxBodyBytesInFlight: parseInteger(env.GATEWAY_MAX_BODY_BYTES_IN_FLIGHT, DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, 'GATEWAY_MAX_BODY_BYTES_IN_FLIGHT'),
@@ -139,7 +141,7 @@ function checkedFile(doc: ReturnType<typeof parseDocument>, lineCounter: LineCou
 }
 
 /** The version segment a channel's base_url repeats (`…/v1` + `/v1/messages`), if any. */
-function doubledSegment(channel: NonNullable<FileConfig['channels']>[number]): string | undefined {
+export function doubledSegment(channel: Pick<NonNullable<FileConfig['channels']>[number], 'base_url' | 'vendor'>): string | undefined {
   const base = channel.base_url?.replace(/\/+$/, '');
   if (!base) return undefined;
   return providerFor(channel.vendor as VendorId).addedPathPrefixes.find((prefix) => base.endsWith(prefix));

@@ -215,6 +215,10 @@ export interface GatewayConfig {
   trustProxy?: boolean | number | string[];
   bootstrapKey: string | undefined;
   adminToken: string | undefined;
+  /** GATEWAY_SECRET_KEY: 32 bytes (base64 or hex) that encrypt channel credentials stored at runtime. */
+  secretKey?: string | undefined;
+  /** GATEWAY_SECRET_KEY_PREVIOUS: the key being rotated out; values sealed with it are re-sealed at start. */
+  secretKeyPrevious?: string | undefined;
   bodyLimitBytes: number;
   /** GATEWAY_REQUEST_TIMEOUT_MS: how long a client may take to send a whole request (headers and body); 0 disables. */
   requestTimeoutMs?: number;

@@ -17,6 +17,7 @@ import { requestLog } from './migrations/0009-request-log.js';
 import { channelSettings } from './migrations/0010-channel-settings.js';
 import { catalogModels } from './migrations/0014-catalog-models.js';
 import { modelPrices } from './migrations/0015-model-prices.js';
+import { runtimeChannels } from './migrations/0016-runtime-channels.js';
 import { usageCostParts } from './migrations/0017-usage-cost-parts.js';
 
 /** Migrations in order; the names are what the migration table records. */
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, Migration> = { '0001-initial': initial, '0002-v
   '0010-channel-settings': channelSettings,
   '0014-catalog-models': catalogModels,
   '0015-model-prices': modelPrices,
+  '0016-runtime-channels': runtimeChannels,
   '0017-usage-cost-parts': usageCostParts,
 };
 

@@ -196,6 +196,15 @@ export interface ModelPriceTable {
   updated_at: number;
 }
 
+/** Channels added or changed at runtime (0016): the definition as JSON, credentials sealed apart. */
+export interface RuntimeChannelTable {
+  name: string;
+  definition: string;
+  secrets: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   api_keys: ApiKeyTable;
   settings: SettingTable;
@@ -206,6 +215,7 @@ export interface Database {
   channel_settings: ChannelSettingTable;
   catalog_models: CatalogModelTable;
   model_prices: ModelPriceTable;
+  runtime_channels: RuntimeChannelTable;
   users: UserTable;
   sessions: SessionTable;
   invitations: InvitationTable;

@@ -24,6 +24,7 @@ import type { PriceBook } from '../catalog/price-book.js';
 import type { CatalogStore } from '../catalog/catalog-store.js';
 import type { CatalogSync } from '../catalog/catalog-sync.js';
 import type { Charge } from '../usage/charge.js';
+import type { RuntimeChannelStore } from '../gateway/channel-store.js';
 
 /** Per-request data, on one typed decoration (`request.gw`). */
 export interface RequestContext {
@@ -87,6 +88,8 @@ export interface GatewayDeps {
   catalogStore: CatalogStore;
   /** Re-reads the stored catalog when its revision moves (every instance, within seconds). */
   catalogSync: CatalogSync;
+  /** Channels added or changed at runtime, credentials sealed (gateway/channel-store.ts). */
+  channelStore: RuntimeChannelStore;
   /** Every channel, enabled or not, and the runtime settings (gateway/channel-control.ts). */
   channelControl: ChannelControl;
   /** Recent upstream attempts per channel (gateway/channel-health.ts). */
