@@ -237,6 +237,10 @@ describe('exact billing from each vendor usage shape (issue 21)', () => {
     expect(refused.json.error.message).toContain('budget of 0.1 USD');
     const spent = (await events(id)).reduce((sum, event) => sum + event.cost_usd, 0);
     expectCost(spent, 2 * ANTHROPIC_COST);
+    // The key's spend against its budget, as the console shows it.
+    const listed = (await admin(gateway, 'GET', '/keys')).json.data.find((k: { id: string }) => k.id === id);
+    expect(listed).toMatchObject({ budget_usd: 0.1 });
+    expectCost(listed.spent_usd, 2 * ANTHROPIC_COST);
     // The hold of a request that could cost more than what is left is refused before it runs:
     // 8192 output tokens at $15/M is more than the $0.1 budget.
     const holder = await createKey(gateway, { budget_usd: 0.1 });

@@ -71,7 +71,7 @@ export function statusOf(key: ApiKey, now: number): KeyView['status'] {
 }
 
 /** The fields of a KeyView that come from the key alone (key-views.ts adds owner and activity). */
-export type KeyFields = Omit<KeyView, 'owner' | 'owner_email' | 'last_used_at' | 'spent_month_usd'>;
+export type KeyFields = Omit<KeyView, 'owner' | 'owner_email' | 'last_used_at' | 'spent_month_usd' | 'spent_usd'>;
 
 /** What the admin API shows of a key: never the secret or its hash. */
 export function toKeyView(key: ApiKey, now: number): KeyFields {

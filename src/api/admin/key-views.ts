@@ -8,6 +8,8 @@ import type { KeyView } from './schemas.js';
 export interface KeyActivity {
   lastUsedAt: number | null;
   spentMonthUsd: number;
+  /** Everything the key has spent: what its budget counts (issue 21: the console shows one against the other). */
+  spentUsd: number;
 }
 
 /** The first millisecond of the current calendar month, UTC. */
@@ -38,6 +40,7 @@ export async function keyActivity(db: Db, keyIds: readonly string[], monthStart:
         .whereRef('usage_events.key_id', '=', 'api_keys.id')
         .where('usage_events.created_at', '>=', monthStart)
         .as('spent_month'),
+      eb.selectFrom('usage_events').select((u) => u.fn.sum<number | string | null>('usage_events.cost_usd').as('s')).whereRef('usage_events.key_id', '=', 'api_keys.id').as('spent'),
     ])
     .$if(filterIds, (qb) => qb.where('api_keys.id', 'in', keyIds))
     .execute();
@@ -45,6 +48,7 @@ export async function keyActivity(db: Db, keyIds: readonly string[], monthStart:
     result.set(row.id, {
       lastUsedAt: row.last_used_at === null || row.last_used_at === undefined ? null : Number(row.last_used_at),
       spentMonthUsd: Math.round(Number(row.spent_month ?? 0) * 1e9) / 1e9,
+      spentUsd: Math.round(Number(row.spent ?? 0) * 1e9) / 1e9,
     });
   }
   return result;
@@ -58,7 +62,8 @@ export class KeyViews {
     private readonly now: () => number,
   ) {}
 
-  async many(keys: readonly ApiKey[]): Promise<KeyView[]> {
+  /** `withSpend`: each key's spend so far too (the lists and the single-key GET show it against the budget). */
+  async many(keys: readonly ApiKey[], { withSpend = false }: { withSpend?: boolean } = {}): Promise<KeyView[]> {
     const at = this.now();
     // What this instance has counted but not yet written belongs in the answer.
     await this.usage.flush();
@@ -76,11 +81,12 @@ export class KeyViews {
         owner_email: emailOf.get(key.owner) ?? null,
         last_used_at: done?.lastUsedAt == null ? null : new Date(done.lastUsedAt).toISOString(),
         spent_month_usd: done?.spentMonthUsd ?? 0,
+        ...(withSpend ? { spent_usd: done?.spentUsd ?? 0 } : {}),
       };
     });
   }
 
-  async one(key: ApiKey): Promise<KeyView> {
-    return (await this.many([key]))[0]!;
+  async one(key: ApiKey, options: { withSpend?: boolean } = {}): Promise<KeyView> {
+    return (await this.many([key], options))[0]!;
   }
 }

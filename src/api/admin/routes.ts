@@ -63,14 +63,11 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/admin/api/keys', opts('List API keys (never their secrets)', { response: { 200: KeyList } }), async () => ({
     object: 'list' as const,
-    data: await views.many(await keys.list()),
+    data: await views.many(await keys.list(), { withSpend: true }),
   }));
 
   app.get('/admin/api/keys/:id', opts('Get an API key and what it has spent', { params: KeyIdParams, response: { 200: KeyView } }), async (request) => {
-    const key = await found(idOf(request));
-    const view = await views.one(key);
-    const spent = await db.selectFrom('usage_events').select((eb) => eb.fn.sum<number | string | null>('cost_usd').as('usd')).where('key_id', '=', key.id).executeTakeFirst();
-    return { ...view, spent_usd: Number(spent?.usd ?? 0) };
+    return views.one(await found(idOf(request)), { withSpend: true });
   });
 
   app.patch(

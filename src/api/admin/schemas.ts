@@ -82,11 +82,11 @@ export const KeyView = Type.Object({
   disabled: Type.Boolean(),
   created_at: Type.String({ description: 'ISO-8601 date-time' }),
   revoked_at: IsoOrNull,
-  spent_usd: Type.Optional(Type.Number({ description: 'Cost recorded so far (single-key GET only)' })),
   owner: Type.String({ description: "The owning user's id; `operator` for keys made by the admin API, CLI or bootstrap" }),
   owner_email: Nullable(Type.String()),
   last_used_at: Nullable(Type.String({ description: "ISO-8601 date-time of the key's latest request in the usage ledger" })),
   spent_month_usd: Type.Number({ description: 'Cost recorded this calendar month (UTC)' }),
+  spent_usd: Type.Optional(Type.Number({ description: 'Cost recorded so far, what `budget_usd` counts (lists and the single-key GET)' })),
 });
 export type KeyView = Static<typeof KeyView>;
 

@@ -33,7 +33,7 @@ export async function consoleKeyRoutes(app: FastifyInstance, { opts }: ConsoleRo
 
   app.get('/console/api/keys', opts('Your API keys (never their secrets)', { response: { 200: KeyList } }), async (request) => ({
     object: 'list' as const,
-    data: await views.many(await keys.list({ owner: sessionOfRequest(request).user.id })),
+    data: await views.many(await keys.list({ owner: sessionOfRequest(request).user.id }), { withSpend: true }),
   }));
 
   app.post(
@@ -52,7 +52,7 @@ export async function consoleKeyRoutes(app: FastifyInstance, { opts }: ConsoleRo
     },
   );
 
-  app.get('/console/api/keys/:id', opts('One of your API keys', { params: KeyIdParams, response: { 200: KeyView } }), async (request) => views.one(await ownKey(request)));
+  app.get('/console/api/keys/:id', opts('One of your API keys', { params: KeyIdParams, response: { 200: KeyView } }), async (request) => views.one(await ownKey(request), { withSpend: true }));
 
   app.patch(
     '/console/api/keys/:id',
