@@ -47,6 +47,6 @@ function modelEnumOf(schema: TObject): string[] {
 }
 
 /** The same object schema with `model` any string (plain JSON Schema: TypeBox schemas are data). */
-function withOpenModel<S extends TObject>(schema: S): S {
+export function withOpenModel<S extends TObject>(schema: S): S {
   return { ...schema, properties: { ...schema.properties, model: { type: 'string' } } } as S;
 }

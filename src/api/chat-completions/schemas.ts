@@ -4,7 +4,7 @@ import { discriminatedUnion } from '../../validation/discriminated-union.js';
 import { compileValidator, type Validator } from '../../validation/compile.js';
 import { GatewayError } from '../../errors.js';
 import type { ModelLookup } from '../../catalog/catalog.js';
-import { withCatalogModels } from '../../validation/model-keyed.js';
+import { withCatalogModels, withOpenModel } from '../../validation/model-keyed.js';
 import type { OpenAIChatRequest } from '../../protocols/openai-chat/types.js';
 import { LIMITS } from '../../validation/limits.js';
 
@@ -111,28 +111,8 @@ export const FamilyCRequest = Type.Object(
   { title: 'Family C (beta-seed-1-6-lite-251015)' },
 );
 
-/**
- * A model the operator added (issue 21): OpenAI's chat shape, as loose as the vendors behind it
- * need (multimodal content, any tool type) with the spec's common ranges.
- */
-export const OperatorChatRequest = Type.Object(
-  {
-    model: Type.String(),
-    messages: Type.Array(MultimodalMessage, { minItems: 1 }),
-    ...common,
-    stop: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
-    frequency_penalty: Type.Optional(Penalty),
-    presence_penalty: Type.Optional(Penalty),
-    n: Type.Optional(Choices),
-    response_format: Type.Optional(Type.Object({ type: enumOf(['text', 'json_object', 'json_schema']) })),
-    tool_choice: Type.Optional(ToolChoice),
-    user: Type.Optional(Type.String()),
-  },
-  { title: "An operator's model" },
-);
-
 /** For the OpenAPI document; validation goes through `validateChatCompletionsRequest`. */
-export const ChatCompletionsRequestDoc: TSchema = Type.Union([FamilyARequest, FamilyBRequest, FamilyCRequest, OperatorChatRequest]);
+export const ChatCompletionsRequestDoc: TSchema = Type.Union([FamilyARequest, FamilyBRequest, FamilyCRequest]);
 
 export type ChatCompletionsRequest = OpenAIChatRequest;
 
@@ -151,11 +131,12 @@ const validatorsByModel: ReadonlyMap<string, ReadonlyArray<Validator<unknown>>> 
   add(FAMILY_C_MODELS, c);
   return map;
 })();
-const validateOperatorModel = compileValidator(OperatorChatRequest);
+/** A model the operator added (issue 21): family B's rules (multimodal content, the spec's ranges), any model id. */
+const validateOperatorModel = compileValidator(withOpenModel(FamilyBRequest));
 
 /**
  * Picks the family rules by `model`, then applies each (both B and C for their shared model); a
- * model the catalog serves beyond the spec's gets the operator shape (issue 21).
+ * model the catalog serves beyond the spec's gets family B's (issue 21).
  */
 export function validateChatCompletionsRequest(body: unknown, catalog?: ModelLookup): ChatCompletionsRequest {
   if (!body || typeof body !== 'object' || Array.isArray(body)) {

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Dialog } from '../../components/dialog';
+import { FormFooter } from '../../components/form-footer';
 import { api, messageOf } from '../../lib/api';
 import type { Channel } from '../../lib/types';
 
@@ -186,19 +187,7 @@ export function ChannelDialog({ channel, onSaved, onClose }: { channel?: Channel
           Extra headers (one per line: Name: value)
           <textarea value={headers} onChange={(e) => setHeaders(e.target.value)} placeholder={editing && Object.keys(channel.headers).length > 0 ? `unchanged: ${Object.keys(channel.headers).join(', ')}` : 'anthropic-beta: …'} />
         </label>
-        {error && (
-          <p className="error" role="alert">
-            {error}
-          </p>
-        )}
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={busy}>
-            {busy ? 'Saving…' : editing ? 'Save channel' : 'Add channel'}
-          </button>
-        </div>
+        <FormFooter error={error} busy={busy} label={editing ? 'Save channel' : 'Add channel'} busyLabel="Saving…" onCancel={onClose} />
       </form>
     </Dialog>
   );

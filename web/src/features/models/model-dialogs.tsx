@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Dialog } from '../../components/dialog';
+import { FormFooter } from '../../components/form-footer';
 import { api, messageOf } from '../../lib/api';
 import type { CatalogModel } from '../../lib/types';
 import { priceForm, priceOf, type PriceForm } from './price-fields';
@@ -13,14 +14,6 @@ const BY_KIND: Record<(typeof KINDS)[number], readonly string[]> = {
   image: ['images', 'generate-content'],
   video: ['video-generations'],
 };
-
-function Errors({ error }: { error: string | undefined }) {
-  return error ? (
-    <p className="error" role="alert">
-      {error}
-    </p>
-  ) : null;
-}
 
 /** Add a model the operator names (issue 21): id, kind, where it is served, and its price. */
 export function AddModelDialog({ onSaved, onClose }: { onSaved: (model: CatalogModel) => void; onClose: () => void }) {
@@ -98,15 +91,7 @@ export function AddModelDialog({ onSaved, onClose }: { onSaved: (model: CatalogM
         </fieldset>
         <PriceInputs form={form} onChange={setForm} />
         <p className="hint">A channel then serves it: map it in a channel’s models (Channels page).</p>
-        <Errors error={error} />
-        <div className="dialog-actions">
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={busy}>
-            {busy ? 'Adding…' : 'Add model'}
-          </button>
-        </div>
+        <FormFooter error={error} busy={busy} label="Add model" busyLabel="Adding…" onCancel={onClose} />
       </form>
     </Dialog>
   );
@@ -143,20 +128,13 @@ export function PriceDialog({ model, onSaved, onClose }: { model: CatalogModel; 
           What you save here wins over the configuration file and the built-in sheet; a channel’s own price still wins for its requests.
         </p>
         <PriceInputs form={form} onChange={setForm} />
-        <Errors error={error} />
-        <div className="dialog-actions">
+        <FormFooter error={error} busy={busy} label="Save price" busyLabel="Saving…" onCancel={onClose}>
           {model.price_runtime && (
             <button type="button" onClick={() => void save(null)} disabled={busy}>
               Reset to the default price
             </button>
           )}
-          <button type="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="primary" disabled={busy}>
-            {busy ? 'Saving…' : 'Save price'}
-          </button>
-        </div>
+        </FormFooter>
       </form>
     </Dialog>
   );
