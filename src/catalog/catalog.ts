@@ -129,11 +129,6 @@ export class Catalog implements ModelLookup {
     return [...ids].sort().map((id) => this.find(id)!);
   }
 
-  /** Models of the built-in sheet, by upstream name. */
-  builtinModels(): CatalogEntry[] {
-    return [...BUILTIN.values()];
-  }
-
   private rebuild(): void {
     const served = new Map<EndpointFamily, Set<string>>();
     const owners = new Map<string, string>();

@@ -58,11 +58,6 @@ export class PriceBook {
     this.forget();
   }
 
-  /** The operator's price of a model (admin API over file), without channel or sheet. */
-  operatorPrice(model: string): PriceConfig | undefined {
-    return this.operator.get(model);
-  }
-
   /** Every operator price, for the admin view (`GET /admin/api/prices`). */
   operatorPrices(): Record<string, PriceConfig> {
     return Object.fromEntries(this.operator);
