@@ -109,6 +109,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       retries: 0,
       fallbacks: 0,
       trace: undefined,
+      charge: undefined,
     };
     done();
   });

@@ -8,7 +8,6 @@ import { Retention } from './db/retention.js';
 import { KeyStore } from './keys/key-store.js';
 import { KeyCacheBus } from './keys/key-cache-bus.js';
 import { ensureAdminToken, ensureBootstrapKey } from './keys/bootstrap.js';
-import { buildChannels } from './gateway/build-channels.js';
 import { UpstreamClient } from './gateway/upstream-client.js';
 import { buildApp } from './app.js';
 import type { GatewayDeps } from './plugins/request-context.js';
@@ -23,6 +22,7 @@ import { DEFAULT_RETRY_POLICY } from './gateway/retry-policy.js';
 import { startTracing } from './telemetry/tracing.js';
 import { DEFAULT_INSTANCE_LEASE_MS, InstanceRegistry } from './db/instance-registry.js';
 import { forgetInstances } from './usage/shared-budget-holds.js';
+import { RuntimeCatalog } from './catalog/runtime-catalog.js';
 
 export interface RunningGateway {
   app: FastifyInstance;
@@ -131,7 +131,16 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     await ensureAdminToken(db, config.adminToken, announce);
   });
 
-  const { channels, simulators } = await buildChannels(config.file.channels ?? [], config.file.simulator);
+  // The catalog first: the file's channels, prices and tiers must name models it knows (issue 21).
+  let runtime: RuntimeCatalog;
+  try {
+    runtime = await RuntimeCatalog.start({ db, config, announce, warn: (message, error) => app?.log.warn({ err: error }, message) });
+  } catch (error) {
+    await db.destroy();
+    await redis?.quit();
+    throw error;
+  }
+  const { catalog, prices, sync: catalogSync } = runtime;
   const upstream = new UpstreamClient();
   const routing = config.file.routing ?? {};
   const instanceId = UsageJournal.instanceName();
@@ -154,14 +163,16 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   let listenUrl = '';
   /** Set once built: the channel settings replace its routable list when they change. */
   let live: GatewayDeps | undefined;
-  const channelControl = new ChannelControl(db, channels, {
-    disabledInFile: new Set((config.file.channels ?? []).filter((channel) => channel.enabled === false).map((channel) => channel.name)),
-    onChange: (routable) => {
+  const channelControl = new ChannelControl(db, runtime.channels, {
+    disabledInFile: runtime.disabled,
+    onChange: (routable, all) => {
+      runtime.onChannels(all);
       if (live) live.channels = routable;
     },
     onError: (error) => app?.log.warn({ err: error }, 'reading the channel settings failed; the last ones stay in force'),
   });
   await channelControl.load();
+  runtime.attach(channelControl);
   const deps: GatewayDeps = {
     config,
     db,
@@ -172,6 +183,11 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     usage,
     requestLog,
     channels: channelControl.routable,
+    catalog,
+    prices,
+    catalogStore: runtime.store,
+    catalogSync,
+    channelStore: runtime.channelStore,
     channelControl,
     channelHealth: new ChannelHealth(),
     upstream,
@@ -184,7 +200,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       maxDelayMs: routing.retry_max_delay_ms ?? DEFAULT_RETRY_POLICY.maxDelayMs,
       maxWaitMs: routing.retry_max_wait_ms ?? DEFAULT_RETRY_POLICY.maxWaitMs,
     },
-    simulators,
+    simulators: runtime.builder.simulators,
     tracing,
     publicUrl: (request) => config.publicUrl ?? (request ? requestOrigin(request) : undefined) ?? listenUrl,
     now: Date.now,
@@ -192,6 +208,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   live = deps;
   app = await buildApp(deps);
   channelControl.start();
+  catalogSync.start();
   if (redis) {
     reportRedisOutages(redis, app.log);
     // Subscribed before listening, so no revocation made elsewhere after this start is missed.
@@ -222,7 +239,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       await instances?.close();
       await requestLog.close().catch(() => undefined);
       await upstream.close();
-      await Promise.all([...simulators.values()].map((s) => s.close()));
+      await runtime.close();
       if (readDb !== db) await readDb.destroy();
       await db.destroy();
       await keyCacheBus?.close();

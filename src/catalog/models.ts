@@ -12,6 +12,24 @@ export type EndpointFamily =
   | 'videoalt'
   | 'cloud-asset';
 
+/** What a model makes: text (with or without reasoning), images or videos; `asset` is the asset library. */
+export type ModelKind = 'chat' | 'reasoning' | 'image' | 'video' | 'asset';
+
+/** The kinds an operator's model may have. */
+export const OPERATOR_KINDS = ['chat', 'reasoning', 'image', 'video'] as const satisfies readonly ModelKind[];
+/** Families an operator's model may be served on (videoalt and cloud-asset keep their own model lists). */
+export const OPERATOR_FAMILIES = ['chat-completions', 'messages', 'responses', 'generate-content', 'images', 'video-generations'] as const satisfies readonly EndpointFamily[];
+/** Public ids: no colon (it separates model and method on the native paths), at most 128 characters. */
+export const MODEL_ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._@/+-]{0,127}$';
+
+/** Where a model of a kind is served unless its entry says otherwise. */
+export const FAMILIES_BY_KIND: Readonly<Record<(typeof OPERATOR_KINDS)[number], readonly EndpointFamily[]>> = {
+  chat: ['chat-completions', 'messages', 'responses', 'generate-content'],
+  reasoning: ['chat-completions', 'messages', 'responses', 'generate-content'],
+  image: ['images', 'generate-content'],
+  video: ['video-generations'],
+};
+
 export interface CatalogModel {
   readonly id: string;
   /** The neutral vendor word, shown as `owned_by` in /v1/models. */
@@ -25,6 +43,7 @@ export interface CatalogModel {
    * it (usage/worst-case.ts). Set for reasoning models; the one place to change per model.
    */
   readonly reasoningCeiling?: number;
+  readonly kind: ModelKind;
 }
 
 /**
@@ -66,18 +85,19 @@ export const GENERATE_CONTENT_ENDPOINTS = {
   'gamma-3.1-flash-image': 'streamGenerateContent',
 } as const;
 
-const model = (id: string, owner: string, families: EndpointFamily[], isReasoning = false): CatalogModel =>
-  Object.freeze({ id, owner, families: Object.freeze(families), isReasoning, ...(isReasoning ? { reasoningCeiling: DEFAULT_REASONING_CEILING } : {}) });
+const model = (id: string, owner: string, families: EndpointFamily[], kind: ModelKind, isReasoning = kind === 'reasoning'): CatalogModel =>
+  Object.freeze({ id, owner, families: Object.freeze(families), isReasoning, kind, ...(isReasoning ? { reasoningCeiling: DEFAULT_REASONING_CEILING } : {}) });
 
+/** The spec's models: always served, with exactly the spec's validation (the default catalog). */
 export const CATALOG: readonly CatalogModel[] = Object.freeze([
-  model('delta-4.1', 'delta', ['chat-completions']),
-  ...BETA_FAMILY_MODELS.map((id) => model(id, id.split('-')[0]!, ['chat-completions', 'responses'], true)),
-  ...MESSAGES_MODELS.map((id) => model(id, 'alpha', ['messages'])),
-  model('zeta-1.0-r2v', 'zeta', ['video-generations']),
-  model('gamma-3.1-flash-image', 'gamma', ['images', 'generate-content'], true),
-  model('gamma-2.5-flash-lite', 'gamma', ['generate-content']),
-  ...[...new Set(Object.values(VIDEOALT_MODELS).flat())].map((id) => model(id, 'videoalt', ['videoalt'])),
-  model(ASSET_MODEL, 'cloud', ['cloud-asset']),
+  model('delta-4.1', 'delta', ['chat-completions'], 'chat'),
+  ...BETA_FAMILY_MODELS.map((id) => model(id, id.split('-')[0]!, ['chat-completions', 'responses'], 'reasoning')),
+  ...MESSAGES_MODELS.map((id) => model(id, 'alpha', ['messages'], 'chat')),
+  model('zeta-1.0-r2v', 'zeta', ['video-generations'], 'video'),
+  model('gamma-3.1-flash-image', 'gamma', ['images', 'generate-content'], 'image', true),
+  model('gamma-2.5-flash-lite', 'gamma', ['generate-content'], 'chat'),
+  ...[...new Set(Object.values(VIDEOALT_MODELS).flat())].map((id) => model(id, 'videoalt', ['videoalt'], 'video')),
+  model(ASSET_MODEL, 'cloud', ['cloud-asset'], 'asset'),
 ]);
 
 const BY_ID = new Map(CATALOG.map((m) => [m.id, m]));

@@ -1,5 +1,6 @@
 import { validateCreateKey, MODEL_IDS, ENDPOINT_FAMILIES } from '../api/admin/schemas.js';
 import { toKeyPatch } from '../api/admin/key-input.js';
+import { Catalog } from '../catalog/catalog.js';
 import type { GatewayConfig } from '../config/schema.js';
 import { isGatewayError } from '../errors.js';
 import type { KeyStore } from '../keys/key-store.js';
@@ -84,7 +85,7 @@ export async function keysCommand(keys: KeyStore, config: GatewayConfig, sub: st
       let patch;
       try {
         const body = validateCreateKey(parseCreateArgs(args, Date.now()));
-        patch = toKeyPatch(body, config.file.tiers);
+        patch = toKeyPatch(body, config.file.tiers, new Catalog(config.file.models));
       } catch (error) {
         if (isGatewayError(error)) throw new UsageError(error.message);
         throw error;

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { parseDocument, LineCounter } from 'yaml';
 import { Ajv } from 'ajv';
-import { FileConfigSchema, type FileConfig, type GatewayConfig, type TracingConfig } from './schema.js';
+import { FileConfigSchema, type ConfigSource, type FileConfig, type GatewayConfig, type TracingConfig } from './schema.js';
 import { providerFor } from '../providers/registry.js';
 import { DEFAULT_INSTANCE_LEASE_MS } from '../db/instance-registry.js';
 import type { VendorId } from '../providers/types.js';
@@ -25,7 +25,8 @@ const validateFile = ajv.compile(FileConfigSchema);
 
 /** The only reader of process.env. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
-  const file = env.GATEWAY_CONFIG ? loadConfigFile(env.GATEWAY_CONFIG, env) : {};
+  const source = env.GATEWAY_CONFIG ? readConfigFile(env.GATEWAY_CONFIG, env) : undefined;
+  const file = source?.file ?? {};
   return {
     port: parseInteger(env.PORT, 8080, 'PORT'),
     host: env.HOST ?? '0.0.0.0',
@@ -36,6 +37,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     trustProxy: parseTrustProxy(env.GATEWAY_TRUST_PROXY),
     bootstrapKey: env.GATEWAY_BOOTSTRAP_KEY || undefined,
     adminToken: env.GATEWAY_ADMIN_TOKEN || undefined,
+    secretKey: env.GATEWAY_SECRET_KEY || undefined,
+    secretKeyPrevious: env.GATEWAY_SECRET_KEY_PREVIOUS || undefined,
     bodyLimitBytes: parseInteger(env.GATEWAY_BODY_LIMIT, 32 * 1024 * 1024, 'GATEWAY_BODY_LIMIT'),
     requestTimeoutMs: parseInteger(env.GATEWAY_REQUEST_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, 'GATEWAY_REQUEST_TIMEOUT_MS'),
     maxBodyBytesInFlight: parseInteger(env.GATEWAY_MAX_BODY_BYTES_IN_FLIGHT, DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, 'GATEWAY_MAX_BODY_BYTES_IN_FLIGHT'),
@@ -48,6 +51,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     corsOrigins: (env.GATEWAY_CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim().replace(/\/$/, '')).filter(Boolean),
     tracing: loadTracingConfig(env),
     file,
+    ...(source ? { fileSource: source.source } : {}),
   };
 }
 
@@ -100,10 +104,24 @@ function parseInteger(value: string | undefined, fallback: number, name: string)
 
 /** Reads the YAML file, substitutes ${ENV} references and checks it against the schema. */
 export function loadConfigFile(path: string, env: NodeJS.ProcessEnv): FileConfig {
+  return readConfigFile(path, env).file;
+}
+
+/** The file's configuration and where each of its values is, for errors found after loading (catalog checks). */
+export function readConfigFile(path: string, env: NodeJS.ProcessEnv): { file: FileConfig; source: ConfigSource } {
   const text = readFileSync(path, 'utf8');
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter });
   if (doc.errors.length > 0) throw new Error(`${path}: ${doc.errors[0]!.message}`);
+  const lineOf = (segments: ReadonlyArray<string | number>): number | undefined => {
+    // The value's line: for `key: value` entries, the key's own.
+    const node = (doc.getIn(segments, true) ?? undefined) as { range?: [number, number] } | undefined;
+    return node?.range ? lineCounter.linePos(node.range[0]).line : undefined;
+  };
+  return { file: checkedFile(doc, lineCounter, path, env), source: { path, lineOf } };
+}
+
+function checkedFile(doc: ReturnType<typeof parseDocument>, lineCounter: LineCounter, path: string, env: NodeJS.ProcessEnv): FileConfig {
   const data = substituteEnv(doc.toJS() ?? {}, env, path);
   if (!validateFile(data)) {
     const error = validateFile.errors![0]!;
@@ -125,7 +143,7 @@ export function loadConfigFile(path: string, env: NodeJS.ProcessEnv): FileConfig
 }
 
 /** The version segment a channel's base_url repeats (`…/v1` + `/v1/messages`), if any. */
-function doubledSegment(channel: NonNullable<FileConfig['channels']>[number]): string | undefined {
+export function doubledSegment(channel: Pick<NonNullable<FileConfig['channels']>[number], 'base_url' | 'vendor'>): string | undefined {
   const base = channel.base_url?.replace(/\/+$/, '');
   if (!base) return undefined;
   return providerFor(channel.vendor as VendorId).addedPathPrefixes.find((prefix) => base.endsWith(prefix));

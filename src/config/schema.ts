@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { OPERATOR_FAMILIES, OPERATOR_KINDS, MODEL_ID_PATTERN } from '../catalog/models.js';
 
 /** Typed `string`, as before: TypeBox 1 infers a union built from an array (not a tuple) as `never`. */
 const VendorSchema = Type.Unsafe<string>(
@@ -20,6 +21,52 @@ export const SimulatorOptionsSchema = Type.Object(
     fault_retry_after_s: Type.Optional(Type.Integer({ minimum: 0 })),
     /** Cut streams after this many events, without the closing events. */
     cut_stream_after: Type.Optional(Type.Integer({ minimum: 0 })),
+  },
+  { additionalProperties: false },
+);
+
+const Usd = Type.Number({ minimum: 0, maximum: 1_000_000 });
+/** Image sizes (`1024x1024`, Gemini's `1K`) or video resolutions (`720P`): names, or `default`. */
+const SizeName = Type.String({ minLength: 1, maxLength: 32, pattern: '^[A-Za-z0-9*:._-]+$' });
+
+/** Token prices that a long-context tier may raise (USD per million tokens). */
+const tokenPrices = {
+  /** Input tokens not read from or written to a prompt cache. */
+  prompt_per_1m: Type.Optional(Usd),
+  /** Input tokens read from the vendor's prompt cache; the input price when absent. */
+  cached_prompt_per_1m: Type.Optional(Usd),
+  /** Input tokens written to the prompt cache (Anthropic's 5-minute cache; OpenAI's cache writes); the input price when absent. */
+  cache_write_5m_per_1m: Type.Optional(Usd),
+  /** Input tokens written to Anthropic's 1-hour cache; the 5-minute write price when absent. */
+  cache_write_1h_per_1m: Type.Optional(Usd),
+  /** Output tokens, reasoning tokens included unless `reasoning_per_1m` prices them apart. */
+  completion_per_1m: Type.Optional(Usd),
+  /** Reasoning (thinking) tokens where a vendor bills them apart; the output price when absent. */
+  reasoning_per_1m: Type.Optional(Usd),
+  /** Image input tokens (GPT image models, Gemini); the input price when absent. */
+  image_prompt_per_1m: Type.Optional(Usd),
+  /** Image output tokens (GPT image models, Gemini image models); the output price when absent. */
+  image_completion_per_1m: Type.Optional(Usd),
+};
+
+/** Above `above_input_tokens` input tokens (cache reads and writes included), the whole request is billed at these prices. */
+export const LongContextTierSchema = Type.Object(
+  { above_input_tokens: Type.Integer({ minimum: 1, maximum: 100_000_000 }), ...tokenPrices },
+  { additionalProperties: false },
+);
+
+/** USD prices of one model; an absent field falls back as described on each, else costs nothing. */
+export const PriceSchema = Type.Object(
+  {
+    ...tokenPrices,
+    per_image: Type.Optional(Usd),
+    /** Per image by size, then quality (`low`, `hd`…); `default` matches what is not listed. Wins over `per_image`. */
+    per_image_by_size: Type.Optional(Type.Record(SizeName, Type.Record(SizeName, Usd), { maxProperties: 64 })),
+    per_video_second: Type.Optional(Usd),
+    /** Per second by resolution (`720P`, `1080P`); `default` matches what is not listed. Wins over `per_video_second`. */
+    per_video_second_by_resolution: Type.Optional(Type.Record(SizeName, Usd, { maxProperties: 32 })),
+    /** Higher prices for long prompts (Gemini and Claude above 200K, Seed above 128K): the highest tier passed applies. */
+    long_context: Type.Optional(Type.Array(LongContextTierSchema, { maxItems: 8 })),
   },
   { additionalProperties: false },
 );
@@ -55,6 +102,8 @@ export const ChannelSchema = Type.Object(
     ),
     headers: Type.Optional(Type.Record(Type.String(), Type.String())),
     simulator: Type.Optional(SimulatorOptionsSchema),
+    /** Prices of this channel's requests, by public model id: win over `prices` and the built-in sheet. */
+    prices: Type.Optional(Type.Record(Type.String({ minLength: 1 }), PriceSchema)),
   },
   { additionalProperties: false },
 );
@@ -88,18 +137,6 @@ export const ModelLimitsSchema = Type.Object(
 /** A tier: public model id (or `default`, for models not listed) → limits. */
 export const TierSchema = Type.Record(Type.String({ minLength: 1 }), ModelLimitsSchema);
 
-/** USD prices of one public model; absent fields cost nothing. */
-export const PriceSchema = Type.Object(
-  {
-    prompt_per_1m: Type.Optional(Type.Number({ minimum: 0 })),
-    /** Reasoning tokens are completion tokens (they are counted inside them). */
-    completion_per_1m: Type.Optional(Type.Number({ minimum: 0 })),
-    per_image: Type.Optional(Type.Number({ minimum: 0 })),
-    per_video_second: Type.Optional(Type.Number({ minimum: 0 })),
-  },
-  { additionalProperties: false },
-);
-
 /** Background polling of video tasks (tasks/poller.ts); the defaults suit production. */
 export const VideoTasksSchema = Type.Object(
   {
@@ -126,13 +163,30 @@ export const RequestLogSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** A model the operator serves besides the spec's (issue 21): its public id, what it makes, where it is served. */
+export const ModelSchema = Type.Object(
+  {
+    id: Type.String({ pattern: MODEL_ID_PATTERN, description: 'Public model id: letters, digits and . _ @ / + - (no colon), at most 128 characters' }),
+    kind: Type.Unsafe<(typeof OPERATOR_KINDS)[number]>({ type: 'string', enum: [...OPERATOR_KINDS] }),
+    /** Endpoint families it is accepted on; by default those of its kind. */
+    families: Type.Optional(Type.Array(Type.Unsafe<(typeof OPERATOR_FAMILIES)[number]>({ type: 'string', enum: [...OPERATOR_FAMILIES] }), { minItems: 1, uniqueItems: true })),
+    /** `owned_by` in /v1/models; the channel's vendor when absent. */
+    owned_by: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+  },
+  { additionalProperties: false },
+);
+
 export const FileConfigSchema = Type.Object(
   {
+    /** Models served besides the spec's; a channel may also map a model of the built-in price sheet. */
+    models: Type.Optional(Type.Array(ModelSchema, { maxItems: 10_000 })),
+    /** false: no built-in prices; only `prices` (and the admin API's) cost anything. */
+    builtin_prices: Type.Optional(Type.Boolean()),
     channels: Type.Optional(Type.Array(ChannelSchema)),
     routing: Type.Optional(RoutingSchema),
     /** Rate-limit tiers by name; a key without a tier uses the tier named `default`, if any. */
     tiers: Type.Optional(Type.Record(Type.String({ minLength: 1 }), TierSchema)),
-    /** Prices by public model id; models not listed cost 0. */
+    /** Prices by public model id; they replace the built-in sheet's entry for the model. */
     prices: Type.Optional(Type.Record(Type.String({ minLength: 1 }), PriceSchema)),
     /** Options for the default simulator channels (those not overridden by `channels`). */
     simulator: Type.Optional(SimulatorOptionsSchema),
@@ -148,6 +202,8 @@ export type SimulatorOptionsConfig = Static<typeof SimulatorOptionsSchema>;
 export type ModelLimitsConfig = Static<typeof ModelLimitsSchema>;
 export type TierConfig = Static<typeof TierSchema>;
 export type PriceConfig = Static<typeof PriceSchema>;
+export type LongContextTierConfig = Static<typeof LongContextTierSchema>;
+export type ModelConfig = Static<typeof ModelSchema>;
 export type RequestLogConfig = Static<typeof RequestLogSchema>;
 
 /** The whole configuration, after env and file are read. */
@@ -161,6 +217,10 @@ export interface GatewayConfig {
   trustProxy?: boolean | number | string[];
   bootstrapKey: string | undefined;
   adminToken: string | undefined;
+  /** GATEWAY_SECRET_KEY: 32 bytes (base64 or hex) that encrypt channel credentials stored at runtime. */
+  secretKey?: string | undefined;
+  /** GATEWAY_SECRET_KEY_PREVIOUS: the key being rotated out; values sealed with it are re-sealed at start. */
+  secretKeyPrevious?: string | undefined;
   bodyLimitBytes: number;
   /** GATEWAY_REQUEST_TIMEOUT_MS: how long a client may take to send a whole request (headers and body); 0 disables. */
   requestTimeoutMs?: number;
@@ -182,6 +242,14 @@ export interface GatewayConfig {
   /** OpenTelemetry traces; absent (off) unless an OTLP endpoint is set (src/telemetry/). */
   tracing?: TracingConfig;
   file: FileConfig;
+  /** Where `file` came from, to name a field's line in errors found after loading (unset: no file). */
+  fileSource?: ConfigSource;
+}
+
+/** The configuration file and the line of each value in it. */
+export interface ConfigSource {
+  path: string;
+  lineOf(segments: ReadonlyArray<string | number>): number | undefined;
 }
 
 /**

@@ -12,6 +12,7 @@ export class BatchInsert<T extends keyof Database> {
   private readonly insertSql = new Map<number, string>();
   private readonly writeSqlite: ((rows: unknown[][]) => void) | undefined;
   private readonly uniqueColumn: (keyof Insertable<Database[T]> & string) | undefined;
+  private readonly defaults: Readonly<Record<string, unknown>>;
 
   constructor(
     private readonly db: Db,
@@ -21,6 +22,8 @@ export class BatchInsert<T extends keyof Database> {
     options: {
       /** A uniquely indexed column: a row whose value is already stored is skipped, not an error (a replayed batch). */
       uniqueColumn?: keyof Insertable<Database[T]> & string;
+      /** Values of columns a row may leave out (NOT NULL columns added later, which older writers omit). */
+      defaults?: Readonly<Partial<Record<keyof Insertable<Database[T]> & string, unknown>>>;
       /**
        * SQLite: runs in the transaction of each batch, with the first and last rowid it inserted
        * (consecutive: the transaction holds the write lock; skipped rows have none), for work that
@@ -30,6 +33,7 @@ export class BatchInsert<T extends keyof Database> {
     } = {},
   ) {
     this.uniqueColumn = options.uniqueColumn;
+    this.defaults = options.defaults ?? {};
     const sqlite = sqliteHandleOf(db);
     if (sqlite) {
       const insert = sqlite.prepare(this.sqlFor(1));
@@ -53,7 +57,8 @@ export class BatchInsert<T extends keyof Database> {
    * the database's parameter cap. `executor`: a transaction of the caller's to write in.
    */
   async write(rows: ReadonlyArray<Insertable<Database[T]>>, executor: Kysely<Database> = this.db): Promise<void> {
-    const values = (row: Insertable<Database[T]>) => this.columns.map((c) => (row as Record<string, unknown>)[c] ?? null);
+    const defaults = this.defaults;
+    const values = (row: Insertable<Database[T]>) => this.columns.map((c) => (row as Record<string, unknown>)[c] ?? defaults[c] ?? null);
     const writeSqlite = this.writeSqlite;
     if (!writeSqlite) await executor.executeQuery(CompiledQuery.raw(this.sqlFor(rows.length), rows.flatMap(values)));
     // Inside the caller's own transaction (a replay), which holds Kysely's one SQLite connection already.

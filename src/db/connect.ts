@@ -16,6 +16,10 @@ import { keyParallel } from './migrations/0008-key-parallel.js';
 import { requestLog } from './migrations/0009-request-log.js';
 import { channelSettings } from './migrations/0010-channel-settings.js';
 import { requestLogIds } from './migrations/0011-request-log-ids.js';
+import { catalogModels } from './migrations/0014-catalog-models.js';
+import { modelPrices } from './migrations/0015-model-prices.js';
+import { runtimeChannels } from './migrations/0016-runtime-channels.js';
+import { usageCostParts } from './migrations/0017-usage-cost-parts.js';
 import { usageRollups } from './migrations/0018-usage-rollups.js';
 import { requestLogIndexes } from './migrations/0019-request-log-indexes.js';
 import { eventErrorCode } from './migrations/0020-event-error-code.js';
@@ -29,6 +33,10 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = { '0001-initial':
   '0009-request-log': requestLog,
   '0010-channel-settings': channelSettings,
   '0011-request-log-ids': requestLogIds,
+  '0014-catalog-models': catalogModels,
+  '0015-model-prices': modelPrices,
+  '0016-runtime-channels': runtimeChannels,
+  '0017-usage-cost-parts': usageCostParts,
   '0018-usage-rollups': usageRollups,
   '0019-request-log-indexes': requestLogIndexes,
   '0020-event-error-code': eventErrorCode,

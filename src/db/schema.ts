@@ -1,4 +1,7 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
+
+/** A column writers added later may leave out (its default or 0 is written), always present when read. */
+type OptionalOnInsert<T> = ColumnType<T, T | undefined, T>;
 
 /** Row types of every table; timestamps are Unix milliseconds. */
 export interface ApiKeyTable {
@@ -146,6 +149,15 @@ export interface UsageEventTable {
   created_at: number;
   /** The error code the client read (as the request log shows it), null when it read none (0020). */
   error_code?: string | null;
+  /** Of prompt_tokens: read from the vendor's prompt cache, written to it (5 min, 1 h), image tokens (0017). */
+  cached_tokens: OptionalOnInsert<number>;
+  cache_write_5m_tokens: OptionalOnInsert<number>;
+  cache_write_1h_tokens: OptionalOnInsert<number>;
+  image_input_tokens: OptionalOnInsert<number>;
+  /** Of completion_tokens: image tokens (0017). */
+  image_output_tokens: OptionalOnInsert<number>;
+  /** The price it was billed at, as JSON (per image and per second flattened); null when unpriced (0017). */
+  billed_price: OptionalOnInsert<string | null>;
 }
 
 /** The request log's part of each request (0009); the rest is its usage event. */
@@ -202,6 +214,32 @@ export interface UsageRollupTable {
   last_at: number;
 }
 
+/** Models added through the admin API (0014); `families` is a JSON array. */
+export interface CatalogModelTable {
+  id: string;
+  kind: string;
+  families: string;
+  owned_by: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Prices set through the admin API (0015): the model's whole price, as JSON. */
+export interface ModelPriceTable {
+  model: string;
+  price: string;
+  updated_at: number;
+}
+
+/** Channels added or changed at runtime (0016): the definition as JSON, credentials sealed apart. */
+export interface RuntimeChannelTable {
+  name: string;
+  definition: string;
+  secrets: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
 export interface Database {
   api_keys: ApiKeyTable;
   settings: SettingTable;
@@ -211,6 +249,9 @@ export interface Database {
   usage_rollups: UsageRollupTable;
   request_details: RequestDetailTable;
   channel_settings: ChannelSettingTable;
+  catalog_models: CatalogModelTable;
+  model_prices: ModelPriceTable;
+  runtime_channels: RuntimeChannelTable;
   users: UserTable;
   sessions: SessionTable;
   invitations: InvitationTable;

@@ -7,63 +7,101 @@ import { DEFAULT_TIMEOUTS, type Channel } from './channel.js';
 /** What the simulators accept; configured simulator channels use them too. */
 const SIMULATOR_CREDENTIALS = Object.freeze({ apiKey: 'simulator-key', accessKey: 'simulator-ak', secretKey: 'simulator-sk' });
 
-export interface BuiltChannels {
-  channels: Channel[];
-  simulators: Map<string, RunningSimulator>;
+interface StartedSimulator {
+  /** What it was started for (vendor and options): a channel whose definition changed them gets a new one. */
+  fingerprint: string;
+  simulator: RunningSimulator;
 }
 
 /**
- * Configured channels first; every catalog model that no configured channel serves gets its
- * vendor's simulator channel (the embedded default). A configured channel without `base_url`
- * is a simulator channel of its own, with its own simulator options.
+ * Builds the channels from their definitions (the file's, with runtime changes over them, and
+ * the runtime's own; issue 21), as often as they change. Configured channels come first; every
+ * catalog model no configured channel serves gets its vendor's simulator channel (the embedded
+ * default). A configured channel without `base_url` is a simulator channel of its own. Simulators
+ * are started as channels need them and kept across rebuilds while their channel keeps its vendor
+ * and options, so a running simulator (and what tests set on it) survives unrelated changes.
  */
-export async function buildChannels(configured: readonly ChannelConfig[], defaults: SimulatorOptionsConfig = {}): Promise<BuiltChannels> {
-  const channels: Channel[] = [];
-  const simulators = new Map<string, RunningSimulator>();
-  const served = new Set<string>();
+export class ChannelBuilder {
+  private readonly started = new Map<string, StartedSimulator>();
+  /** The running simulators by channel name; the same Map throughout (deps.simulators). */
+  readonly simulators = new Map<string, RunningSimulator>();
 
-  for (const config of configured) {
-    const provider = providerFor(config.vendor as VendorId);
-    let baseUrl = config.base_url?.replace(/\/$/, '');
-    if (!baseUrl) {
-      const simulator = await startSimulator(provider.simulator, config.simulator ?? defaults);
-      simulators.set(config.name, simulator);
-      baseUrl = simulator.url + provider.simulatorBasePath;
+  constructor(private readonly defaults: SimulatorOptionsConfig = {}) {}
+
+  async build(configured: readonly ChannelConfig[]): Promise<Channel[]> {
+    const channels: Channel[] = [];
+    const served = new Set<string>();
+    const used = new Set<string>();
+    for (const config of configured) {
+      const provider = providerFor(config.vendor as VendorId);
+      let baseUrl = config.base_url?.replace(/\/$/, '');
+      if (!baseUrl) {
+        const simulator = await this.simulatorFor(config.name, provider, config.simulator ?? this.defaults);
+        used.add(config.name);
+        baseUrl = simulator.url + provider.simulatorBasePath;
+      }
+      channels.push(toChannel(config, provider, baseUrl));
+      for (const model of Object.keys(config.models)) served.add(model);
     }
-    channels.push({
-      name: config.name,
-      vendor: provider.vendor,
-      provider,
-      baseUrl,
-      credentials: baseUrl && config.base_url
-        ? { apiKey: config.api_key, accessKey: config.access_key, secretKey: config.secret_key, region: config.region }
-        : SIMULATOR_CREDENTIALS,
-      models: { ...config.models },
-      priority: config.priority ?? 0,
-      weight: config.weight ?? 1,
-      maxRetries: config.max_retries ?? 2,
-      timeouts: {
-        connectMs: config.timeouts?.connect_ms ?? DEFAULT_TIMEOUTS.connectMs,
-        firstByteMs: config.timeouts?.first_byte_ms ?? DEFAULT_TIMEOUTS.firstByteMs,
-        idleMs: config.timeouts?.idle_ms ?? DEFAULT_TIMEOUTS.idleMs,
-        totalMs: config.timeouts?.total_ms ?? DEFAULT_TIMEOUTS.totalMs,
-      },
-      // Lower-cased so a channel's `Anthropic-Version` replaces the vendor default, not doubles it.
-      headers: { ...provider.defaultHeaders, ...lowerCaseKeys(config.headers) },
-      isSimulator: !config.base_url,
-    });
-    for (const model of Object.keys(config.models)) served.add(model);
+    for (const provider of PROVIDERS) {
+      const models = Object.fromEntries(Object.entries(provider.defaultModels).filter(([model]) => !served.has(model)));
+      if (Object.keys(models).length === 0) continue;
+      const name = `simulator-${provider.vendor}`;
+      const simulator = await this.simulatorFor(name, provider, this.defaults);
+      used.add(name);
+      channels.push(simulatorChannel(name, provider, simulator, models));
+    }
+    await this.closeUnused(used);
+    return channels;
   }
 
-  for (const provider of PROVIDERS) {
-    const models = Object.fromEntries(Object.entries(provider.defaultModels).filter(([model]) => !served.has(model)));
-    if (Object.keys(models).length === 0) continue;
-    const name = `simulator-${provider.vendor}`;
-    const simulator = await startSimulator(provider.simulator, defaults);
-    simulators.set(name, simulator);
-    channels.push(simulatorChannel(name, provider, simulator, models));
+  async close(): Promise<void> {
+    await this.closeUnused(new Set());
   }
-  return { channels, simulators };
+
+  private async simulatorFor(name: string, provider: ProviderModule, options: SimulatorOptionsConfig): Promise<RunningSimulator> {
+    const fingerprint = `${provider.vendor}:${JSON.stringify(options)}`;
+    const known = this.started.get(name);
+    if (known?.fingerprint === fingerprint) return known.simulator;
+    if (known) await known.simulator.close();
+    const simulator = await startSimulator(provider.simulator, options);
+    this.started.set(name, { fingerprint, simulator });
+    this.simulators.set(name, simulator);
+    return simulator;
+  }
+
+  private async closeUnused(used: ReadonlySet<string>): Promise<void> {
+    for (const [name, { simulator }] of [...this.started]) {
+      if (used.has(name)) continue;
+      this.started.delete(name);
+      this.simulators.delete(name);
+      await simulator.close();
+    }
+  }
+}
+
+function toChannel(config: ChannelConfig, provider: ProviderModule, baseUrl: string): Channel {
+  return {
+    name: config.name,
+    vendor: provider.vendor,
+    provider,
+    baseUrl,
+    credentials: config.base_url ? { apiKey: config.api_key, accessKey: config.access_key, secretKey: config.secret_key, region: config.region } : SIMULATOR_CREDENTIALS,
+    models: { ...config.models },
+    priority: config.priority ?? 0,
+    weight: config.weight ?? 1,
+    maxRetries: config.max_retries ?? 2,
+    timeouts: {
+      connectMs: config.timeouts?.connect_ms ?? DEFAULT_TIMEOUTS.connectMs,
+      firstByteMs: config.timeouts?.first_byte_ms ?? DEFAULT_TIMEOUTS.firstByteMs,
+      idleMs: config.timeouts?.idle_ms ?? DEFAULT_TIMEOUTS.idleMs,
+      totalMs: config.timeouts?.total_ms ?? DEFAULT_TIMEOUTS.totalMs,
+    },
+    // Lower-cased so a channel's `Anthropic-Version` replaces the vendor default, not doubles it.
+    headers: { ...provider.defaultHeaders, ...lowerCaseKeys(config.headers) },
+    isSimulator: !config.base_url,
+    prices: config.prices,
+  };
 }
 
 function lowerCaseKeys(headers: Readonly<Record<string, string>> | undefined): Record<string, string> {

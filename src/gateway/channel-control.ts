@@ -21,10 +21,10 @@ const NONE: ChannelOverrides = Object.freeze({ enabled: null, weight: null, prio
 const REFRESH_MS = 5_000;
 
 export interface ChannelControlOptions {
-  /** Channels the configuration file turned off (`enabled: false`). */
+  /** Channels their definition turns off (`enabled: false` in the file or the admin API's definition). */
   disabledInFile?: ReadonlySet<string>;
-  /** Gets the routable channels (enabled ones, settings applied) each time they change. */
-  onChange: (routable: readonly Channel[]) => void;
+  /** Gets the routable channels (enabled ones, settings applied), and every channel, each time they change. */
+  onChange: (routable: readonly Channel[], all: readonly Channel[]) => void;
   refreshMs?: number;
   now?: () => number;
   onError?: (error: unknown) => void;
@@ -43,15 +43,27 @@ export class ChannelControl {
   private seen = '';
   private timer: NodeJS.Timeout | undefined;
   private readonly now: () => number;
+  private disabledInFile: ReadonlySet<string>;
 
   constructor(
     private readonly db: Db,
-    /** Every configured channel (and default simulator channel), as the file describes it. */
-    private readonly configured: readonly Channel[],
+    /** Every configured channel (and default simulator channel), as its definition describes it. */
+    private configured: readonly Channel[],
     private readonly options: ChannelControlOptions,
   ) {
     this.now = options.now ?? Date.now;
     this.effective = configured;
+    this.disabledInFile = options.disabledInFile ?? new Set();
+  }
+
+  /**
+   * New definitions (issue 21: channels added, changed or removed at runtime): the stored settings
+   * apply over them as over the file's, and routing gets the new list at once.
+   */
+  setConfigured(channels: readonly Channel[], disabled: ReadonlySet<string>): void {
+    this.configured = channels;
+    this.disabledInFile = disabled;
+    this.apply();
   }
 
   /** Every channel with its settings applied, enabled or not (task polling and the console need the disabled ones too). */
@@ -71,11 +83,11 @@ export class ChannelControl {
   /** The channel's settings as the configuration file gives them. */
   fileSettingsOf(name: string): { enabled: boolean; weight: number; priority: number } | undefined {
     const channel = this.configured.find((c) => c.name === name);
-    return channel && { enabled: !this.options.disabledInFile?.has(name), weight: channel.weight, priority: channel.priority };
+    return channel && { enabled: !this.disabledInFile.has(name), weight: channel.weight, priority: channel.priority };
   }
 
   isEnabled(name: string): boolean {
-    return this.overrides.get(name)?.enabled ?? !this.options.disabledInFile?.has(name);
+    return this.overrides.get(name)?.enabled ?? !this.disabledInFile.has(name);
   }
 
   overridesOf(name: string): ChannelOverrides {
@@ -89,11 +101,15 @@ export class ChannelControl {
     if (fingerprint === this.seen) return;
     this.seen = fingerprint;
     this.overrides = new Map(rows.map((row) => [row.name, overridesOf(row)]));
+    this.apply();
+  }
+
+  private apply(): void {
     this.effective = this.configured.map((channel) => {
       const o = this.overrides.get(channel.name);
       return o && (o.weight !== null || o.priority !== null) ? { ...channel, weight: o.weight ?? channel.weight, priority: o.priority ?? channel.priority } : channel;
     });
-    this.options.onChange(this.routable);
+    this.options.onChange(this.routable, this.effective);
   }
 
   /** Stores a change and applies it on this instance at once (others within the refresh interval). */

@@ -1,3 +1,4 @@
+import type { PriceConfig } from '../config/schema.js';
 import type { ChannelCredentials, ProviderModule, VendorId } from '../providers/types.js';
 
 /** One upstream account, resolved from configuration (or a built-in simulator). */
@@ -16,6 +17,8 @@ export interface Channel {
   readonly timeouts: ChannelTimeouts;
   readonly headers: Readonly<Record<string, string>>;
   readonly isSimulator: boolean;
+  /** This channel's prices by public model id (issue 21): they win over the operator's and the built-in sheet. */
+  readonly prices?: Readonly<Record<string, PriceConfig>> | undefined;
 }
 
 export interface ChannelTimeouts {

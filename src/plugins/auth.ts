@@ -14,6 +14,7 @@ export function registerAuth(app: FastifyInstance): void {
   app.addHook('onRequest', (request, _reply, done) => {
     const options = request.routeOptions.config;
     if (options.isPublic || request.is404) return done();
+    if (options.exists && !options.exists(request)) return done(new GatewayError('GW_ROUTE_NOT_FOUND', `No endpoint ${request.method} ${request.url.split('?')[0]}`));
     const secret = presentedSecret(request);
     if (!secret) return done(new GatewayError('GW_AUTH_MISSING_KEY', 'Missing API key. Pass it as the ' + keyHint(request.url) + '.'));
     const lookup = app.gateway.keys.authenticate(secret);

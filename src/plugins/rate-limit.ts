@@ -7,8 +7,8 @@ import { limitsFor } from '../ratelimit/policy.js';
 import { BudgetTracker } from '../usage/budget.js';
 import { isRefusal, LocalBudgetHolds, type BudgetHolds } from '../usage/budget-holds.js';
 import { SharedBudgetHolds } from '../usage/shared-budget-holds.js';
-import { reasoningReserve, worstCaseCost } from '../usage/worst-case.js';
-import { checkBillingConfig, costOf } from '../usage/prices.js';
+import { reasoningCeilingOf, reasoningReserve, worstCaseCost } from '../usage/worst-case.js';
+import { chargeOfRequest } from './usage-recorder.js';
 import { assertModelAllowed } from './auth.js';
 import { onRequestEnd, registerRequestEnd, type ResponseEnd } from './request-end.js';
 
@@ -37,7 +37,6 @@ export interface AdmitOptions {
 }
 
 export function registerRateLimit(app: FastifyInstance): void {
-  checkBillingConfig(app.gateway.config.file);
   const { redis, db, usage, now, instances } = app.gateway;
   const budgets = new BudgetTracker(db, usage, now);
   // With Redis, what each instance holds and counts is its own (db/instance-registry.ts, issue 23).
@@ -94,13 +93,14 @@ function releaseParallelSlot(_end: ResponseEnd, request: FastifyRequest): void {
  */
 async function holdBudget(request: FastifyRequest, reply: FastifyReply, key: ApiKey, model: string, options: AdmitOptions): Promise<void> {
   const { budgets, holds } = request.server.admission;
-  const worst = worstCaseCost(request.server.gateway.config.file.prices, model, options.body, options.videoSeconds ?? 0);
+  const { prices, catalog } = request.server.gateway;
+  const reasoning = reasoningReserve(reasoningCeilingOf(model, catalog.find(model)), (options.body ?? {}) as Record<string, unknown>);
+  const worst = worstCaseCost(prices.candidatesFor(model), options.body, options.videoSeconds ?? 0, reasoning);
   const held = await holds.hold(key.id, key.budgetUsd!, worst, await budgets.pendingVideo(key.id));
   if (isRefusal(held)) {
     const refusal = held;
     const spent = `${round(refusal.spentUsd)} USD spent`;
     if (refusal.spentUsd >= key.budgetUsd!) throw new GatewayError('GW_QUOTA_EXCEEDED', `This API key has used its budget of ${key.budgetUsd} USD (${spent}).`);
-    const reasoning = reasoningReserve(model, (options.body ?? {}) as Record<string, unknown>);
     const lower = reasoning > 0 ? `This model may reason for up to ${reasoning} tokens before it answers, which the budget must hold: turn thinking off, or lower max_tokens,` : 'Lower max_tokens,';
     throw new GatewayError('GW_QUOTA_EXCEEDED', `This request could cost up to ${round(worst)} USD, more than is left of this API key's budget of ${key.budgetUsd} USD (${spent}, ${round(refusal.heldUsd)} USD held by requests and video tasks in progress). ${lower} or retry when they end.`);
   }
@@ -116,8 +116,7 @@ function settleBudget(_end: ResponseEnd, request: FastifyRequest): void | Promis
   const hold = gw.budgetHold;
   if (!hold) return;
   gw.budgetHold = undefined;
-  const usage = gw.usage;
-  const actual = usage ? costOf(request.server.gateway.config.file.prices, gw.model ?? '', { promptTokens: usage.promptTokens, completionTokens: usage.completionTokens, images: usage.images ?? 0, videoSeconds: usage.videoSeconds ?? 0 }) : 0;
+  const actual = chargeOfRequest(request)?.usd ?? 0;
   return hold.settle(actual, gw.entryId);
 }
 

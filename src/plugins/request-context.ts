@@ -20,6 +20,12 @@ import type { ChannelHealth } from '../gateway/channel-health.js';
 import type { RetryPolicy } from '../gateway/retry-policy.js';
 import type { EndState } from './request-end.js';
 import type { RequestTrace, Tracing } from '../telemetry/tracing.js';
+import type { Catalog } from '../catalog/catalog.js';
+import type { PriceBook } from '../catalog/price-book.js';
+import type { CatalogStore } from '../catalog/catalog-store.js';
+import type { CatalogSync } from '../catalog/catalog-sync.js';
+import type { Charge } from '../usage/charge.js';
+import type { RuntimeChannelStore } from '../gateway/channel-store.js';
 
 /** Per-request data, on one typed decoration (`request.gw`). */
 export interface RequestContext {
@@ -57,6 +63,8 @@ export interface RequestContext {
   /** The request's and response's text, kept only while body logging is on (the request log). */
   requestText?: string | undefined;
   responseText?: string | undefined;
+  /** The charge worked out for `usage` (plugins/usage-recorder.ts), kept while usage stays the same. */
+  charge?: { usage: Usage | undefined; value: Charge | undefined } | undefined;
   /** The request's server span when tracing is on (plugins/tracing.ts); upstream attempts are its children. */
   trace: RequestTrace | undefined;
 }
@@ -88,6 +96,16 @@ export interface GatewayDeps {
   requestLog: RequestLog;
   /** The routable channels (enabled ones, runtime settings applied); replaced whole when an operator changes them. */
   channels: readonly Channel[];
+  /** The models served and known (spec, operator, built-in sheet): validation, routing and the console read it. */
+  catalog: Catalog;
+  /** Which price each (channel, model) pays (catalog/price-book.ts). */
+  prices: PriceBook;
+  /** The admin API's models, prices and channels in the database, and their revision. */
+  catalogStore: CatalogStore;
+  /** Re-reads the stored catalog when its revision moves (every instance, within seconds). */
+  catalogSync: CatalogSync;
+  /** Channels added or changed at runtime, credentials sealed (gateway/channel-store.ts). */
+  channelStore: RuntimeChannelStore;
   /** Every channel, enabled or not, and the runtime settings (gateway/channel-control.ts). */
   channelControl: ChannelControl;
   /** Recent upstream attempts per channel (gateway/channel-health.ts). */
@@ -115,6 +133,11 @@ export interface RouteOptions {
   family?: EndpointFamily;
   /** True on routes that need no API key (health, docs, media links). */
   isPublic?: boolean;
+  /**
+   * A parametric route standing for paths that exist only for some values (the operator's
+   * models on the native paths): false answers the ordinary 404 before authentication.
+   */
+  exists?: (request: FastifyRequest) => boolean;
 }
 
 declare module 'fastify' {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { UsageEvent } from '../usage/usage-recorder.js';
 import type { RequestLogEntry } from '../requests/request-log.js';
-import { costOf } from '../usage/prices.js';
+import { chargeOf, type Charge } from '../usage/charge.js';
 import { newEntryId } from '../usage/entry-id.js';
 import { onRequestEnd, type ResponseEnd } from './request-end.js';
 
@@ -58,15 +58,10 @@ function usageEventFor(request: FastifyRequest, reply: FastifyReply, end: Respon
   const gw = request.gw;
   const now = Date.now();
   const usage = gw.usage;
-  const billable = {
-    promptTokens: usage?.promptTokens ?? 0,
-    completionTokens: usage?.completionTokens ?? 0,
-    images: usage?.images ?? 0,
-    videoSeconds: usage?.videoSeconds ?? 0,
-  };
   const model = gw.model ?? '';
   const outcome = outcomeOf(request, reply, end);
   const error = gw.error ?? gw.streamError;
+  const charge = chargeOfRequest(request);
   return {
     // Made once: the event journaled before the answer and the one recorded at the end are one entry.
     entry_id: (gw.entryId ??= newEntryId(gw.startedAt)),
@@ -77,18 +72,37 @@ function usageEventFor(request: FastifyRequest, reply: FastifyReply, end: Respon
     family: gw.family ?? 'unknown',
     status: reply.raw.statusCode,
     outcome,
-    prompt_tokens: billable.promptTokens,
-    completion_tokens: billable.completionTokens,
+    prompt_tokens: usage?.promptTokens ?? 0,
+    completion_tokens: usage?.completionTokens ?? 0,
     reasoning_tokens: usage?.reasoningTokens ?? 0,
-    images: billable.images,
-    video_seconds: billable.videoSeconds,
-    cost_usd: costOf(request.server.gateway.config.file.prices, model, billable),
+    images: usage?.images ?? 0,
+    video_seconds: usage?.videoSeconds ?? 0,
+    cost_usd: charge?.usd ?? 0,
     latency_ms: now - gw.startedAt,
     ttft_ms: gw.firstTokenAt === undefined ? null : gw.firstTokenAt - gw.startedAt,
     created_at: now,
     // On the event as well as in the request log's details: the log filters by it (issue 22).
     error_code: error ? error.kind.publicCode : outcome === 'client_disconnect' ? 'client_disconnect' : null,
+    cached_tokens: usage?.cachedTokens ?? 0,
+    cache_write_5m_tokens: usage?.cacheWrite5mTokens ?? 0,
+    cache_write_1h_tokens: usage?.cacheWrite1hTokens ?? 0,
+    image_input_tokens: usage?.imageInputTokens ?? 0,
+    image_output_tokens: usage?.imageOutputTokens ?? 0,
+    billed_price: charge?.billedPrice ?? null,
   };
+}
+
+/**
+ * The request's charge at its usage of the moment: worked out once per usage (the answer's journal
+ * entry, the end's event and the budget's settlement all ask), since usage is set once it is known.
+ */
+export function chargeOfRequest(request: FastifyRequest): Charge | undefined {
+  const gw = request.gw;
+  const known = gw.charge;
+  if (known && known.usage === gw.usage) return known.value;
+  const value = chargeOf(request.server.gateway.prices, gw.channel, gw.model ?? '', gw.usage, request.body);
+  gw.charge = { usage: gw.usage, value };
+  return value;
 }
 
 function outcomeOf(request: FastifyRequest, reply: FastifyReply, end: ResponseEnd): string {

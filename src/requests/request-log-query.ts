@@ -56,6 +56,12 @@ export interface RequestLogRow {
   completion_tokens: number;
   reasoning_tokens: number;
   cost_usd: number;
+  /** The billed parts of the tokens (issue 21). */
+  cached_tokens: number;
+  cache_write_5m_tokens: number;
+  cache_write_1h_tokens: number;
+  image_input_tokens: number;
+  image_output_tokens: number;
   retries: number | null;
   fallbacks: number | null;
   error_code: string | null;
@@ -66,6 +72,10 @@ export interface RequestLogDetailRow extends RequestLogRow {
   request_headers: string | null;
   request_body: string | null;
   response_body: string | null;
+  images: number;
+  video_seconds: number;
+  /** The price it was billed at, as JSON (issue 21). */
+  billed_price: string | null;
 }
 
 /**
@@ -80,6 +90,7 @@ function logQuery(db: Db, cutoff: number) {
     .select([
       'e.id', 'e.entry_id', 'e.request_id', 'e.created_at', 'e.key_id', 'k.name as key_name', 'k.owner as user_id', 'e.family', 'e.model', 'e.channel', 'e.status',
       'e.outcome', 'e.latency_ms', 'e.ttft_ms', 'e.prompt_tokens', 'e.completion_tokens', 'e.reasoning_tokens', 'e.cost_usd',
+      'e.cached_tokens', 'e.cache_write_5m_tokens', 'e.cache_write_1h_tokens', 'e.image_input_tokens', 'e.image_output_tokens',
       'd.retries', 'd.fallbacks', 'd.error_code', 'd.error_message',
     ])
     .where('e.outcome', '!=', VIDEO_CHARGE)
@@ -158,7 +169,7 @@ export async function listRequests(db: Db, filter: RequestLogFilter, cutoff: num
 /** One entry, by its entry id, with its headers and bodies; `ownerId` limits it to that user's keys. */
 export async function getRequest(db: Db, entryId: string, cutoff: number, ownerId?: string): Promise<RequestLogDetailRow | undefined> {
   return logQuery(db, cutoff)
-    .select(['d.request_headers', 'd.request_body', 'd.response_body'])
+    .select(['d.request_headers', 'd.request_body', 'd.response_body', 'e.billed_price', 'e.images', 'e.video_seconds'])
     .where('e.entry_id', '=', entryId)
     .$if(ownerId !== undefined, (qb) => qb.where('k.owner', '=', ownerId!))
     .executeTakeFirst();

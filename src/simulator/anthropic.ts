@@ -1,4 +1,6 @@
 import { formatSse } from '../gateway/sse/write.js';
+import type { PromptCache } from './prompt-cache.js';
+import { anthropicCacheUsage } from './anthropic-cache.js';
 import type {
   AnthropicContentBlock,
   AnthropicContentBlockParam,
@@ -53,7 +55,7 @@ export const anthropicSimulator: SimulatorSpec = {
     }
     const body = req.body as AnthropicMessagesRequest;
     if (isCount) res.json(200, { input_tokens: inputTokensOf(body) });
-    else await createMessage(body, res);
+    else await createMessage(body, res, req.promptCache);
     return true;
   },
 };
@@ -72,7 +74,7 @@ interface Reply {
   pieces: Map<number, readonly string[]>;
 }
 
-function buildReply(body: AnthropicMessagesRequest): Reply {
+function buildReply(body: AnthropicMessagesRequest, promptCache?: PromptCache): Reply {
   const prompt = lastUserText(body.messages);
   const stops = body.stop_sequences ?? [];
   const thinkingType = (body.thinking as { type?: string } | undefined)?.type;
@@ -101,6 +103,9 @@ function buildReply(body: AnthropicMessagesRequest): Reply {
   const stopReason: AnthropicStopReason = toolUse ? 'tool_use' : text.finishReason === 'length' ? 'max_tokens' : matchedStop ? 'stop_sequence' : 'end_turn';
   const inputTokens = inputTokensOf(body);
   const outputTokens = text.reasoningTokens + (toolUse ? countTokens(JSON.stringify(toolUses.map((t) => t.input))) : text.contentTokens);
+  // cache_control marks a prefix: written the first time, read after (issue 21). input_tokens exclude both.
+  const cache = promptCache && anthropicCacheUsage(body as unknown as Record<string, unknown>, promptCache);
+  const cachedInput = cache ? cache.cache_creation_input_tokens + cache.cache_read_input_tokens : 0;
   const message: AnthropicMessage = {
     id: `msg_sim${stableId('anthropic', JSON.stringify(body)).slice(0, 20)}`,
     type: 'message',
@@ -109,13 +114,20 @@ function buildReply(body: AnthropicMessagesRequest): Reply {
     content,
     stop_reason: stopReason,
     stop_sequence: stopReason === 'stop_sequence' ? (matchedStop ?? null) : null,
-    usage: { input_tokens: inputTokens, output_tokens: outputTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, service_tier: 'standard' },
+    usage: {
+      input_tokens: Math.max(0, inputTokens - cachedInput),
+      output_tokens: outputTokens,
+      cache_creation_input_tokens: cache?.cache_creation_input_tokens ?? 0,
+      cache_read_input_tokens: cache?.cache_read_input_tokens ?? 0,
+      ...(cache ? { cache_creation: cache.cache_creation } : {}),
+      service_tier: 'standard',
+    },
   };
   return { message, pieces };
 }
 
-async function createMessage(body: AnthropicMessagesRequest, res: SimResponse): Promise<void> {
-  const { message, pieces } = buildReply(body);
+async function createMessage(body: AnthropicMessagesRequest, res: SimResponse, promptCache?: PromptCache): Promise<void> {
+  const { message, pieces } = buildReply(body, promptCache);
   const requestId = `req_sim${stableId(message.id).slice(0, 16)}`;
   if (!body.stream) {
     res.json(200, message, { 'request-id': requestId });

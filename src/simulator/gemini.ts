@@ -1,4 +1,5 @@
 import { formatSse } from '../gateway/sse/write.js';
+import type { PromptCache } from './prompt-cache.js';
 import {
   GEMINI_IMAGE_ASPECT_RATIOS,
   GEMINI_IMAGE_SIZES,
@@ -74,7 +75,7 @@ export function createGeminiSimulator(): SimulatorSpec {
         res.json(400, geminiErrorBody(400, problem));
         return true;
       }
-      const chunks = generate(model, body!, pngBase64);
+      const chunks = generate(model, body!, pngBase64, req.promptCache);
       if (typeof chunks === 'string') {
         res.json(400, geminiErrorBody(400, chunks));
       } else if (match[2] === 'generateContent') {
@@ -158,7 +159,7 @@ const candidate = (parts: GeminiPart[], finishReason?: string): Candidate => ({ 
 const MAX_CANDIDATES = 8;
 
 /** The response as stream chunks (usage on the last one, as Gemini sends it), or a 400 message. */
-function generate(model: string, body: GeminiGenerateContentRequest, png: PngSource): Chunk[] | string {
+function generate(model: string, body: GeminiGenerateContentRequest, png: PngSource, promptCache?: PromptCache): Chunk[] | string {
   const config = (body.generationConfig ?? body.generation_config) as GeminiGenerationConfig | undefined;
   const isImageModel = model.includes('-image');
   const count = configValue<number>(config, 'candidateCount', 'candidate_count') ?? 1;
@@ -200,8 +201,11 @@ function generate(model: string, body: GeminiGenerateContentRequest, png: PngSou
   }
   const outputTokens = perCandidate.reduce((sum, c) => sum + c.output.tokens, 0);
   const reasoningTokens = perCandidate.reduce((sum, c) => sum + c.reasoningTokens, 0);
+  // Implicit caching: a repeated long prefix is reported as cached content (issue 21).
+  const cached = promptCache?.cachedPrefixTokens(allText, promptTokenCount) ?? 0;
   const usage: GeminiUsageMetadata = {
     promptTokenCount,
+    ...(cached > 0 ? { cachedContentTokenCount: cached, cacheTokensDetails: [{ modality: 'TEXT', tokenCount: cached }] } : {}),
     candidatesTokenCount: outputTokens,
     totalTokenCount: promptTokenCount + outputTokens + reasoningTokens,
     ...(reasoningTokens > 0 ? { thoughtsTokenCount: reasoningTokens } : {}),

@@ -80,10 +80,13 @@ async function chatCompletions(options: OpenAICompatibleSimOptions, req: SimRequ
   const callTokens = hasCalls ? countTokens(JSON.stringify(toolCalls.map((c) => c.function))) : 0;
   const completionTokens = texts.reduce((sum, t) => sum + (hasCalls ? callTokens : t.contentTokens) + t.reasoningTokens, 0);
   const reasoningTokens = texts.reduce((sum, t) => sum + t.reasoningTokens, 0);
+  const cachedTokens = req.promptCache.cachedPrefixTokens(body.messages.map((m) => `${m.role}\n${messageText(m)}`).join('\n'), promptTokens);
   const usage = {
     prompt_tokens: promptTokens,
     completion_tokens: completionTokens,
     total_tokens: promptTokens + completionTokens,
+    // OpenAI reports the details on every answer; a repeated long prefix comes back cached.
+    prompt_tokens_details: { cached_tokens: cachedTokens },
     ...(withReasoning ? { completion_tokens_details: { reasoning_tokens: reasoningTokens } } : {}),
   };
   const id = `chatcmpl-${stableId(options.vendor, JSON.stringify(body))}`;

@@ -86,6 +86,9 @@ async function createResponse(options: OpenAIResponsesSimOptions, req: SimReques
   const wantsLogprobs = Array.isArray(body.include) && body.include.includes('message.output_text.logprobs');
   const logprobs = wantsLogprobs ? tokenLogprobs(text.contentPieces, typeof body.top_logprobs === 'number' ? body.top_logprobs : 0) : [];
   const response = buildResponse(options, body, text, inputTokens, withReasoning, calls, logprobs);
+  // A repeated long prefix (instructions, then the input items) comes back cached (issue 21).
+  const promptText = `${typeof body.instructions === 'string' ? body.instructions : ''}\n${JSON.stringify(input)}`;
+  (response.usage as { input_tokens_details: { cached_tokens: number } }).input_tokens_details.cached_tokens = req.promptCache.cachedPrefixTokens(promptText, inputTokens);
   if (body.stream === true) await res.sse(streamFrames(response, text, logprobs));
   else res.json(200, response);
 }

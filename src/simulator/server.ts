@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SimulatorOptionsConfig } from '../config/schema.js';
+import { PromptCache } from './prompt-cache.js';
 
 /** A request as the simulator received it; tests assert on exactly what the gateway sent. */
 export interface RecordedRequest {
@@ -18,6 +19,8 @@ export interface SimRequest extends RecordedRequest {
   url: URL;
   /** Aborted when the client (the gateway) goes away. */
   signal: AbortSignal;
+  /** This simulator's prompt cache: repeated long prefixes are reported as cached tokens. */
+  promptCache: PromptCache;
 }
 
 /** The vendor-specific part of a simulator: returns false when no route matched. */
@@ -105,6 +108,7 @@ export async function startSimulator(spec: SimulatorSpec, initial: SimulatorOpti
   let faultsServed = 0;
   const requests: RecordedRequest[] = [];
   const aborted = { count: 0 };
+  const promptCache = new PromptCache();
 
   const server: Server = createServer((req, res) => {
     void serve(req, res);
@@ -146,7 +150,7 @@ export async function startSimulator(spec: SimulatorSpec, initial: SimulatorOpti
         response.json(400, spec.errorBody(400, 'Request body is not valid JSON'));
         return;
       }
-      const handled = await spec.handle({ ...recorded, url, signal: controller.signal }, response);
+      const handled = await spec.handle({ ...recorded, url, signal: controller.signal, promptCache }, response);
       if (!handled) response.json(404, spec.errorBody(404, `No route for ${recorded.method} ${recorded.path}`));
     } catch (error) {
       if (!res.headersSent) {

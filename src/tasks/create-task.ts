@@ -63,7 +63,7 @@ export async function createVideoTask<S extends VideoAdapterSurface & VideoSurfa
     externalId: options.externalId ?? null,
     now,
     nextPollAt: now + SUBMISSION_GRACE_MS,
-    reservedUsd: worstCaseCost(deps.config.file.prices, options.model, undefined, options.videoSeconds),
+    reservedUsd: worstCaseCost(deps.prices.candidatesFor(options.model), options.body, options.videoSeconds),
   });
   // The row holds the cost from now on (until the task ends), not the request: give the request's
   // hold back, and drop this instance's cached figure of the key's pending tasks.

@@ -9,7 +9,7 @@ import type { Channel } from '../gateway/channel.js';
 import { readErrorBody } from '../gateway/upstream-client.js';
 import { cancellationOf } from '../gateway/cancellation.js';
 import type { GatewayDeps } from '../plugins/request-context.js';
-import { costOf } from '../usage/prices.js';
+import { chargeOf } from '../usage/charge.js';
 import { downloadVideo, videoDir } from './media-store.js';
 import { VIDEO_COMPLETED } from '../usage/budget-holds.js';
 import { NOT_SUBMITTED, VideoTaskRepo } from './task-repo.js';
@@ -168,6 +168,7 @@ export class VideoTaskPoller {
     const { deps } = this.options;
     if (!(await this.repo.markCharged(task.id))) return;
     const videoSeconds = durationSeconds ?? 0;
+    const charge = chargeOf(deps.prices, task.channel, task.model, { promptTokens: 0, completionTokens: 0, reasoningTokens: 0, totalTokens: 0, videoSeconds }, task.request);
     deps.usage.record({
       // One charge per task: a replayed journal or a second poller can never store it twice.
       entry_id: `video_${task.id}`,
@@ -183,7 +184,8 @@ export class VideoTaskPoller {
       reasoning_tokens: 0,
       images: 0,
       video_seconds: videoSeconds,
-      cost_usd: costOf(deps.config.file.prices, task.model, { promptTokens: 0, completionTokens: 0, images: 0, videoSeconds }),
+      cost_usd: charge?.usd ?? 0,
+      billed_price: charge?.billedPrice ?? null,
       latency_ms: now - task.createdAt,
       ttft_ms: null,
       created_at: now,

@@ -1,39 +1,21 @@
-import { findModel } from '../catalog/models.js';
+import { Catalog } from '../catalog/catalog.js';
+import { checkCatalogReferences } from '../catalog/check-config.js';
 import type { FileConfig, PriceConfig } from '../config/schema.js';
+import { priceUsage, type BillableUsage } from './cost-lines.js';
 
-/** What a request or task used, in the units the price table charges. */
-export interface BillableUsage {
-  promptTokens: number;
-  /** Includes reasoning tokens, as OpenAI counts them. */
-  completionTokens: number;
-  images: number;
-  videoSeconds: number;
-}
+export type { BillableUsage };
 
-/** Cost in USD from the configured prices (config `prices`); unpriced models and units cost 0. */
+/** Cost in USD of `usage` at the price a table gives `model`; a model the table leaves out costs 0. */
 export function costOf(prices: Readonly<Record<string, PriceConfig>> | undefined, model: string, usage: BillableUsage): number {
   const price = prices?.[model];
-  if (!price) return 0;
-  const cost =
-    (usage.promptTokens * (price.prompt_per_1m ?? 0)) / 1_000_000 +
-    (usage.completionTokens * (price.completion_per_1m ?? 0)) / 1_000_000 +
-    usage.images * (price.per_image ?? 0) +
-    usage.videoSeconds * (price.per_video_second ?? 0);
-  // Float noise (0.1 + 0.2) would show up in sums; a billionth of a dollar is far below any price.
-  return Math.round(cost * 1e9) / 1e9;
+  return price ? priceUsage(price, usage).usd : 0;
 }
 
 /**
- * Prices and tiers name public models exactly; a typo would silently price a model at 0 or leave
- * it unlimited, so unknown ids stop the boot instead.
+ * Prices and tiers name models exactly; a typo would silently price a model at 0 or leave it
+ * unlimited, so unknown ids stop the boot instead (the file's own `models:` count; at start the
+ * admin API's count too, see catalog/check-config.ts).
  */
 export function checkBillingConfig(file: FileConfig): void {
-  for (const model of Object.keys(file.prices ?? {})) {
-    if (!findModel(model)) throw new Error(`config: 'prices.${model}' is not a model of the catalog`);
-  }
-  for (const [tier, models] of Object.entries(file.tiers ?? {})) {
-    for (const model of Object.keys(models)) {
-      if (model !== 'default' && !findModel(model)) throw new Error(`config: 'tiers.${tier}.${model}' is not a model of the catalog (or 'default')`);
-    }
-  }
+  checkCatalogReferences(file, new Catalog(file.models));
 }

@@ -16,7 +16,10 @@ const REPLAY_LOCK = 0x6777_7265_706c_6179n;
 const COLUMNS = [
   'entry_id', 'request_id', 'key_id', 'model', 'channel', 'family', 'status', 'outcome', 'prompt_tokens', 'completion_tokens',
   'reasoning_tokens', 'images', 'video_seconds', 'cost_usd', 'latency_ms', 'ttft_ms', 'created_at', 'error_code',
+  'cached_tokens', 'cache_write_5m_tokens', 'cache_write_1h_tokens', 'image_input_tokens', 'image_output_tokens', 'billed_price',
 ] as const satisfies ReadonlyArray<keyof UsageEvent>;
+/** The billed parts an event may leave out (issue 21): none of them. */
+const ZERO_PARTS = { cached_tokens: 0, cache_write_5m_tokens: 0, cache_write_1h_tokens: 0, image_input_tokens: 0, image_output_tokens: 0 };
 
 export interface UsageRecorderOptions {
   /** Flush when this many events are waiting. */
@@ -59,7 +62,7 @@ export class UsageRecorder {
     // SQLite rolls up each batch in the batch's transaction; PostgreSQL's trigger does it in the INSERT (usage-rollups.ts).
     // A replayed event whose entry id is stored already is skipped.
     const sqlite = sqliteHandleOf(db);
-    this.insert = new BatchInsert(db, 'usage_events', COLUMNS, { uniqueColumn: 'entry_id', ...(sqlite ? { afterSqliteRows: prepareSqliteRollup(sqlite) } : {}) });
+    this.insert = new BatchInsert(db, 'usage_events', COLUMNS, { uniqueColumn: 'entry_id', defaults: ZERO_PARTS, ...(sqlite ? { afterSqliteRows: prepareSqliteRollup(sqlite) } : {}) });
   }
 
   /**

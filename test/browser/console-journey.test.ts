@@ -4,6 +4,8 @@ import OpenAI from 'openai';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../helpers/gateway.js';
+import { openaiSimulator } from '../../src/simulator/openai.js';
+import { startSimulator, type RunningSimulator } from '../../src/simulator/server.js';
 
 /**
  * The console in a real browser (issue 12): Debian's Chromium driven by playwright-core against a
@@ -206,6 +208,73 @@ describe('the console in a browser (issue 12)', { timeout: 120_000 }, () => {
     await operator.getByRole('button', { name: 'Send' }).click();
     await expect.poll(() => operator.getByTestId('playground-output').textContent()).toContain('Stream this sentence back');
     await shot(operator, 'playground');
+  });
+
+  it('issue 21: the operator adds a vendor account and a model they name, prices it and serves traffic on it without a restart; costs are never $0', async () => {
+    const vendor: RunningSimulator = await startSimulator(openaiSimulator);
+    const vendorSecret = 'sk-acme-vendor-secret-5678';
+    try {
+      // A model of their own, with its price.
+      await go(operator, '/models');
+      await operator.getByRole('heading', { name: 'Models & prices' }).waitFor();
+      await operator.getByRole('button', { name: 'Add model' }).click();
+      const add = operator.getByRole('dialog', { name: 'Add model' });
+      await add.getByLabel('Model id').fill('acme-chat');
+      await add.getByLabel('Input', { exact: true }).fill('1');
+      await add.getByLabel('Output', { exact: true }).fill('4');
+      await add.getByLabel('Cached input', { exact: true }).fill('0.1');
+      await add.getByRole('button', { name: 'Add model' }).click();
+      const modelRow = operator.getByRole('row').filter({ hasText: 'acme-chat' });
+      await expect.poll(() => modelRow.textContent()).toContain('not served yet');
+      await expect.poll(() => modelRow.textContent()).toContain('in $1');
+      // The default catalog is priced from the built-in sheet: never $0 on a fresh gateway.
+      await expect.poll(() => operator.getByRole('row').filter({ hasText: 'epsilon-4.7' }).textContent()).toMatch(/in \$0\.6.*built-in/);
+
+      // The vendor account: a channel pointing at the vendor, mapping the model.
+      await go(operator, '/channels');
+      await operator.getByRole('button', { name: 'Add channel' }).click();
+      const channel = operator.getByRole('dialog', { name: 'Add channel' });
+      await channel.getByLabel(/^Name/).fill('acme');
+      await channel.getByLabel(/^Vendor/).selectOption('openai');
+      await channel.getByLabel(/^Base URL/).fill(`${vendor.url}/v1`);
+      await channel.getByLabel(/^API key/).fill(vendorSecret);
+      await channel.getByLabel(/^Models/).fill('acme-chat = gpt-4o-mini');
+      await channel.getByRole('button', { name: 'Add channel' }).click();
+      const channelRow = operator.getByRole('row').filter({ has: operator.getByRole('button', { name: 'Test acme' }) });
+      await expect.poll(() => channelRow.textContent()).toContain(`••••${vendorSecret.slice(-4)}`);
+      expect(await operator.getByRole('main').textContent()).not.toContain(vendorSecret);
+      await channelRow.getByRole('button', { name: 'Test acme' }).click();
+      await channelRow.getByText(/✓ OK 200/).waitFor();
+      await shot(operator, 'channels-added');
+
+      // Traffic, at once, with the vendor's credential upstream, billed at the operator's price.
+      const key = await operatorKey(gateway);
+      const client = new OpenAI({ apiKey: key, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+      const completion = await client.chat.completions.create({ model: 'acme-chat', messages: [{ role: 'user', content: 'Hello vendor' }] });
+      expect(completion.model).toBe('acme-chat');
+      expect(vendor.requests.at(-1)!.headers.authorization).toBe(`Bearer ${vendorSecret}`);
+      await client.chat.completions.create({ model: 'epsilon-4.7', messages: [{ role: 'user', content: 'Hello sheet' }] });
+
+      await go(operator, '/requests');
+      const requestRow = operator.getByRole('row').filter({ hasText: 'acme-chat' });
+      await expect.poll(() => requestRow.count()).toBe(1);
+      await requestRow.getByRole('button', { name: /Details of request/ }).click();
+      const drawer = operator.getByRole('dialog', { name: 'Request details' });
+      const bill = drawer.getByRole('table', { name: 'Cost by billed dimension' });
+      await expect.poll(() => bill.textContent()).toMatch(/Input tokens.*\$1\.00 per 1M/);
+      await expect.poll(() => bill.textContent()).toMatch(/Output tokens.*\$4\.00 per 1M/);
+      await shot(operator, 'request-cost-lines');
+      await operator.keyboard.press('Escape');
+      const sheetRow = operator.getByRole('row').filter({ hasText: 'epsilon-4.7' });
+      await expect.poll(() => sheetRow.textContent()).toMatch(/\$0\.0*[1-9]/);
+
+      // Spend against budgets on the keys page.
+      await go(operator, '/token');
+      await expect.poll(() => operator.getByLabel('Spending').textContent()).toMatch(/All keys spent \$0\.0*[1-9]\d* this month/);
+      await shot(operator, 'keys-spend');
+    } finally {
+      await vendor.close();
+    }
   });
 
   it('works at phone width: the menu reaches every page and none overflows sideways', async () => {

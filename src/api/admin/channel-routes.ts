@@ -1,65 +1,25 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { CATALOG } from '../../catalog/models.js';
 import { GatewayError, isGatewayError } from '../../errors.js';
 import type { Channel } from '../../gateway/channel.js';
-import { HEALTH_WINDOW_MS } from '../../gateway/channel-health.js';
 import { dispatchJson } from '../../gateway/dispatch.js';
-import { routeModel } from '../../gateway/route-model.js';
 import type { OpenAIChatRequest, OpenAIChatCompletion } from '../../protocols/openai-chat/types.js';
 import { validated } from './route-validation.js';
-import {
-  CatalogModelList, ChannelIdParams, ChannelList, ChannelTestResult, ChannelView, PatchChannelBody, TestChannelBody,
-  validatePatchChannel, validateTestChannel, type PatchChannelBody as PatchBody, type TestChannelBody as TestBody,
-} from './channel-schemas.js';
+import { ChannelIdParams, ChannelList, ChannelTestResult, ChannelView, TestChannelBody, validateTestChannel, type TestChannelBody as TestBody } from './channel-schemas.js';
+import { channelViewer } from './channel-view.js';
+import { adminChannelEditRoutes } from './channel-edit-routes.js';
 
-const CIRCUIT = ['closed', 'half_open', 'open'] as const;
 /** Families a one-line chat message can test. */
 const TEXT_FAMILIES = new Set(['chat-completions', 'messages', 'responses', 'generate-content']);
 
-/** Where a channel sends requests, without credentials or query (a base URL may carry either). */
-function displayUrl(channel: Channel): string {
-  if (channel.isSimulator) return 'built-in simulator';
-  try {
-    const url = new URL(channel.baseUrl);
-    return `${url.protocol}//${url.host}${url.pathname}`.replace(/\/$/, '');
-  } catch {
-    return '(invalid URL)';
-  }
-}
-
 /**
- * Channels and models for operators (issue 12): each channel's health on this instance (circuit,
- * error rate and latency percentiles over the last minutes, last error), runtime enable/disable,
- * weight and priority (kept in the database, applied on every instance), a one-message test, and
- * the model catalog with its routes and prices.
+ * Channels for operators (issue 12): each channel's health on this instance (circuit, error rate
+ * and latency percentiles over the last minutes, last error) and a one-message test; adding,
+ * changing and removing them at runtime is channel-edit-routes.ts (issue 21).
  */
 export async function adminChannelRoutes(app: FastifyInstance, { opts }: { opts: (summary: string, schema?: Record<string, unknown>) => object }): Promise<void> {
-  const { channelControl, channelHealth, circuits, config } = app.gateway;
+  const { channelControl } = app.gateway;
 
-  const view = (channel: Channel) => {
-    const health = channelHealth.figures(channel.name);
-    const file = channelControl.fileSettingsOf(channel.name)!;
-    const enabled = channelControl.isEnabled(channel.name);
-    return {
-      id: channel.name,
-      vendor: channel.vendor,
-      base_url: displayUrl(channel),
-      simulator: channel.isSimulator,
-      enabled,
-      weight: channel.weight,
-      priority: channel.priority,
-      file,
-      overridden: enabled !== file.enabled || channel.weight !== file.weight || channel.priority !== file.priority,
-      models: Object.keys(channel.models),
-      circuit: CIRCUIT[circuits.stateOf(channel.name)],
-      window_s: HEALTH_WINDOW_MS / 1000,
-      requests: health.requests,
-      error_rate: health.error_rate,
-      latency_p50_ms: health.latency_p50_ms,
-      latency_p99_ms: health.latency_p99_ms,
-      last_error: health.last_error && { ...health.last_error, at: new Date(health.last_error.at).toISOString() },
-    };
-  };
+  const view = channelViewer(app.gateway);
   const found = (request: FastifyRequest): Channel => {
     const { id } = request.params as { id: string };
     const channel = channelControl.find(id);
@@ -76,22 +36,7 @@ export async function adminChannelRoutes(app: FastifyInstance, { opts }: { opts:
     view(found(request)),
   );
 
-  app.patch(
-    '/admin/api/channels/:id',
-    {
-      ...opts('Enable or disable a channel, or change its weight or priority, at runtime (null: back to the file value)', {
-        params: ChannelIdParams,
-        body: PatchChannelBody,
-        response: { 200: ChannelView },
-      }),
-      validatorCompiler: validated(validatePatchChannel),
-    },
-    async (request) => {
-      const channel = found(request);
-      await channelControl.update(channel.name, request.body as PatchBody);
-      return view(channelControl.find(channel.name)!);
-    },
-  );
+  await adminChannelEditRoutes(app, { opts, view, found });
 
   app.post(
     '/admin/api/channels/:id/test',
@@ -107,7 +52,7 @@ export async function adminChannelRoutes(app: FastifyInstance, { opts }: { opts:
     async (request, reply) => {
       const channel = found(request);
       const asked = (request.body as TestBody | undefined)?.model;
-      const model = asked ?? Object.keys(channel.models).find((id) => CATALOG.find((m) => m.id === id)?.families.some((f) => TEXT_FAMILIES.has(f)));
+      const model = asked ?? Object.keys(channel.models).find((id) => app.gateway.catalog.find(id)?.families.some((f) => TEXT_FAMILIES.has(f)));
       if (model === undefined || !Object.hasOwn(channel.models, model)) {
         throw new GatewayError('GW_REQ_INVALID_PARAM', asked ? `Channel '${channel.name}' does not serve '${asked}'` : `Channel '${channel.name}' serves no text model to test`, { param: 'model' });
       }
@@ -126,19 +71,4 @@ export async function adminChannelRoutes(app: FastifyInstance, { opts }: { opts:
       }
     },
   );
-
-  app.get('/admin/api/models', opts('Models with the channels that serve them and their prices', { response: { 200: CatalogModelList } }), async () => ({
-    object: 'list' as const,
-    data: CATALOG.map((model) => {
-      const serving = channelControl.all.filter((channel) => Object.hasOwn(channel.models, model.id));
-      return {
-        id: model.id,
-        vendor: model.owner,
-        families: [...model.families],
-        channels: routeModel(app.gateway.channels, model.id, () => 0).map((channel) => channel.name),
-        disabled_channels: serving.filter((channel) => !channelControl.isEnabled(channel.name)).map((channel) => channel.name),
-        price: config.file.prices?.[model.id] ?? null,
-      };
-    }),
-  }));
 }

@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { compileValidator } from '../../validation/compile.js';
+import { ChannelSchema } from '../../config/schema.js';
 
 /** Bodies and answers of the channel and model endpoints of /admin/api (issue 12). */
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -24,6 +25,18 @@ export const ChannelView = Type.Object({
   ),
   overridden: Type.Boolean({ description: 'A runtime setting differs from the file' }),
   models: Type.Array(Type.String(), { description: 'Public model ids it serves' }),
+  source: Type.Unsafe<'file' | 'runtime' | 'default'>({ type: 'string', enum: ['file', 'runtime', 'default'], description: 'file: the configuration file; runtime: added through the admin API or console; default: the built-in simulator for models nothing else serves' }),
+  runtime_override: Type.Boolean({ description: 'A file channel whose fields were changed at runtime (DELETE puts the file back)' }),
+  model_map: Type.Record(Type.String(), Type.String(), { description: 'Public model id → the upstream model name' }),
+  credentials: Type.Object(
+    { api_key: Nullable(Type.String()), access_key: Nullable(Type.String()), secret_key: Nullable(Type.String()) },
+    { description: 'Masked: the last four characters at most; never the secret' },
+  ),
+  headers: Type.Record(Type.String(), Type.String(), { description: 'Header names, values masked' }),
+  region: Nullable(Type.String()),
+  max_retries: Type.Integer(),
+  timeouts: Type.Object({ connect_ms: Type.Integer(), first_byte_ms: Type.Integer(), idle_ms: Type.Integer(), total_ms: Type.Integer() }),
+  prices: Nullable(Type.Record(Type.String(), Type.Unknown(), { description: "This channel's prices by public model id" })),
   circuit: Type.Unsafe<(typeof CIRCUIT_STATES)[number]>({ type: 'string', enum: [...CIRCUIT_STATES] }),
   window_s: Type.Integer({ description: 'The span of the figures below, in seconds (this instance only)' }),
   requests: Type.Integer({ description: 'Upstream attempts in the window' }),
@@ -35,13 +48,34 @@ export const ChannelView = Type.Object({
 
 export const ChannelList = Type.Object({ object: Type.Literal('list'), data: Type.Array(ChannelView) });
 
+/** A channel's name: what logs, metrics and the request log show (`simulator-…` is the default channels'). */
+const ChannelName = Type.String({ pattern: '^(?!simulator-)[A-Za-z0-9][A-Za-z0-9._-]{0,99}$', description: "Letters, digits and . _ - (at most 100; not 'simulator-…')" });
+
+/** POST /admin/api/channels: the same fields as a channel of the configuration file (issue 21). */
+export const CreateChannelBody = Type.Object({ ...ChannelSchema.properties, name: ChannelName }, { additionalProperties: false });
+export type CreateChannelBody = Static<typeof CreateChannelBody>;
+export const validateCreateChannel = compileValidator(CreateChannelBody);
+
+/** A property schema without its optional mark (the spread copies only its enumerable JSON Schema keys). */
+const plain = (schema: TSchema): TSchema => ({ ...schema }) as TSchema;
+const { name: _name, enabled: _enabled, weight: _weight, priority: _priority, vendor, models, ...optionalFields } = ChannelSchema.properties;
+const nullableFields = Object.fromEntries(Object.entries(optionalFields).map(([field, schema]) => [field, Type.Optional(Nullable(plain(schema)))]));
+
 export const PatchChannelBody = Type.Object(
   {
     enabled: Type.Optional(Nullable(Type.Boolean())),
     weight: Type.Optional(Nullable(Weight)),
     priority: Type.Optional(Nullable(Priority)),
+    vendor: Type.Optional(plain(vendor)),
+    models: Type.Optional(plain(models)),
+    ...nullableFields,
   },
-  { additionalProperties: false, minProperties: 1, description: 'Kept in the database and applied at once on every instance; null puts the file value back' },
+  {
+    additionalProperties: false,
+    minProperties: 1,
+    description:
+      "enabled, weight and priority are runtime settings (null puts the definition's value back); the other fields change the channel's definition, kept in the database (for a file channel, over the file's: null puts the file's value back). Applied on every instance within seconds.",
+  },
 );
 export type PatchChannelBody = Static<typeof PatchChannelBody>;
 export const validatePatchChannel = compileValidator(PatchChannelBody);
@@ -60,18 +94,4 @@ export const ChannelTestResult = Type.Object({
   latency_ms: Type.Integer(),
   reply: Nullable(Type.String({ description: "The start of the model's answer" })),
   error: Nullable(Type.String()),
-});
-
-export const CatalogModelList = Type.Object({
-  object: Type.Literal('list'),
-  data: Type.Array(
-    Type.Object({
-      id: Type.String(),
-      vendor: Type.String(),
-      families: Type.Array(Type.String()),
-      channels: Type.Array(Type.String(), { description: 'Channels that serve it, in route order (enabled ones)' }),
-      disabled_channels: Type.Array(Type.String()),
-      price: Nullable(Type.Record(Type.String(), Type.Unknown())),
-    }),
-  ),
 });

@@ -2,7 +2,8 @@ import { LIMITS } from '../../validation/limits.js';
 import { GatewayError } from '../../errors.js';
 import type { TierConfig } from '../../config/schema.js';
 import type { ApiKey, KeyPatch } from '../../keys/key-store.js';
-import type { CreateKeyBody, KeyView, PatchKeyBody } from './schemas.js';
+import { ENDPOINT_FAMILIES, type CreateKeyBody, type KeyView, type PatchKeyBody } from './schemas.js';
+import type { Catalog } from '../../catalog/catalog.js';
 
 /**
  * Reads an admin timestamp: Unix seconds (a number, or a string of digits in a query) or an
@@ -33,9 +34,18 @@ function checkTier(tier: string | null | undefined, tiers: Readonly<Record<strin
   throw new GatewayError('GW_REQ_INVALID_PARAM', `'tier' must be ${hint}`, { param: 'tier' });
 }
 
+/** Model lists name models the gateway knows (issue 21: the operator's too), exactly. */
+export function checkModelIds(models: readonly string[] | null | undefined, catalog: Pick<Catalog, 'find' | 'modelsFor'>, field = 'models'): void {
+  const index = (models ?? []).findIndex((id) => !catalog.find(id));
+  if (index < 0) return;
+  const known = [...new Set(ENDPOINT_FAMILIES.flatMap((family) => catalog.modelsFor(family)))];
+  throw new GatewayError('GW_REQ_INVALID_PARAM', `'${field}[${index}]' must be one of: ${known.join(', ')}`, { param: `${field}[${index}]` });
+}
+
 /** The admin body as a KeyStore patch (create bodies are patches with a name). */
-export function toKeyPatch(body: CreateKeyBody | PatchKeyBody, tiers: Readonly<Record<string, TierConfig>> | undefined): KeyPatch {
+export function toKeyPatch(body: CreateKeyBody | PatchKeyBody, tiers: Readonly<Record<string, TierConfig>> | undefined, catalog: Pick<Catalog, 'find' | 'modelsFor'>): KeyPatch {
   checkTier(body.tier, tiers);
+  checkModelIds(body.models, catalog);
   const patch: KeyPatch = {};
   if (body.name !== undefined) patch.name = body.name;
   if (body.models !== undefined) patch.models = body.models;
@@ -61,7 +71,7 @@ export function statusOf(key: ApiKey, now: number): KeyView['status'] {
 }
 
 /** The fields of a KeyView that come from the key alone (key-views.ts adds owner and activity). */
-export type KeyFields = Omit<KeyView, 'owner' | 'owner_email' | 'last_used_at' | 'spent_month_usd'>;
+export type KeyFields = Omit<KeyView, 'owner' | 'owner_email' | 'last_used_at' | 'spent_month_usd' | 'spent_usd'>;
 
 /** What the admin API shows of a key: never the secret or its hash. */
 export function toKeyView(key: ApiKey, now: number): KeyFields {

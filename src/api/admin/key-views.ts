@@ -9,6 +9,8 @@ import type { KeyView } from './schemas.js';
 export interface KeyActivity {
   lastUsedAt: number | null;
   spentMonthUsd: number;
+  /** Everything the key has spent: what its budget counts (issue 21: the console shows one against the other). */
+  spentUsd: number;
 }
 
 /** The first millisecond of the current calendar month, UTC. */
@@ -18,9 +20,9 @@ export function monthStartUtc(now: number): number {
 }
 
 /**
- * last_used_at and this month's spend of the given keys, from the daily per-key rollups (issue 22):
- * per key, the last time of its latest day (one index seek) and the sum of this month's days (at
- * most 31 days × outcomes rows). No write on the request path: a request's event reaches the
+ * last_used_at, this month's spend and the whole spend of the given keys, from the daily per-key
+ * rollups (issue 22): per key, the last time of its latest day (one index seek), the sum of this
+ * month's days (at most 31 days × outcomes rows) and of all its days. No write on the request path: a request's event reaches the
  * rollups with the usage recorder's next batch (flushed before this is read).
  */
 export async function keyActivity(db: Db, keyIds: readonly string[], monthStart: number): Promise<Map<string, KeyActivity>> {
@@ -37,6 +39,7 @@ export async function keyActivity(db: Db, keyIds: readonly string[], monthStart:
         .select((u) => u.fn.sum<number | string | null>('r.cost_usd').as('s'))
         .where('r.bucket', '>=', monthStart)
         .as('spent_month'),
+      keyDaysOf(eb).select((u) => u.fn.sum<number | string | null>('r.cost_usd').as('s')).as('spent'),
     ])
     .$if(filterIds, (qb) => qb.where('api_keys.id', 'in', keyIds))
     .execute();
@@ -44,6 +47,7 @@ export async function keyActivity(db: Db, keyIds: readonly string[], monthStart:
     result.set(row.id, {
       lastUsedAt: row.last_used_at === null || row.last_used_at === undefined ? null : Number(row.last_used_at),
       spentMonthUsd: Math.round(Number(row.spent_month ?? 0) * 1e9) / 1e9,
+      spentUsd: Math.round(Number(row.spent ?? 0) * 1e9) / 1e9,
     });
   }
   return result;
@@ -57,7 +61,8 @@ export class KeyViews {
     private readonly now: () => number,
   ) {}
 
-  async many(keys: readonly ApiKey[]): Promise<KeyView[]> {
+  /** `withSpend`: each key's spend so far too (the lists and the single-key GET show it against the budget). */
+  async many(keys: readonly ApiKey[], { withSpend = false }: { withSpend?: boolean } = {}): Promise<KeyView[]> {
     const at = this.now();
     // What this instance has counted but not yet written belongs in the answer.
     await this.usage.flush();
@@ -75,11 +80,12 @@ export class KeyViews {
         owner_email: emailOf.get(key.owner) ?? null,
         last_used_at: done?.lastUsedAt == null ? null : new Date(done.lastUsedAt).toISOString(),
         spent_month_usd: done?.spentMonthUsd ?? 0,
+        ...(withSpend ? { spent_usd: done?.spentUsd ?? 0 } : {}),
       };
     });
   }
 
-  async one(key: ApiKey): Promise<KeyView> {
-    return (await this.many([key]))[0]!;
+  async one(key: ApiKey, options: { withSpend?: boolean } = {}): Promise<KeyView> {
+    return (await this.many([key], options))[0]!;
   }
 }

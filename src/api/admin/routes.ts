@@ -7,10 +7,10 @@ import { UserStore } from '../../users/user-store.js';
 import { adminAuthenticator } from './admin-auth.js';
 import { toKeyPatch } from './key-input.js';
 import { KeyViews } from './key-views.js';
-import { keySpentUsd } from '../../usage/key-spend.js';
 import { adminUserRoutes } from './user-routes.js';
 import { requestLogRoutes } from '../request-log/routes.js';
 import { adminChannelRoutes } from './channel-routes.js';
+import { adminModelRoutes } from './model-routes.js';
 import { taskListRoutes } from '../task-log/routes.js';
 import { sendUsageCsv, usageAnswer } from './usage-answer.js';
 import {
@@ -52,7 +52,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const body = request.body as CreateBody;
-      const patch = toKeyPatch(body, config.file.tiers);
+      const patch = toKeyPatch(body, config.file.tiers, app.gateway.catalog);
       if (body.owner !== undefined && !(await users.get(body.owner))) {
         throw new GatewayError('GW_REQ_INVALID_PARAM', `'owner': no user '${body.owner}'`, { param: 'owner' });
       }
@@ -63,13 +63,11 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/admin/api/keys', opts('List API keys (never their secrets)', { response: { 200: KeyList } }), async () => ({
     object: 'list' as const,
-    data: await views.many(await keys.list()),
+    data: await views.many(await keys.list(), { withSpend: true }),
   }));
 
   app.get('/admin/api/keys/:id', opts('Get an API key and what it has spent', { params: KeyIdParams, response: { 200: KeyView } }), async (request) => {
-    const key = await found(idOf(request));
-    const view = await views.one(key);
-    return { ...view, spent_usd: await keySpentUsd(readDb, key.id) };
+    return views.one(await found(idOf(request)), { withSpend: true });
   });
 
   app.patch(
@@ -79,7 +77,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
       const id = idOf(request);
       const current = await found(id);
       if (current.revokedAt !== null) throw new GatewayError('GW_REQ_INVALID_PARAM', `API key '${id}' is revoked and cannot be changed`);
-      const updated = await keys.update(id, toKeyPatch(request.body as PatchBody, config.file.tiers));
+      const updated = await keys.update(id, toKeyPatch(request.body as PatchBody, config.file.tiers, app.gateway.catalog));
       return views.one(updated ?? current);
     },
   );
@@ -124,15 +122,16 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     data: config.file.tiers ?? {},
   }));
 
-  app.get('/admin/api/prices', opts('Prices in USD per model (configuration)', { response: { 200: PricesView } }), async () => ({
+  app.get('/admin/api/prices', opts("The operator's prices in USD per model: the file's, and the admin API's which win (the built-in sheet is at /admin/api/price-sheet)", { response: { 200: PricesView } }), async () => ({
     object: 'prices' as const,
     currency: 'USD' as const,
-    data: config.file.prices ?? {},
+    data: app.gateway.prices.operatorPrices(),
   }));
 
   // Users and invitations: routes of this plugin's scope, so the hook above guards them too.
   await adminUserRoutes(app, { users, keys, opts });
   await requestLogRoutes(app, { base: '/admin/api', opts, ownerOf: () => undefined });
   await adminChannelRoutes(app, { opts });
+  await adminModelRoutes(app, { opts });
   await taskListRoutes(app, { base: '/admin/api', opts, ownerOf: () => undefined });
 }

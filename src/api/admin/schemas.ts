@@ -12,7 +12,10 @@ import { PriceSchema, TierSchema } from '../../config/schema.js';
 const enumOf = <T extends string>(values: readonly T[]) => Type.Unsafe<T>({ type: 'string', enum: [...values] });
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
+/** The spec's model ids (the CLI's list; the admin API also takes the operator's, checked against the catalog). */
 export const MODEL_IDS = CATALOG.map((m) => m.id);
+/** Model ids, checked against the catalog by the route (it changes at run time, issue 21). */
+export const ModelIds = Type.Array(Type.String({ minLength: 1, maxLength: 128 }), { uniqueItems: true, description: 'Model ids of the catalog' });
 export const ENDPOINT_FAMILIES = [...new Set(CATALOG.flatMap((m) => m.families))] as EndpointFamily[];
 
 /** ISO-8601 date-time (with a time zone, or read as UTC) or Unix seconds. */
@@ -27,7 +30,7 @@ export const BudgetUsd = Type.Number({ minimum: 0, maximum: LIMITS.budgetUsd });
 const keyFields = {
   name: Type.String({ minLength: 1, maxLength: 200, pattern: NO_NUL }),
   /** null: every model. */
-  models: Nullable(Type.Array(enumOf(MODEL_IDS), { uniqueItems: true })),
+  models: Nullable(ModelIds),
   /** null: every endpoint family. */
   endpoints: Nullable(Type.Array(enumOf(ENDPOINT_FAMILIES), { uniqueItems: true })),
   tier: Nullable(Type.String({ minLength: 1, maxLength: 64 })),
@@ -79,11 +82,11 @@ export const KeyView = Type.Object({
   disabled: Type.Boolean(),
   created_at: Type.String({ description: 'ISO-8601 date-time' }),
   revoked_at: IsoOrNull,
-  spent_usd: Type.Optional(Type.Number({ description: 'Cost recorded so far (single-key GET only)' })),
   owner: Type.String({ description: "The owning user's id; `operator` for keys made by the admin API, CLI or bootstrap" }),
   owner_email: Nullable(Type.String()),
   last_used_at: Nullable(Type.String({ description: "ISO-8601 date-time of the key's latest request in the usage ledger" })),
   spent_month_usd: Type.Number({ description: 'Cost recorded this calendar month (UTC)' }),
+  spent_usd: Type.Optional(Type.Number({ description: 'Cost recorded so far, what `budget_usd` counts (lists and the single-key GET)' })),
 });
 export type KeyView = Static<typeof KeyView>;
 

@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Catalog } from '../../catalog/catalog.js';
+import { checkModelIds } from './key-input.js';
 import { GatewayError } from '../../errors.js';
 import { OPERATOR_USER_ID, type KeyStore } from '../../keys/key-store.js';
 import { Invitations } from '../../users/invitations.js';
@@ -18,7 +20,8 @@ export interface AdminUserRouteTools {
   opts: (summary: string, schema?: Record<string, unknown>) => object;
 }
 
-const toPatch = (body: PatchBody): UserPatch => {
+const toPatch = (body: PatchBody, catalog: Catalog): UserPatch => {
+  checkModelIds(body.models, catalog);
   const patch: UserPatch = {};
   if (body.name !== undefined) patch.name = body.name;
   if (body.role !== undefined) patch.role = body.role;
@@ -70,7 +73,7 @@ export async function adminUserRoutes(app: FastifyInstance, { users, keys, opts 
         email: body.email,
         name: body.name,
         ...(body.role === undefined ? {} : { role: body.role }),
-        ...toPatch({ budget_usd: body.budget_usd, rpm: body.rpm, tpm: body.tpm, models: body.models, families: body.families }),
+        ...toPatch({ budget_usd: body.budget_usd, rpm: body.rpm, tpm: body.tpm, models: body.models, families: body.families }, app.gateway.catalog),
       });
       if (!created) throw new GatewayError('GW_CONFLICT', `A user with the email '${body.email}' exists already`);
       return reply.code(201).send(await invite(created, request));
@@ -92,7 +95,7 @@ export async function adminUserRoutes(app: FastifyInstance, { users, keys, opts 
       if (id === OPERATOR_USER_ID && ((body.role !== undefined && body.role !== 'operator') || body.disabled === true)) {
         throw new GatewayError('GW_REQ_INVALID_PARAM', "The built-in operator cannot be demoted or disabled (it is who the admin token signs in as)");
       }
-      const updated = await users.update(id, toPatch(body));
+      const updated = await users.update(id, toPatch(body, app.gateway.catalog));
       // A disabled user is signed out everywhere; a demoted operator must sign in again as a user.
       if (body.disabled === true || body.role === 'user') await sessions.deleteAllOf(id);
       // Their keys are refused while they are disabled (key-store.ts): every instance looks them up afresh.

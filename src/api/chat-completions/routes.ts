@@ -24,7 +24,7 @@ export async function chatCompletionsRoutes(app: FastifyInstance): Promise<void>
         security: [{ bearer: [] }],
         body: ChatCompletionsRequestDoc,
       },
-      validatorCompiler: () => toFastifyValidator(validateChatCompletionsRequest),
+      validatorCompiler: () => toFastifyValidator((body) => validateChatCompletionsRequest(body, app.gateway.catalog)),
     },
     chatShapedHandler('chat-completions'),
   );

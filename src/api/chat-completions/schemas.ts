@@ -3,6 +3,8 @@ import { BETA_FAMILY_MODELS, FAMILY_A_MODELS, FAMILY_C_MODELS } from '../../cata
 import { discriminatedUnion } from '../../validation/discriminated-union.js';
 import { compileValidator, type Validator } from '../../validation/compile.js';
 import { GatewayError } from '../../errors.js';
+import type { ModelLookup } from '../../catalog/catalog.js';
+import { withCatalogModels, withOpenModel } from '../../validation/model-keyed.js';
 import type { OpenAIChatRequest } from '../../protocols/openai-chat/types.js';
 import { LIMITS } from '../../validation/limits.js';
 
@@ -156,9 +158,14 @@ const validatorsByModel: ReadonlyMap<string, ReadonlyArray<Validator<unknown>>> 
   add(FAMILY_C_MODELS, c);
   return map;
 })();
+/** A model the operator added (issue 21): family B's rules (multimodal content, the spec's ranges), any model id. */
+const validateOperatorModel = compileValidator(withOpenModel(FamilyBRequest));
 
-/** Picks the family rules by `model`, then applies each (both B and C for their shared model). */
-export function validateChatCompletionsRequest(body: unknown): ChatCompletionsRequest {
+/**
+ * Picks the family rules by `model`, then applies each (both B and C for their shared model); a
+ * model the catalog serves beyond the spec's gets family B's (issue 21).
+ */
+export function validateChatCompletionsRequest(body: unknown, catalog?: ModelLookup): ChatCompletionsRequest {
   if (!body || typeof body !== 'object' || Array.isArray(body)) {
     throw new GatewayError('GW_REQ_INVALID_PARAM', 'Request body must be a JSON object', { param: 'body' });
   }
@@ -167,7 +174,9 @@ export function validateChatCompletionsRequest(body: unknown): ChatCompletionsRe
   if (typeof model !== 'string') throw new GatewayError('GW_REQ_INVALID_PARAM', "'model' must be of type string", { param: 'model' });
   const validators = validatorsByModel.get(model);
   if (!validators) {
-    throw new GatewayError('GW_REQ_INVALID_PARAM', `'model' must be one of: ${ALL_MODELS.join(', ')}`, { param: 'model' });
+    if (catalog?.servesModel('chat-completions', model)) return validateOperatorModel(body) as ChatCompletionsRequest;
+    const refused = new GatewayError('GW_REQ_INVALID_PARAM', `'model' must be one of: ${ALL_MODELS.join(', ')}`, { param: 'model' });
+    throw catalog ? withCatalogModels(refused, 'chat-completions', catalog) : refused;
   }
   for (const validate of validators) validate(body);
   return body as ChatCompletionsRequest;

@@ -35,7 +35,7 @@ export async function consoleKeyRoutes(app: FastifyInstance, { opts }: ConsoleRo
 
   app.get('/console/api/keys', opts('Your API keys (never their secrets)', { response: { 200: KeyList } }), async (request) => ({
     object: 'list' as const,
-    data: await views.many(await keys.list({ owner: sessionOfRequest(request).user.id })),
+    data: await views.many(await keys.list({ owner: sessionOfRequest(request).user.id }), { withSpend: true }),
   }));
 
   app.post(
@@ -47,7 +47,7 @@ export async function consoleKeyRoutes(app: FastifyInstance, { opts }: ConsoleRo
     async (request, reply) => {
       const { user } = sessionOfRequest(request);
       const body = request.body as CreateBody;
-      const asked = toKeyPatch(body, config.file.tiers);
+      const asked = toKeyPatch(body, config.file.tiers, app.gateway.catalog);
       if (user.role === 'operator' || user.budgetUsd === null) {
         const { key, secret } = await keys.create({ ...fitKeyToAllowance(user, asked, 'create', undefined), name: body.name, owner: user.id });
         return reply.code(201).send({ ...(await views.one(key)), key: secret });
@@ -63,7 +63,7 @@ export async function consoleKeyRoutes(app: FastifyInstance, { opts }: ConsoleRo
     },
   );
 
-  app.get('/console/api/keys/:id', opts('One of your API keys', { params: KeyIdParams, response: { 200: KeyView } }), async (request) => views.one(await ownKey(request)));
+  app.get('/console/api/keys/:id', opts('One of your API keys', { params: KeyIdParams, response: { 200: KeyView } }), async (request) => views.one(await ownKey(request), { withSpend: true }));
 
   app.patch(
     '/console/api/keys/:id',
@@ -75,7 +75,7 @@ export async function consoleKeyRoutes(app: FastifyInstance, { opts }: ConsoleRo
       const { user } = sessionOfRequest(request);
       const key = live(await ownKey(request), 'changed');
       const body = request.body as PatchBody;
-      const asked = toKeyPatch(body, config.file.tiers);
+      const asked = toKeyPatch(body, config.file.tiers, app.gateway.catalog);
       if (user.role === 'operator' || user.budgetUsd === null || body.budget_usd === undefined) {
         return views.one((await keys.update(key.id, fitKeyToAllowance(user, asked, 'patch', undefined))) ?? key);
       }

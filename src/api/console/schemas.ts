@@ -1,6 +1,6 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { compileValidator } from '../../validation/compile.js';
-import { BudgetUsd, ENDPOINT_FAMILIES, GROUP_BY, MODEL_IDS, PerMinute, UsageQuery } from '../admin/schemas.js';
+import { BudgetUsd, ENDPOINT_FAMILIES, GROUP_BY, ModelIds, PerMinute, UsageQuery } from '../admin/schemas.js';
 import { PriceSchema } from '../../config/schema.js';
 import { NO_NUL } from '../../validation/limits.js';
 import { MIN_PASSWORD_LENGTH } from '../../users/passwords.js';
@@ -63,7 +63,7 @@ const userFields = {
   budget_usd: Nullable(BudgetUsd),
   rpm: Nullable(PerMinute),
   tpm: Nullable(PerMinute),
-  models: Nullable(Type.Array(enumOf(MODEL_IDS), { uniqueItems: true })),
+  models: Nullable(ModelIds),
   families: Nullable(Type.Array(enumOf(ENDPOINT_FAMILIES), { uniqueItems: true })),
 };
 

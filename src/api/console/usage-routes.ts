@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import { CATALOG } from '../../catalog/models.js';
 import { UsageReport } from '../admin/schemas.js';
 import { validated } from '../admin/route-validation.js';
 import { sendUsageCsv, usageAnswer } from '../admin/usage-answer.js';
@@ -28,14 +27,15 @@ export async function consoleUsageRoutes(app: FastifyInstance, { opts }: Console
 
   app.get('/console/api/models', opts('Models you may use and grant to your keys, with their prices', { response: { 200: ConsoleModelList } }), async (request) => {
     const { user } = sessionOfRequest(request);
-    const allowed = user.role === 'operator' ? CATALOG : CATALOG.filter((m) => (!user.models || user.models.includes(m.id)) && (!user.families || m.families.some((f) => user.families!.includes(f))));
+    const served = app.gateway.catalog.servedModels();
+    const allowed = user.role === 'operator' ? served : served.filter((m) => (!user.models || user.models.includes(m.id)) && (!user.families || m.families.some((f) => user.families!.includes(f))));
     return {
       object: 'list' as const,
       data: allowed.map((m) => ({
         id: m.id,
         vendor: m.owner,
         families: user.role === 'operator' || !user.families ? [...m.families] : m.families.filter((f) => user.families!.includes(f)),
-        price: config.file.prices?.[m.id] ?? null,
+        price: app.gateway.prices.priceFor(undefined, m.id)?.price ?? null,
       })),
     };
   });

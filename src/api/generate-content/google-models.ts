@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { CATALOG, GENERATE_CONTENT_ENDPOINTS, IMAGE_MODELS } from '../../catalog/models.js';
+import type { Catalog } from '../../catalog/catalog.js';
+import { GENERATE_CONTENT_ENDPOINTS } from '../../catalog/models.js';
 import type { ApiKey } from '../../keys/key-store.js';
 
 /** Google's Model resource, as `models.list` and `models.get` return it (js-genai `Model`). */
@@ -23,27 +24,30 @@ const LIMITS: Record<string, { input: number; output: number }> = {
   'gamma-3.1-flash-image': { input: 65_536, output: 32_768 },
 };
 
-const googleModel = (id: string) => ({
+const googleModel = (id: string, isImage: boolean) => ({
   name: `models/${id}`,
   baseModelId: id,
   version: '001',
   displayName: id,
-  description: (IMAGE_MODELS as readonly string[]).includes(id) ? 'Image generation (text and image output).' : 'Text generation.',
+  description: isImage ? 'Image generation (text and image output).' : 'Text generation.',
   inputTokenLimit: LIMITS[id]?.input ?? 32_768,
   outputTokenLimit: LIMITS[id]?.output ?? 8_192,
   supportedGenerationMethods: METHODS,
 });
 
-/** The generate-content models this key may use, in Google's shape. */
-export function googleModelsFor(key: ApiKey | undefined): Array<ReturnType<typeof googleModel>> {
+/** The generate-content models this key may use, in Google's shape: the spec's, then the operator's (issue 21). */
+export function googleModelsFor(catalog: Catalog, key: ApiKey | undefined): Array<ReturnType<typeof googleModel>> {
   if (key?.endpoints && !key.endpoints.includes('generate-content')) return [];
-  return CATALOG.filter((m) => m.id in GENERATE_CONTENT_ENDPOINTS && (!key?.models || key.models.includes(m.id))).map((m) => googleModel(m.id));
+  return catalog
+    .modelsFor('generate-content')
+    .filter((id) => (id in GENERATE_CONTENT_ENDPOINTS || !catalog.isSpecModel(id)) && (!key?.models || key.models.includes(id)))
+    .map((id) => googleModel(id, catalog.find(id)?.kind === 'image'));
 }
 
 /** `models.get`: the model when the key may use it, otherwise the ordinary 404. */
 export function googleModelOr404(request: FastifyRequest, reply: FastifyReply, id: string): unknown {
   const name = id.startsWith('models/') ? id.slice('models/'.length) : id;
-  return googleModelsFor(request.gw.key).find((m) => m.baseModelId === name) ?? reply.callNotFound();
+  return googleModelsFor(request.server.gateway.catalog, request.gw.key).find((m) => m.baseModelId === name) ?? reply.callNotFound();
 }
 
 /** GET /v1beta/models and /v1beta/models/{model}; `/v1/models` answers the same to Google-style calls (api/models). */
@@ -59,7 +63,7 @@ export async function googleModelsRoutes(app: FastifyInstance): Promise<void> {
         response: { 200: GoogleModelListSchema },
       },
     },
-    async (request) => ({ models: googleModelsFor(request.gw.key) }),
+    async (request) => ({ models: googleModelsFor(app.gateway.catalog, request.gw.key) }),
   );
   app.get(
     '/v1beta/models/:model',

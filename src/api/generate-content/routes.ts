@@ -9,6 +9,8 @@ import { GenerateContentQuerySchema, GenerateContentRequestSchema, validateGener
 import { generateContentChunkText, renderGoogleStreamError } from './stream-error.js';
 import { CountTokensRequestSchema, countTokensOf } from './count-tokens.js';
 import { googleModelsRoutes } from './google-models.js';
+import { compileValidator } from '../../validation/compile.js';
+import type { Catalog } from '../../catalog/catalog.js';
 
 declare module '../../providers/types.js' {
   interface FamilyPairs {
@@ -89,15 +91,59 @@ export async function generateContentRoutes(app: FastifyInstance): Promise<void>
       );
     }
   }
+  for (const prefix of VERSION_PREFIXES) operatorModelRoute(app, prefix);
   await app.register(googleModelsRoutes);
 }
 
-async function handle(request: FastifyRequest, reply: FastifyReply, model: string, method: GeminiMethod): Promise<unknown> {
+const OPERATOR_METHODS = new Set(['generateContent', 'streamGenerateContent', 'countTokens']);
+const validateTextBody = validateGenerateContentRequest({ isImageModel: false });
+const validateImageBody = validateGenerateContentRequest({ isImageModel: true });
+const validateCountTokens = compileValidator(CountTokensRequestSchema);
+
+/** `{model}:{method}` of a path segment when the model is one the operator serves here (issue 21). */
+function operatorCall(catalog: Catalog, segment: string): { model: string; method: string } | undefined {
+  const colon = segment.lastIndexOf(':');
+  if (colon <= 0) return undefined;
+  const model = segment.slice(0, colon);
+  const method = segment.slice(colon + 1);
+  if (!OPERATOR_METHODS.has(method) || catalog.isSpecModel(model) || !catalog.servesModel('generate-content', model)) return undefined;
+  return { model, method };
+}
+
+/**
+ * The operator's generate-content models (issue 21), on one parametric route beside the spec's
+ * static ones (which win). A path naming no such model is the ordinary 404, answered before
+ * authentication like every unknown path. The body is validated here, by the model's kind.
+ */
+function operatorModelRoute(app: FastifyInstance, prefix: string): void {
+  const callOf = (request: FastifyRequest) => operatorCall(app.gateway.catalog, (request.params as { call: string }).call);
+  app.post(
+    `${prefix}/models/:call`,
+    {
+      config: { family: 'generate-content', exists: (request) => callOf(request) !== undefined },
+      schema: { hide: true, querystring: GenerateContentQuerySchema },
+      validatorCompiler: ({ httpPart }) => (httpPart === 'body' ? (data: unknown) => ({ value: data }) : toFastifyValidator(validateGenerateContentQuery)),
+    },
+    async (request, reply) => {
+      const { model, method } = callOf(request)!;
+      if (method === 'countTokens') {
+        validateCountTokens(request.body);
+        await admit(request, reply, model);
+        return countTokensOf(request.body as never);
+      }
+      const isImage = app.gateway.catalog.find(model)?.kind === 'image';
+      request.body = (isImage ? validateImageBody : validateTextBody)(request.body);
+      return handle(request, reply, model, method as GeminiMethod, isImage);
+    },
+  );
+}
+
+async function handle(request: FastifyRequest, reply: FastifyReply, model: string, method: GeminiMethod, imageModel = isImageModel(model)): Promise<unknown> {
   await admit(request, reply, model, { body: request.body });
   // Thoughts are part of the answer only when asked for (what a channel translated from chat needs to know).
   const includeThoughts = (request.body as GeminiGenerateContentRequest).generationConfig?.thinkingConfig?.includeThoughts === true;
   const options = { family: 'generate-content' as const, model, request, reply, client: { hidesReasoning: !includeThoughts } };
-  if (method === 'streamGenerateContent' && (isImageModel(model) || (request.query as { alt?: string }).alt === 'sse')) {
+  if (method === 'streamGenerateContent' && (imageModel || (request.query as { alt?: string }).alt === 'sse')) {
     const body = { method, body: request.body } as GenerateContentCall;
     await dispatchStream({ ...options, body, renderError: renderGoogleStreamError, deliveredText: generateContentChunkText });
     return reply;

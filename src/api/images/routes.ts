@@ -28,7 +28,7 @@ export async function imagesRoutes(app: FastifyInstance): Promise<void> {
         security: [{ bearer: [] }],
         body: ImagesRequestSchema,
       },
-      validatorCompiler: () => toFastifyValidator(validateImagesRequest),
+      validatorCompiler: () => toFastifyValidator((body) => validateImagesRequest(body, app.gateway.catalog)),
     },
     async (request, reply) => generateImages(request, reply),
   );

@@ -1,7 +1,8 @@
 import { Type } from 'typebox';
 import { IMAGE_MODELS } from '../../catalog/models.js';
 import { OPENAI_IMAGE_SIZES, type OpenAIImagesRequest } from '../../protocols/openai-images/types.js';
-import { compileValidator } from '../../validation/compile.js';
+import { modelKeyedValidator } from '../../validation/model-keyed.js';
+import type { ModelLookup } from '../../catalog/catalog.js';
 
 /**
  * POST /v1/images/generations: OpenAI's CreateImageRequest (openai.md §3) for the catalog's
@@ -23,6 +24,6 @@ export const ImagesRequestSchema = Type.Object(
   { title: 'CreateImageRequest' },
 );
 
-const validateShape = compileValidator(ImagesRequestSchema);
+const validateShape = modelKeyedValidator('images', ImagesRequestSchema);
 
-export const validateImagesRequest = (body: unknown): OpenAIImagesRequest => validateShape(body) as OpenAIImagesRequest;
+export const validateImagesRequest = (body: unknown, catalog?: ModelLookup): OpenAIImagesRequest => validateShape(body, catalog) as OpenAIImagesRequest;

@@ -31,7 +31,7 @@ export async function messagesRoutes(app: FastifyInstance): Promise<void> {
         security: [{ bearer: [] }],
         body: MessagesRequest,
       },
-      validatorCompiler: () => toFastifyValidator(validateMessagesRequest),
+      validatorCompiler: () => toFastifyValidator((body) => validateMessagesRequest(body, app.gateway.catalog)),
     },
     chatShapedHandler('messages'),
   );

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { MESSAGES_MODELS } from '../../catalog/models.js';
-import { compileValidator } from '../../validation/compile.js';
+import { modelKeyedValidator } from '../../validation/model-keyed.js';
 
 /**
  * POST /v1/messages (spec §2): chat-shaped, string content only. The spec's defaults
@@ -33,4 +33,5 @@ export const MessagesRequest = Type.Object(
 
 export type MessagesRequestBody = Static<typeof MessagesRequest>;
 
-export const validateMessagesRequest = compileValidator(MessagesRequest);
+/** The spec's rules; a model the catalog serves beyond the spec's gets the same rules (issue 21). */
+export const validateMessagesRequest = modelKeyedValidator('messages', MessagesRequest);

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { IncomingHttpHeaders } from 'node:http';
-import { CATALOG, type CatalogModel, type EndpointFamily } from '../../catalog/models.js';
+import type { CatalogEntry } from '../../catalog/catalog.js';
+import type { EndpointFamily } from '../../catalog/models.js';
 import { isGoogleStyleRequest } from '../google-style.js';
 import { googleModelOr404, googleModelsFor } from '../generate-content/google-models.js';
 
@@ -16,23 +17,24 @@ const ModelSchema = Type.Object({
 
 /** Models an Anthropic client can talk to through Anthropic-native /v1/messages. */
 const TEXT_FAMILIES = new Set<EndpointFamily>(['chat-completions', 'messages', 'responses']);
-const isTextModel = (model: CatalogModel): boolean => model.families.some((family) => TEXT_FAMILIES.has(family));
+const isTextModel = (model: CatalogEntry): boolean => model.families.some((family) => TEXT_FAMILIES.has(family));
 
 /** An Anthropic client (Claude Code's model list): it sends `anthropic-version` on every call. */
 const isAnthropicRequest = (headers: IncomingHttpHeaders): boolean => headers['anthropic-version'] !== undefined;
 
 /** Anthropic's ModelInfo (anthropic.md): `type`, `id`, `display_name`, `created_at` (RFC 3339). */
-const anthropicModel = (model: CatalogModel) => ({ type: 'model', id: model.id, display_name: model.id, created_at: new Date(CATALOG_CREATED * 1000).toISOString() });
+const anthropicModel = (model: CatalogEntry) => ({ type: 'model', id: model.id, display_name: model.id, created_at: new Date(CATALOG_CREATED * 1000).toISOString() });
 
 /** Anthropic's model page: all of it in one page. */
-function anthropicModelList(models: readonly CatalogModel[]) {
+function anthropicModelList(models: readonly CatalogEntry[]) {
   const data = models.map(anthropicModel);
   return { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data.at(-1)?.id ?? null };
 }
 
 /**
- * GET /v1/models: the catalog in the OpenAI list shape, limited to what the key may use; an
- * Anthropic client (`anthropic-version`) gets Anthropic's model list of the text models instead.
+ * GET /v1/models: every model served (the spec's and the operator's, issue 21) in the OpenAI list
+ * shape, limited to what the key may use; an Anthropic client (`anthropic-version`) gets
+ * Anthropic's model list of the text models instead.
  */
 export async function modelsRoutes(app: FastifyInstance): Promise<void> {
   app.get(
@@ -49,9 +51,9 @@ export async function modelsRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       // Not through the route's serializer: its schema is the OpenAI list.
-      if (isGoogleStyleRequest(request.url, request.headers)) return reply.type('application/json; charset=utf-8').send(JSON.stringify({ models: googleModelsFor(request.gw.key) }));
+      if (isGoogleStyleRequest(request.url, request.headers)) return reply.type('application/json; charset=utf-8').send(JSON.stringify({ models: googleModelsFor(app.gateway.catalog, request.gw.key) }));
       const key = request.gw.key;
-      const models = CATALOG.filter((m) => !key?.models || key.models.includes(m.id)).filter((m) => !key?.endpoints || m.families.some((f) => key.endpoints!.includes(f)));
+      const models = app.gateway.catalog.servedModels().filter((m) => !key?.models || key.models.includes(m.id)).filter((m) => !key?.endpoints || m.families.some((f) => key.endpoints!.includes(f)));
       if (isAnthropicRequest(request.headers)) return reply.type('application/json; charset=utf-8').send(JSON.stringify(anthropicModelList(models.filter(isTextModel))));
       const data = models.map((m) => ({ id: m.id, object: 'model' as const, created: CATALOG_CREATED, owned_by: m.owner }));
       return { object: 'list' as const, data };
@@ -60,8 +62,9 @@ export async function modelsRoutes(app: FastifyInstance): Promise<void> {
   app.get('/v1/models/:model', { schema: { hide: true } }, async (request, reply) => {
     const { model } = request.params as { model: string };
     if (isGoogleStyleRequest(request.url, request.headers)) return googleModelOr404(request, reply, model);
-    const found = CATALOG.find((m) => m.id === model && (!request.gw.key?.models || request.gw.key.models.includes(m.id)));
-    if (!found) return reply.callNotFound();
+    const key = request.gw.key;
+    const found = app.gateway.catalog.isServed(model) ? app.gateway.catalog.find(model) : undefined;
+    if (!found || (key?.models && !key.models.includes(found.id)) || (key?.endpoints && !found.families.some((f) => key.endpoints!.includes(f)))) return reply.callNotFound();
     if (isAnthropicRequest(request.headers)) return anthropicModel(found);
     return { id: found.id, object: 'model', created: CATALOG_CREATED, owned_by: found.owner };
   });

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { GatewayError } from '../../errors.js';
 import { getRequest, listRequests, type RequestLogDetailRow, type RequestLogRow } from '../../requests/request-log-query.js';
 import { unpackHeaders } from '../../requests/packed-headers.js';
+import { priceUsage, type CostLine } from '../../usage/cost-lines.js';
+import type { PriceConfig } from '../../config/schema.js';
 import { iso, parseTimestamp } from '../admin/key-input.js';
 import { pageLimit, type ScopedListRoutes } from '../paging.js';
 import { validated } from '../admin/route-validation.js';
@@ -37,6 +39,11 @@ export async function requestLogRoutes(app: FastifyInstance, { base, opts, owner
     completion_tokens: row.completion_tokens,
     reasoning_tokens: row.reasoning_tokens,
     total_tokens: row.prompt_tokens + row.completion_tokens,
+    cached_tokens: row.cached_tokens,
+    cache_write_tokens: row.cache_write_5m_tokens,
+    cache_write_1h_tokens: row.cache_write_1h_tokens,
+    image_input_tokens: row.image_input_tokens,
+    image_output_tokens: row.image_output_tokens,
     cost_usd: row.cost_usd,
     retries: row.retries,
     fallbacks: row.fallbacks,
@@ -94,7 +101,25 @@ export async function requestLogRoutes(app: FastifyInstance, { base, opts, owner
         request_headers: headersOf(row),
         request_body: row.request_body,
         response_body: row.response_body,
+        cost_lines: costLinesOf(row),
       };
     },
   );
+}
+
+/** The bill line by line, worked out again from the event's usage parts and the price it was billed at. */
+function costLinesOf(row: RequestLogDetailRow): CostLine[] {
+  if (!row.billed_price) return [];
+  return priceUsage(JSON.parse(row.billed_price) as PriceConfig, {
+    promptTokens: row.prompt_tokens,
+    completionTokens: row.completion_tokens,
+    reasoningTokens: row.reasoning_tokens,
+    cachedTokens: row.cached_tokens,
+    cacheWrite5mTokens: row.cache_write_5m_tokens,
+    cacheWrite1hTokens: row.cache_write_1h_tokens,
+    imageInputTokens: row.image_input_tokens,
+    imageOutputTokens: row.image_output_tokens,
+    images: row.images,
+    videoSeconds: row.video_seconds,
+  }).lines;
 }

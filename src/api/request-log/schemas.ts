@@ -53,6 +53,11 @@ export const RequestEntry = Type.Object({
   completion_tokens: Type.Integer(),
   reasoning_tokens: Type.Integer(),
   total_tokens: Type.Integer(),
+  cached_tokens: Type.Integer({ description: 'Of prompt_tokens: read from the prompt cache' }),
+  cache_write_tokens: Type.Integer({ description: 'Of prompt_tokens: written to the prompt cache (5-minute or default TTL)' }),
+  cache_write_1h_tokens: Type.Integer({ description: "Of prompt_tokens: written to Anthropic's 1-hour cache" }),
+  image_input_tokens: Type.Integer({ description: 'Of prompt_tokens: image tokens billed apart' }),
+  image_output_tokens: Type.Integer({ description: 'Of completion_tokens: image tokens billed apart' }),
   cost_usd: Type.Number(),
   retries: Nullable(Type.Integer({ description: 'Attempts repeated on the same channel' })),
   fallbacks: Nullable(Type.Integer({ description: 'Channels tried after the first' })),
@@ -72,5 +77,14 @@ export const RequestDetail = Type.Intersect([
     request_headers: Nullable(Type.Record(Type.String(), Type.String(), { description: 'Secrets masked; null when header logging is off' })),
     request_body: Nullable(Type.String({ description: 'Only when body logging is on; cut at the configured length' })),
     response_body: Nullable(Type.String({ description: 'Only when body logging is on; a stream as the SSE text the client got' })),
+    cost_lines: Type.Array(
+      Type.Object({
+        dimension: Type.String({ description: 'input, cached_input, cache_write_5m, cache_write_1h, image_input, output, reasoning, image_output, images or video_seconds' }),
+        quantity: Type.Number(),
+        unit_usd: Type.Number({ description: 'USD per 1M tokens; per image; per second of video' }),
+        usd: Type.Number(),
+      }),
+      { description: 'The bill line by line, at the prices of the moment it was made (issue 21)' },
+    ),
   }),
 ], { type: 'object' });

@@ -26,7 +26,7 @@ export async function responsesRoutes(app: FastifyInstance): Promise<void> {
         security: [{ bearer: [] }],
         body: ResponsesRequest,
       },
-      validatorCompiler: () => toFastifyValidator(validateResponsesRequest),
+      validatorCompiler: () => toFastifyValidator((body) => validateResponsesRequest(body, app.gateway.catalog)),
     },
     async (request, reply) => {
       const body = request.body as OpenAIResponsesRequest;

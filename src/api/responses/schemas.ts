@@ -3,7 +3,8 @@ import { Type, type TSchema } from 'typebox';
 import { BETA_FAMILY_MODELS } from '../../catalog/models.js';
 import { INPUT_ITEM_DEFS, InputItem, stringOrArray } from './input-item-schemas.js';
 import { ResponsesTool, ResponsesToolChoice, TOOL_DEFS } from './tool-schemas.js';
-import { compileValidator } from '../../validation/compile.js';
+import { modelKeyedValidator } from '../../validation/model-keyed.js';
+import type { ModelLookup } from '../../catalog/catalog.js';
 import {
   OPENAI_REASONING_EFFORTS,
   OPENAI_REASONING_SUMMARIES,
@@ -68,10 +69,10 @@ export const ResponsesRequest = Type.Object(
   { title: 'Create a response', $defs: { ...INPUT_ITEM_DEFS, ...TOOL_DEFS } },
 );
 
-const validate = compileValidator(ResponsesRequest);
+const validate = modelKeyedValidator('responses', ResponsesRequest);
 
-/** Throws a 400 naming the field and rule; the body is otherwise passed on as is. */
-export function validateResponsesRequest(body: unknown): OpenAIResponsesRequest {
-  validate(body);
+/** Throws a 400 naming the field and rule; the body is otherwise passed on as is. The catalog adds the operator's models (issue 21). */
+export function validateResponsesRequest(body: unknown, catalog?: ModelLookup): OpenAIResponsesRequest {
+  validate(body, catalog);
   return body as OpenAIResponsesRequest;
 }

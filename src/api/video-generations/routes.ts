@@ -49,7 +49,7 @@ export async function videoGenerationsRoutes(app: FastifyInstance): Promise<void
         security: [{ bearer: [] }],
         body: VideoGenerationCreateRequest,
       },
-      validatorCompiler: () => toFastifyValidator(validateVideoGenerationRequest),
+      validatorCompiler: () => toFastifyValidator((body) => validateVideoGenerationRequest(body, app.gateway.catalog)),
     },
     async (request, reply) => {
       const body = request.body as VideoGenerationRequest;

@@ -2,7 +2,8 @@ import { Type, type Static } from 'typebox';
 import { VIDEO_MODELS } from '../../catalog/models.js';
 import { GatewayError } from '../../errors.js';
 import type { VideoGenerationRequest } from '../../protocols/video-generations/types.js';
-import { compileValidator } from '../../validation/compile.js';
+import { modelKeyedValidator } from '../../validation/model-keyed.js';
+import type { ModelLookup } from '../../catalog/catalog.js';
 
 /**
  * POST /v1/video/generations (spec §4). Decisions where the spec is silent (docs in the report):
@@ -50,11 +51,11 @@ export const VideoGenerationCreateRequest = Type.Object(
 );
 export type VideoGenerationCreateBody = Static<typeof VideoGenerationCreateRequest>;
 
-const validateShape = compileValidator(VideoGenerationCreateRequest);
+const validateShape = modelKeyedValidator('video-generations', VideoGenerationCreateRequest);
 
 /** Validates, then merges `parameters` into the top level (see the rules above). */
-export function validateVideoGenerationRequest(body: unknown): VideoGenerationRequest {
-  const { model, prompt, images, resolution, ratio, duration, watermark, seed, parameters } = validateShape(body);
+export function validateVideoGenerationRequest(body: unknown, catalog?: ModelLookup): VideoGenerationRequest {
+  const { model, prompt, images, resolution, ratio, duration, watermark, seed, parameters } = validateShape(body, catalog);
   const request: Record<string, unknown> = { model, prompt, images, resolution, ratio, duration, watermark, seed };
   for (const field of TUNING_FIELDS) {
     const nested = parameters?.[field];

@@ -114,6 +114,10 @@ export interface GeminiUsageMetadata {
   thoughtsTokenCount?: number;
   totalTokenCount?: number;
   toolUsePromptTokenCount?: number;
+  /** ModalityTokenCount lists: `{modality: 'TEXT' | 'IMAGE' | 'AUDIO' | 'VIDEO', tokenCount}`. */
+  promptTokensDetails?: Array<{ modality?: string; tokenCount?: number }>;
+  candidatesTokensDetails?: Array<{ modality?: string; tokenCount?: number }>;
+  cacheTokensDetails?: Array<{ modality?: string; tokenCount?: number }>;
   trafficType?: string;
   [extra: string]: unknown;
 }

@@ -1,3 +1,4 @@
+import type { Usage } from '../../providers/types.js';
 /**
  * OpenAI Chat Completions wire types (shared/protocols/openai.md §1): the hub format for
  * chat-shaped traffic. Only the fields the gateway reads or writes are named; the index
@@ -106,14 +107,27 @@ export interface OpenAIErrorBody {
   error: { message: string; type: string; param: string | null; code: string | null };
 }
 
-/** Our Usage from an OpenAI usage object. */
-export function usageFromOpenAI(usage: OpenAIChatUsage | null | undefined) {
+/**
+ * Our Usage from an OpenAI usage object (openai.md "Usage"): prompt_tokens include the cached
+ * ones (`prompt_tokens_details.cached_tokens`) and the ones written to the cache
+ * (`cache_write_tokens`); completion_tokens include `reasoning_tokens`. Ark, Zhipu and DashScope
+ * report the same shape.
+ */
+export function usageFromOpenAI(usage: OpenAIChatUsage | null | undefined): Usage {
   const prompt = usage?.prompt_tokens ?? 0;
   const completion = usage?.completion_tokens ?? 0;
-  return {
+  const result: Usage = {
     promptTokens: prompt,
     completionTokens: completion,
     reasoningTokens: usage?.completion_tokens_details?.reasoning_tokens ?? 0,
     totalTokens: usage?.total_tokens ?? prompt + completion,
   };
+  const cached = tokenCount(usage?.prompt_tokens_details?.cached_tokens);
+  const written = tokenCount(usage?.prompt_tokens_details?.cache_write_tokens);
+  if (cached > 0) result.cachedTokens = cached;
+  if (written > 0) result.cacheWrite5mTokens = written;
+  return result;
 }
+
+/** A count from a vendor's details object; anything else (null, a string) is none. */
+export const tokenCount = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : 0);

@@ -6,6 +6,7 @@
 import type { GatewayError } from '../../errors.js';
 import type { OutEvent } from '../../gateway/sse/write.js';
 import type { StreamTranslator, TranslateContext, TranslatorPair, Usage } from '../../providers/types.js';
+import { tokenCount } from '../openai-chat/types.js';
 
 import type { OpenAIResponsesInputItem } from './input-items.js';
 
@@ -134,16 +135,24 @@ export type OpenAIResponsesEventType = OpenAIResponsesEvent['type'];
 /** Events that end a Responses stream (openai.md §2 "Terminal alternatives"). */
 export const TERMINAL_EVENT_TYPES: ReadonlySet<string> = new Set(['response.completed', 'response.incomplete', 'response.failed', 'error']);
 
-/** Our Usage from a Responses usage object (output tokens include reasoning tokens, as OpenAI counts them). */
+/**
+ * Our Usage from a Responses usage object (openai.md "ResponseUsage"): input tokens include the
+ * cached ones and the cache writes (`input_tokens_details`), output tokens the reasoning tokens.
+ */
 export function usageFromResponses(usage: OpenAIResponsesUsage | null | undefined): Usage {
   const input = usage?.input_tokens ?? 0;
   const output = usage?.output_tokens ?? 0;
-  return {
+  const result: Usage = {
     promptTokens: input,
     completionTokens: output,
     reasoningTokens: usage?.output_tokens_details?.reasoning_tokens ?? 0,
     totalTokens: usage?.total_tokens ?? input + output,
   };
+  const cached = tokenCount(usage?.input_tokens_details?.cached_tokens);
+  const written = tokenCount(usage?.input_tokens_details?.cache_write_tokens);
+  if (cached > 0) result.cachedTokens = cached;
+  if (written > 0) result.cacheWrite5mTokens = written;
+  return result;
 }
 
 /** A Responses stream translator must know how to fail mid-stream: its events are numbered. */

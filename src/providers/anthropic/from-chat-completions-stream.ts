@@ -3,8 +3,8 @@ import type { SseEvent } from '../../gateway/sse/parse.js';
 import type { OutEvent } from '../../gateway/sse/write.js';
 import type { OpenAIChatChunk, OpenAIChatDelta, OpenAIFinishReason } from '../../protocols/openai-chat/types.js';
 import type { StreamTranslator, TranslateContext } from '../types.js';
-import { mapStopReason, toChatUsage, toGatewayUsage, tokenCountsOf, type AnthropicTokenCounts } from './response-mapping.js';
-import { latestCounts, parseAnthropicEvent, streamError } from './stream-events.js';
+import { latestCounts, mapStopReason, toChatUsage, toGatewayUsage, tokenCountsOf, type AnthropicTokenCounts } from './response-mapping.js';
+import { parseAnthropicEvent, streamError } from './stream-events.js';
 import type { AnthropicBlockDelta, AnthropicContentBlock } from './wire.js';
 
 interface StreamState {

@@ -6,8 +6,8 @@ import type { OutEvent } from '../../gateway/sse/write.js';
 import type { AnthropicMessage, AnthropicMessagesRequest } from '../../protocols/anthropic-messages/types.js';
 import type { StreamTranslator, TranslateContext, TranslatorPair, Usage, UpstreamCall } from '../types.js';
 import { ANTHROPIC_MESSAGES_PATH } from './endpoint.js';
-import { latestCounts, parseAnthropicEvent, streamError } from './stream-events.js';
-import { toGatewayUsage, tokenCountsOf, type AnthropicTokenCounts } from './response-mapping.js';
+import { parseAnthropicEvent, streamError } from './stream-events.js';
+import { latestCounts, toGatewayUsage, tokenCountsOf, type AnthropicTokenCounts } from './response-mapping.js';
 
 /**
  * Anthropic-native /v1/messages to an Anthropic channel: the same protocol on both sides. The

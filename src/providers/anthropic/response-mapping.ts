@@ -26,7 +26,10 @@ export function mapStopReason(reason: string | null | undefined): OpenAIFinishRe
 /** Token counts as Anthropic reports them; cached input is billed input, so it counts as prompt. */
 export interface AnthropicTokenCounts {
   inputTokens: number;
+  /** cache_creation_input_tokens: every token written to the cache. */
   cacheCreationTokens: number;
+  /** Of those, the 1-hour writes (cache_creation.ephemeral_1h_input_tokens); the rest are 5-minute writes. */
+  cacheWrite1hTokens: number;
   cacheReadTokens: number;
   outputTokens: number;
 }
@@ -43,19 +46,53 @@ export function toChatUsage(counts: AnthropicTokenCounts): OpenAIChatUsage {
   return usage;
 }
 
+/**
+ * Our usage, each part billed apart (issue 21): cache reads at the read price, cache writes at the
+ * 5-minute or 1-hour write price (anthropic.md "Usage fields"; the pricing page's multipliers).
+ */
 export function toGatewayUsage(counts: AnthropicTokenCounts): Usage {
   const chat = toChatUsage(counts);
-  return { promptTokens: chat.prompt_tokens, completionTokens: chat.completion_tokens, reasoningTokens: 0, totalTokens: chat.total_tokens };
+  const usage: Usage = { promptTokens: chat.prompt_tokens, completionTokens: chat.completion_tokens, reasoningTokens: 0, totalTokens: chat.total_tokens };
+  if (counts.cacheReadTokens > 0) usage.cachedTokens = counts.cacheReadTokens;
+  const write5m = counts.cacheCreationTokens - counts.cacheWrite1hTokens;
+  if (write5m > 0) usage.cacheWrite5mTokens = write5m;
+  if (counts.cacheWrite1hTokens > 0) usage.cacheWrite1hTokens = counts.cacheWrite1hTokens;
+  return usage;
 }
 
 const count = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) ? value : 0);
 
-/** Reads the counts of a Message `usage` (or a message_start's), tolerating nulls. */
+/**
+ * Reads the counts of a Message `usage` (or a message_start's), tolerating nulls. Without the
+ * `cache_creation` breakdown every write is a 5-minute one (the default TTL); with it, the
+ * 1-hour part is never more than the total.
+ */
 export function tokenCountsOf(usage: Record<string, unknown> | null | undefined): AnthropicTokenCounts {
+  const cacheCreationTokens = count(usage?.cache_creation_input_tokens);
+  const breakdown = usage?.cache_creation as Record<string, unknown> | null | undefined;
   return {
     inputTokens: count(usage?.input_tokens),
-    cacheCreationTokens: count(usage?.cache_creation_input_tokens),
+    cacheCreationTokens,
+    cacheWrite1hTokens: Math.min(count(breakdown?.ephemeral_1h_input_tokens), cacheCreationTokens),
     cacheReadTokens: count(usage?.cache_read_input_tokens),
     outputTokens: count(usage?.output_tokens),
+  };
+}
+
+/**
+ * A stream's counts after a message_delta: its usage holds running totals (anthropic.md
+ * "Streaming"), so a field it carries replaces the one message_start gave; absent fields stay.
+ */
+export function latestCounts(previous: AnthropicTokenCounts | undefined, usage: Record<string, unknown> | null | undefined): AnthropicTokenCounts {
+  const base = previous ?? tokenCountsOf(undefined);
+  const next = tokenCountsOf(usage);
+  const has = (field: string): boolean => typeof usage?.[field] === 'number';
+  const cacheCreationTokens = has('cache_creation_input_tokens') ? next.cacheCreationTokens : base.cacheCreationTokens;
+  return {
+    inputTokens: has('input_tokens') ? next.inputTokens : base.inputTokens,
+    cacheCreationTokens,
+    cacheWrite1hTokens: Math.min(usage?.cache_creation && typeof usage.cache_creation === 'object' ? next.cacheWrite1hTokens : base.cacheWrite1hTokens, cacheCreationTokens),
+    cacheReadTokens: has('cache_read_input_tokens') ? next.cacheReadTokens : base.cacheReadTokens,
+    outputTokens: has('output_tokens') ? next.outputTokens : base.outputTokens,
   };
 }

@@ -1,23 +1,8 @@
+/** Reading Anthropic's named stream events (anthropic.md "Streaming"), for every pair that consumes them. */
 import { GatewayError } from '../../errors.js';
 import { upstreamStatusError } from '../../gateway/upstream-errors.js';
 import type { SseEvent } from '../../gateway/sse/parse.js';
-import { tokenCountsOf, type AnthropicTokenCounts } from './response-mapping.js';
 import { ANTHROPIC_STATUS_BY_ERROR_TYPE, type AnthropicMessagesEvent } from './wire.js';
-
-/** Reading Anthropic's named stream events (anthropic.md "Streaming"), for every pair that consumes them. */
-
-/** message_delta usage holds running totals: a present field replaces the one we had. */
-export function latestCounts(previous: AnthropicTokenCounts | undefined, usage: Record<string, unknown> | undefined): AnthropicTokenCounts {
-  const base = previous ?? tokenCountsOf(undefined);
-  const next = tokenCountsOf(usage);
-  const has = (field: string): boolean => typeof usage?.[field] === 'number';
-  return {
-    inputTokens: has('input_tokens') ? next.inputTokens : base.inputTokens,
-    cacheCreationTokens: has('cache_creation_input_tokens') ? next.cacheCreationTokens : base.cacheCreationTokens,
-    cacheReadTokens: has('cache_read_input_tokens') ? next.cacheReadTokens : base.cacheReadTokens,
-    outputTokens: has('output_tokens') ? next.outputTokens : base.outputTokens,
-  };
-}
 
 /** An `error` event after HTTP 200 (e.g. overloaded_error) fails the stream like the matching status. */
 export function streamError(error: { type?: unknown; message?: unknown } | undefined): GatewayError {

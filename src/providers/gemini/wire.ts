@@ -1,6 +1,7 @@
 import { GatewayError } from '../../errors.js';
 import { upstreamStatusError } from '../../gateway/upstream-errors.js';
 import type { GeminiGenerateContentResponse, GeminiPart, GeminiUsageMetadata } from '../../protocols/gemini-generate/types.js';
+import { tokenCount } from '../../protocols/openai-chat/types.js';
 import type { Usage } from '../types.js';
 
 /** The parts of a Google error body the gateway reads (gemini.md "Errors"). */
@@ -88,14 +89,33 @@ export function outputImageParts(response: GeminiGenerateContentResponse): Gemin
   );
 }
 
-/** Gemini counts thoughts apart from candidates; we count them inside completion tokens, as OpenAI does. */
+/**
+ * Gemini counts thoughts apart from candidates; we count them inside completion tokens, as OpenAI
+ * does (both are billed at the output price). Tool-use prompt tokens are billed input, so they
+ * join the prompt. `cachedContentTokenCount` is part of `promptTokenCount` (gemini.md); image
+ * tokens come from the modality breakdowns (an image model's output images are billed by them).
+ */
 export function usageFromGemini(meta: GeminiUsageMetadata | undefined, images: number): Usage {
   const promptTokens = (meta?.promptTokenCount ?? 0) + (meta?.toolUsePromptTokenCount ?? 0);
   const reasoningTokens = meta?.thoughtsTokenCount ?? 0;
   const completionTokens = (meta?.candidatesTokenCount ?? 0) + reasoningTokens;
   const usage: Usage = { promptTokens, completionTokens, reasoningTokens, totalTokens: meta?.totalTokenCount ?? promptTokens + completionTokens };
+  const cached = tokenCount(meta?.cachedContentTokenCount);
+  const imageIn = imageTokensOf(meta?.promptTokensDetails);
+  const imageOut = imageTokensOf(meta?.candidatesTokensDetails);
+  if (cached > 0) usage.cachedTokens = cached;
+  if (imageIn > 0) usage.imageInputTokens = imageIn;
+  if (imageOut > 0) usage.imageOutputTokens = imageOut;
   if (images > 0) usage.images = images;
   return usage;
+}
+
+/** The IMAGE modality's tokens of a ModalityTokenCount list. */
+function imageTokensOf(details: unknown): number {
+  if (!Array.isArray(details)) return 0;
+  let sum = 0;
+  for (const entry of details as Array<{ modality?: unknown; tokenCount?: unknown }>) if (entry?.modality === 'IMAGE') sum += tokenCount(entry.tokenCount);
+  return sum;
 }
 
 /** Finish and block reasons that mean a safety or policy filter stopped the output (gemini.md). */

@@ -13,6 +13,7 @@ import type { Role } from '../lib/types';
 const UsagePage = lazy(() => import('../features/usage/usage-page').then((m) => ({ default: m.UsagePage })));
 const RequestsPage = lazy(() => import('../features/requests/requests-page').then((m) => ({ default: m.RequestsPage })));
 const ChannelsPage = lazy(() => import('../features/channels/channels-page').then((m) => ({ default: m.ChannelsPage })));
+const ModelsPage = lazy(() => import('../features/models/models-page').then((m) => ({ default: m.ModelsPage })));
 const TasksPage = lazy(() => import('../features/tasks/tasks-page').then((m) => ({ default: m.TasksPage })));
 const PlaygroundPage = lazy(() => import('../features/playground/playground-page').then((m) => ({ default: m.PlaygroundPage })));
 const UsersPage = lazy(() => import('../features/users/users-page').then((m) => ({ default: m.UsersPage })));
@@ -50,6 +51,7 @@ export function App() {
                   <Route path="/playground" element={<PlaygroundPage />} />
                   <Route element={<RequireRole role="operator" />}>
                     <Route path="/channels" element={<ChannelsPage />} />
+                    <Route path="/models" element={<ModelsPage />} />
                     <Route path="/users" element={<UsersPage />} />
                   </Route>
                   <Route path="*" element={<Navigate to="/token" replace />} />

@@ -50,6 +50,8 @@ export interface ApiKey {
   owner_email: string | null;
   last_used_at: string | null;
   spent_month_usd: number;
+  /** Everything it has spent: what its budget counts (lists and the single-key view). */
+  spent_usd?: number;
 }
 
 export interface CreatedKey extends ApiKey {
@@ -114,10 +116,23 @@ export interface RequestEntry {
   error_message: string | null;
 }
 
+/** One line of a request's bill (issue 21). */
+export interface CostLine {
+  dimension: string;
+  quantity: number;
+  /** USD per 1M tokens; per image; per second of video. */
+  unit_usd: number;
+  usd: number;
+}
+
 export interface RequestDetail extends RequestEntry {
   request_headers: Record<string, string> | null;
   request_body: string | null;
   response_body: string | null;
+  cached_tokens: number;
+  cache_write_tokens: number;
+  cache_write_1h_tokens: number;
+  cost_lines: CostLine[];
 }
 
 export interface Page<T> {
@@ -129,10 +144,22 @@ export interface Channel {
   id: string;
   vendor: string;
   base_url: string;
+  simulator: boolean;
   enabled: boolean;
   weight: number;
   priority: number;
   models: string[];
+  /** file: the configuration file; runtime: added here or with the admin API; default: a built-in simulator. */
+  source: 'file' | 'runtime' | 'default';
+  runtime_override: boolean;
+  model_map: Record<string, string>;
+  /** Masked: the last four characters at most. */
+  credentials: { api_key: string | null; access_key: string | null; secret_key: string | null };
+  headers: Record<string, string>;
+  region: string | null;
+  max_retries: number;
+  timeouts: { connect_ms: number; first_byte_ms: number; idle_ms: number; total_ms: number };
+  prices: Record<string, Price> | null;
   circuit: 'closed' | 'open' | 'half_open';
   requests: number;
   error_rate: number | null;
@@ -149,12 +176,36 @@ export interface ChannelTest {
   error: string | null;
 }
 
+/** A model's price in USD (issue 21): per 1M tokens by dimension, per image, per video second, long-context tiers. */
+export interface Price {
+  prompt_per_1m?: number;
+  cached_prompt_per_1m?: number;
+  cache_write_5m_per_1m?: number;
+  cache_write_1h_per_1m?: number;
+  completion_per_1m?: number;
+  reasoning_per_1m?: number;
+  image_prompt_per_1m?: number;
+  image_completion_per_1m?: number;
+  per_image?: number;
+  per_image_by_size?: Record<string, Record<string, number>>;
+  per_video_second?: number;
+  per_video_second_by_resolution?: Record<string, number>;
+  long_context?: Array<{ above_input_tokens: number } & Omit<Price, 'per_image' | 'per_image_by_size' | 'per_video_second' | 'per_video_second_by_resolution' | 'long_context'>>;
+}
+
 export interface CatalogModel {
   id: string;
   vendor: string;
+  kind: string;
   families: string[];
+  source: 'spec' | 'builtin' | 'file' | 'runtime';
+  served: boolean;
   channels: string[];
-  price: Record<string, unknown> | null;
+  disabled_channels: string[];
+  price: Price | null;
+  price_source: 'channel' | 'operator' | 'builtin' | null;
+  price_runtime: boolean;
+  price_basis: string | null;
 }
 
 export interface VideoTask {

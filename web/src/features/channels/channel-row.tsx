@@ -17,7 +17,7 @@ const host = (url: string) => {
  * One channel: enable/disable at once; weight and priority edited in place and saved by an
  * explicit Save (never on blur); a test whose result shows in the row.
  */
-export function ChannelRow({ channel, onChanged }: { channel: Channel; onChanged: (channel: Channel) => void }) {
+export function ChannelRow({ channel, onChanged, onEdit, onRemove }: { channel: Channel; onChanged: (channel: Channel) => void; onEdit: () => void; onRemove: () => void }) {
   const notify = useNotify();
   const [weight, setWeight] = useState(String(channel.weight));
   const [priority, setPriority] = useState(String(channel.priority));
@@ -54,7 +54,8 @@ export function ChannelRow({ channel, onChanged }: { channel: Channel; onChanged
       <th scope="row">
         {channel.id}
         <div className="muted small">
-          {channel.vendor} · {host(channel.base_url)}
+          {channel.vendor} · {host(channel.base_url)} · {channel.source === 'default' ? 'default' : channel.runtime_override ? 'file, changed at runtime' : channel.source}
+          {channel.credentials.api_key && ` · key ${channel.credentials.api_key}`}
         </div>
       </th>
       <td>
@@ -63,7 +64,7 @@ export function ChannelRow({ channel, onChanged }: { channel: Channel; onChanged
       <td>
         <StatusBadge status={channel.circuit} />
       </td>
-      <td title={channel.models.join(', ')}>{channel.models.length}</td>
+      <td title={Object.entries(channel.model_map).map(([id, upstream]) => `${id} → ${upstream}`).join('\n')}>{channel.models.length}</td>
       <td>
         <input className="inline-input" type="number" min={1} max={1000} step={1} value={weight} onChange={(e) => setWeight(e.target.value)} aria-label={`Weight of ${channel.id}`} />
       </td>
@@ -89,6 +90,16 @@ export function ChannelRow({ channel, onChanged }: { channel: Channel; onChanged
           <button type="button" disabled={test.running} onClick={() => void runTest()} aria-label={`Test ${channel.id}`}>
             {test.running ? 'Testing…' : 'Test'}
           </button>
+          {channel.source !== 'default' && (
+            <button type="button" onClick={onEdit} aria-label={`Edit ${channel.id}`}>
+              Edit
+            </button>
+          )}
+          {(channel.source === 'runtime' || channel.runtime_override) && (
+            <button type="button" className="danger" onClick={onRemove} aria-label={`${channel.source === 'runtime' ? 'Delete' : 'Reset to file'} ${channel.id}`}>
+              {channel.source === 'runtime' ? 'Delete' : 'Reset to file'}
+            </button>
+          )}
         </div>
         <div role="status" aria-live="polite" className="small">
           {test.result &&

@@ -12,6 +12,24 @@ import type { ApiKey, ConsoleModel, CreatedKey, ListAnswer, User } from '../../l
 import { useLoad } from '../../lib/use-load';
 import { CreateKeyDialog } from './create-key-dialog';
 import { SecretDialog } from './secret-dialog';
+import { SpendMeter } from '../../components/spend-meter';
+
+/** What the listed keys spent, against the person's allowance (their budget cap and rate limits per key). */
+function SpendSummary({ user, keys, isOperator }: { user: User; keys: readonly ApiKey[]; isOperator: boolean }) {
+  const month = keys.reduce((sum, key) => sum + key.spent_month_usd, 0);
+  const total = keys.reduce((sum, key) => sum + (key.spent_usd ?? 0), 0);
+  const caps = [
+    user.budget_usd === null ? 'no budget cap' : `a budget of at most ${formatUsd(user.budget_usd)} per key`,
+    user.rpm === null ? null : `${formatCount(user.rpm)} requests a minute`,
+    user.tpm === null ? null : `${formatCount(user.tpm)} tokens a minute`,
+  ].filter(Boolean);
+  return (
+    <p className="note" aria-label="Spending">
+      {isOperator ? 'All keys' : 'Your keys'} spent <strong>{formatUsd(month)}</strong> this month and <strong>{formatUsd(total)}</strong> in all.
+      {!isOperator && ` Your allowance: ${caps.join(', ')}.`}
+    </p>
+  );
+}
 
 type Pending = { kind: 'revoke' | 'regenerate'; key: ApiKey } | undefined;
 
@@ -65,6 +83,7 @@ export function KeysPage() {
         {isOperator ? 'Every key on this gateway.' : 'Your keys.'} Secrets are shown once, when a key is created or regenerated. Use a key as{' '}
         <code>Authorization: Bearer …</code> on <code>{window.location.origin}/v1</code>.
       </p>
+      {keys.data && <SpendSummary user={user} keys={all} isOperator={isOperator} />}
       {revokedCount > 0 && (
         <label className="inline">
           <input type="checkbox" checked={showRevoked} onChange={(e) => setShowRevoked(e.target.checked)} /> Show revoked keys ({revokedCount})
@@ -89,7 +108,7 @@ export function KeysPage() {
                 {isOperator && <th scope="col">Owner</th>}
                 <th scope="col">Models</th>
                 <th scope="col">Limits rpm / tpm</th>
-                <th scope="col">Budget</th>
+                <th scope="col">Spent / budget</th>
                 <th scope="col">Last used</th>
                 <th scope="col">Spent this month</th>
                 <th scope="col">Status</th>
@@ -110,7 +129,9 @@ export function KeysPage() {
                     {key.models === null ? 'All models' : `${key.models.length}: ${key.models.join(', ')}`}
                   </td>
                   <td>{limits(key)}</td>
-                  <td>{formatUsd(key.budget_usd)}</td>
+                  <td>
+                    <SpendMeter spent={key.spent_usd ?? key.spent_month_usd} budget={key.budget_usd} name={key.name} />
+                  </td>
                   <td title={key.last_used_at ?? undefined}>{key.last_used_at ? formatTime(key.last_used_at) : 'Never'}</td>
                   <td>{formatUsd(key.spent_month_usd)}</td>
                   <td>

@@ -15,6 +15,61 @@ function body(text: string | null): string | null {
   }
 }
 
+/** What each line of a bill is, and the unit its price is per. */
+const DIMENSIONS: Record<string, [string, string]> = {
+  input: ['Input tokens', 'per 1M'],
+  cached_input: ['Cached input tokens', 'per 1M'],
+  cache_write_5m: ['Cache writes (5 min)', 'per 1M'],
+  cache_write_1h: ['Cache writes (1 h)', 'per 1M'],
+  image_input: ['Image input tokens', 'per 1M'],
+  output: ['Output tokens', 'per 1M'],
+  reasoning: ['Reasoning tokens', 'per 1M'],
+  image_output: ['Image output tokens', 'per 1M'],
+  images: ['Images', 'each'],
+  video_seconds: ['Video seconds', 'per second'],
+};
+
+/** The request's bill line by line (issue 21), at the price it was billed at. */
+function CostLines({ lines, total }: { lines: RequestDetail['cost_lines']; total: number | null }) {
+  if (lines.length === 0) return <p className="muted">Nothing was billed for this request.</p>;
+  return (
+    <div className="table-wrap">
+      <table>
+        <caption className="visually-hidden">Cost by billed dimension</caption>
+        <thead>
+          <tr>
+            <th scope="col">Billed for</th>
+            <th scope="col" className="num">Quantity</th>
+            <th scope="col" className="num">Price</th>
+            <th scope="col" className="num">Cost</th>
+          </tr>
+        </thead>
+        <tbody>
+          {lines.map((line) => {
+            const [label, unit] = DIMENSIONS[line.dimension] ?? [line.dimension, ''];
+            return (
+              <tr key={line.dimension}>
+                <th scope="row">{label}</th>
+                <td className="num">{formatCount(line.quantity)}</td>
+                <td className="num">
+                  {formatUsd(line.unit_usd)} {unit}
+                </td>
+                <td className="num">{formatUsd(line.usd)}</td>
+              </tr>
+            );
+          })}
+          <tr>
+            <th scope="row">Total</th>
+            <td />
+            <td />
+            <td className="num">{formatUsd(total)}</td>
+          </tr>
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 /** One request in full, fetched when the drawer opens (never one detail call per row). */
 export function RequestDrawer({ base, id, onClose }: { base: string; id: string; onClose: () => void }) {
   const detail = useLoad((signal) => api<RequestDetail>('GET', `${base}/requests/${encodeURIComponent(id)}`, undefined, { signal }), [base, id]);
@@ -53,6 +108,7 @@ export function RequestDrawer({ base, id, onClose }: { base: string; id: string;
             <dt>Tokens (prompt + completion)</dt>
             <dd>
               {formatCount(d.prompt_tokens)} + {formatCount(d.completion_tokens)} = {formatCount(d.total_tokens)}
+              {(d.cached_tokens ?? 0) > 0 && ` · ${formatCount(d.cached_tokens)} cached`}
             </dd>
             <dt>Cost</dt>
             <dd>{formatUsd(d.cost_usd)}</dd>
@@ -69,6 +125,8 @@ export function RequestDrawer({ base, id, onClose }: { base: string; id: string;
               </>
             )}
           </dl>
+          <h3>Cost</h3>
+          <CostLines lines={d.cost_lines ?? []} total={d.cost_usd} />
           <h3>Request headers</h3>
           {d.request_headers && Object.keys(d.request_headers).length > 0 ? (
             <dl className="kv mono">

@@ -1,0 +1,116 @@
+import type { PriceConfig } from '../config/schema.js';
+import { PRICE_SHEET } from './price-sheet.js';
+
+/** Where a price comes from, in falling precedence. */
+export type PriceSource = 'channel' | 'operator' | 'builtin';
+
+export interface ResolvedPrice {
+  readonly price: PriceConfig;
+  /** The price as JSON, made once: usage events keep the price they were billed at. */
+  readonly json: string;
+  readonly source: PriceSource;
+  /** builtin: the sheet's model it is the price of (the channel's upstream name, or the public id). */
+  readonly sheetModel?: string;
+}
+
+/** The channels' part prices need: the upstream name of each public id, and per-channel prices. */
+export interface PricedChannel {
+  readonly name: string;
+  readonly models: Readonly<Record<string, string>>;
+  readonly prices?: Readonly<Record<string, PriceConfig>> | undefined;
+}
+
+const SHEET: ReadonlyMap<string, PriceConfig> = new Map(PRICE_SHEET.flatMap((vendor) => Object.entries(vendor.models).map(([id, model]) => [id, model.price] as const)));
+
+/**
+ * Which price a request pays (issue 21): the serving channel's `prices` for the model, else the
+ * operator's (admin API over file), else the built-in sheet's entry for the channel's upstream
+ * model (so `delta-4.1` served by `gpt-4.1` costs what gpt-4.1 costs), else the sheet's entry for
+ * the public id itself. Resolved once per (channel, model) and kept until prices or channels change.
+ */
+export class PriceBook {
+  private operator: ReadonlyMap<string, PriceConfig> = new Map();
+  private runtime: ReadonlyMap<string, PriceConfig> = new Map();
+  private channels = new Map<string, PricedChannel>();
+  private byModel = new Map<string, PricedChannel[]>();
+  private resolved = new Map<string, ResolvedPrice | null>();
+  private worst = new Map<string, readonly PriceConfig[]>();
+
+  constructor(
+    private readonly file: Readonly<Record<string, PriceConfig>> = {},
+    private readonly useBuiltin = true,
+  ) {
+    this.operator = new Map(Object.entries(file));
+  }
+
+  /** The admin API's prices (database): they replace the file's for the same model. */
+  setRuntimePrices(prices: ReadonlyMap<string, PriceConfig>): void {
+    this.runtime = prices;
+    this.operator = new Map([...Object.entries(this.file), ...prices]);
+    this.forget();
+  }
+
+  setChannels(channels: readonly PricedChannel[]): void {
+    this.channels = new Map(channels.map((channel) => [channel.name, channel]));
+    const byModel = new Map<string, PricedChannel[]>();
+    for (const channel of channels) for (const model of Object.keys(channel.models)) (byModel.get(model) ?? byModel.set(model, []).get(model)!).push(channel);
+    this.byModel = byModel;
+    this.forget();
+  }
+
+  /** Every operator price, for the admin view (`GET /admin/api/prices`). */
+  operatorPrices(): Record<string, PriceConfig> {
+    return Object.fromEntries(this.operator);
+  }
+
+  isRuntimePrice(model: string): boolean {
+    return this.runtime.has(model);
+  }
+
+  /** The price of `model` served by the channel named `channel` (undefined: no channel answered). */
+  priceFor(channel: string | null | undefined, model: string): ResolvedPrice | undefined {
+    const key = `${channel ?? ''}\u0000${model}`;
+    let found = this.resolved.get(key);
+    if (found === undefined) {
+      found = this.resolve(channel ? this.channels.get(channel) : undefined, model) ?? null;
+      this.resolved.set(key, found);
+    }
+    return found ?? undefined;
+  }
+
+  /** Every price `model` may be billed at (one per channel serving it), for worst-case budget holds. */
+  candidatesFor(model: string): readonly PriceConfig[] {
+    let list = this.worst.get(model);
+    if (!list) {
+      const channels = this.byModel.get(model) ?? [];
+      const prices = channels.length > 0 ? channels.map((channel) => this.priceFor(channel.name, model)?.price) : [this.priceFor(undefined, model)?.price];
+      list = [...new Set(prices.filter((price): price is PriceConfig => price !== undefined))];
+      this.worst.set(model, list);
+    }
+    return list;
+  }
+
+  private resolve(channel: PricedChannel | undefined, model: string): ResolvedPrice | undefined {
+    const own = channel?.prices?.[model];
+    if (own) return { price: own, json: JSON.stringify(own), source: 'channel' };
+    const operator = this.operator.get(model);
+    if (operator) return { price: operator, json: JSON.stringify(operator), source: 'operator' };
+    if (!this.useBuiltin) return undefined;
+    const upstream = channel?.models[model];
+    for (const name of upstream !== undefined ? [upstream, model] : [model, ...this.upstreamNamesOf(model)]) {
+      const sheet = SHEET.get(name);
+      if (sheet) return { price: sheet, json: JSON.stringify(sheet), source: 'builtin', sheetModel: name };
+    }
+    return undefined;
+  }
+
+  /** The upstream names channels give `model` (no channel answered: any of them). */
+  private upstreamNamesOf(model: string): string[] {
+    return (this.byModel.get(model) ?? []).map((channel) => channel.models[model]!);
+  }
+
+  private forget(): void {
+    this.resolved = new Map();
+    this.worst = new Map();
+  }
+}

@@ -1,0 +1,121 @@
+import type { GatewayConfig } from '../config/schema.js';
+import { withStartupLock, type Db } from '../db/connect.js';
+import { ChannelBuilder } from '../gateway/build-channels.js';
+import type { Channel } from '../gateway/channel.js';
+import type { ChannelControl } from '../gateway/channel-control.js';
+import { mergeChannelDefinitions, RuntimeChannelStore, type ChannelDefinition } from '../gateway/channel-store.js';
+import { loadSecretBox } from '../keys/secret-box.js';
+import { Catalog } from './catalog.js';
+import { CatalogStore } from './catalog-store.js';
+import { CatalogSync } from './catalog-sync.js';
+import { checkCatalogReferences } from './check-config.js';
+import { PriceBook } from './price-book.js';
+
+export interface RuntimeCatalogOptions {
+  db: Db;
+  config: GatewayConfig;
+  announce: (line: string) => void;
+  /** Problems found while running (a failed read, credentials this instance cannot open). */
+  warn: (message: string, error?: unknown) => void;
+}
+
+/**
+ * Everything the operator can change at runtime without a restart (issue 21), assembled once per
+ * instance: the catalog and prices (file, then database), the channels (file, with the database's
+ * changes over them, plus the database's own) and their simulators. Every instance re-reads the
+ * database when its revision moves (catalog-sync.ts), models and prices first, then channels.
+ */
+export class RuntimeCatalog {
+  readonly catalog: Catalog;
+  readonly prices: PriceBook;
+  readonly store: CatalogStore;
+  readonly channelStore: RuntimeChannelStore;
+  readonly builder: ChannelBuilder;
+  readonly sync: CatalogSync;
+  /** The channels as last built, and those their definition disables. */
+  channels: Channel[] = [];
+  disabled: ReadonlySet<string> = new Set();
+  private control: ChannelControl | undefined;
+  private definitionsSeen = '';
+
+  private constructor(private readonly options: RuntimeCatalogOptions, channelStore: RuntimeChannelStore) {
+    const { db, config } = options;
+    this.catalog = new Catalog(config.file.models);
+    this.prices = new PriceBook(config.file.prices, config.file.builtin_prices !== false);
+    this.store = new CatalogStore(db);
+    this.channelStore = channelStore;
+    this.builder = new ChannelBuilder(config.file.simulator);
+    this.sync = new CatalogSync(this.store, { reload: () => this.reload(), onError: (error) => options.warn('reading the catalog failed; the last one stays in force', error) });
+  }
+
+  /**
+   * Loads the catalog, checks the file's references against it (a channel naming an unknown model
+   * stops the start with field and line), re-seals credentials during a key rotation, and builds
+   * the channels.
+   */
+  static async start(options: RuntimeCatalogOptions): Promise<RuntimeCatalog> {
+    const { db, config } = options;
+    const box = loadSecretBox({ secretKey: config.secretKey, secretKeyPrevious: config.secretKeyPrevious, dataDir: config.dataDir, isShared: config.databaseUrl !== undefined }, options.announce);
+    const channelStore = new RuntimeChannelStore(db, box);
+    if (config.secretKeyPrevious) {
+      const resealed = await withStartupLock(db, () => channelStore.reseal());
+      if (resealed > 0) options.announce(`Re-encrypted the credentials of ${resealed} channel(s) with GATEWAY_SECRET_KEY; GATEWAY_SECRET_KEY_PREVIOUS can be removed once every instance runs with the new key.`);
+    }
+    const runtime = new RuntimeCatalog(options, channelStore);
+    await runtime.loadModelsAndPrices();
+    checkCatalogReferences(config.file, runtime.catalog, config.fileSource);
+    try {
+      await runtime.sync.check();
+    } catch (error) {
+      await runtime.close();
+      throw error;
+    }
+    return runtime;
+  }
+
+  /** ChannelControl applies the stored settings over the channels; from now on rebuilds go to it. */
+  attach(control: ChannelControl): void {
+    this.control = control;
+  }
+
+  /** Every channel with its settings applied: what the catalog and prices read. */
+  onChannels(all: readonly Channel[]): void {
+    this.catalog.setChannels(all);
+    this.prices.setChannels(all);
+  }
+
+  async close(): Promise<void> {
+    this.sync.close();
+    await this.builder.close();
+  }
+
+  private async loadModelsAndPrices(): Promise<void> {
+    const [models, stored] = await Promise.all([this.store.models(), this.store.prices()]);
+    this.catalog.setRuntimeModels(models);
+    this.prices.setRuntimePrices(stored);
+  }
+
+  private async reload(): Promise<void> {
+    await this.loadModelsAndPrices();
+    const channels = await this.channelStore.list();
+    if (channels.unreadable.length > 0) {
+      this.options.warn(`channels ${channels.unreadable.join(', ')} are left out: their credentials were sealed with a key this instance does not have (GATEWAY_SECRET_KEY)`);
+    }
+    await this.rebuild(channels.definitions);
+  }
+
+  private async rebuild(runtime: readonly ChannelDefinition[]): Promise<void> {
+    const fingerprint = JSON.stringify(runtime);
+    if (fingerprint === this.definitionsSeen && this.channels.length > 0) return;
+    this.definitionsSeen = fingerprint;
+    const definitions = mergeChannelDefinitions(this.options.config.file.channels ?? [], runtime).filter((definition) => {
+      const isComplete = typeof definition.vendor === 'string' && definition.models !== undefined;
+      if (!isComplete) this.options.warn(`channel '${definition.name}' has no vendor or models and is left out`);
+      return isComplete;
+    });
+    this.channels = await this.builder.build(definitions);
+    this.disabled = new Set(definitions.filter((definition) => definition.enabled === false).map((definition) => definition.name));
+    if (this.control) this.control.setConfigured(this.channels, this.disabled);
+    else this.onChannels(this.channels);
+  }
+}

@@ -1,0 +1,117 @@
+import type { Db } from '../db/connect.js';
+import type { ChannelConfig } from '../config/schema.js';
+import { GatewayError } from '../errors.js';
+import type { SecretBox } from '../keys/secret-box.js';
+
+/**
+ * A channel as the admin API keeps it (issue 21): the file's fields. For a channel the file
+ * defines too, only the fields changed at runtime (they win, field by field; the rest is the
+ * file's); for one added at runtime, the whole channel.
+ */
+export type ChannelDefinition = Partial<ChannelConfig> & { name: string };
+
+/** Fields that are (or may carry) credentials: sealed at rest, never returned, never logged. */
+const SECRET_FIELDS = ['api_key', 'access_key', 'secret_key', 'headers'] as const;
+type SecretFields = Pick<ChannelConfig, (typeof SECRET_FIELDS)[number]>;
+
+export interface StoredChannels {
+  definitions: ChannelDefinition[];
+  /** Names whose credentials this instance cannot open (a key it lacks): left out of routing. */
+  unreadable: string[];
+}
+
+/** The `runtime_channels` table (0016): definitions in clear, credentials sealed with the instance's SecretBox. */
+export class RuntimeChannelStore {
+  /** The definitions as last read (the admin views tell runtime channels and overrides apart by them). */
+  last: ReadonlyMap<string, ChannelDefinition> = new Map();
+
+  constructor(
+    private readonly db: Db,
+    private readonly box: SecretBox | undefined,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Whether credentials can be stored (a key is configured, or was generated for the embedded store). */
+  get canSeal(): boolean {
+    return this.box !== undefined;
+  }
+
+  async list(): Promise<StoredChannels> {
+    const rows = await this.db.selectFrom('runtime_channels').selectAll().orderBy('created_at').orderBy('name').execute();
+    const definitions: ChannelDefinition[] = [];
+    const unreadable: string[] = [];
+    for (const row of rows) {
+      const definition = JSON.parse(row.definition) as ChannelDefinition;
+      if (row.secrets === null) {
+        definitions.push(definition);
+        continue;
+      }
+      try {
+        if (!this.box) throw new Error('no key');
+        definitions.push({ ...definition, ...(JSON.parse(this.box.open(row.secrets)) as SecretFields) });
+      } catch {
+        unreadable.push(row.name);
+      }
+    }
+    this.last = new Map(definitions.map((definition) => [definition.name, definition]));
+    return { definitions, unreadable };
+  }
+
+  async get(name: string): Promise<ChannelDefinition | undefined> {
+    return (await this.list()).definitions.find((definition) => definition.name === name);
+  }
+
+  /** Stores the whole definition of `name` (replacing the previous one); credentials sealed apart. */
+  async put(definition: ChannelDefinition): Promise<void> {
+    const clear: Record<string, unknown> = {};
+    const secrets: Record<string, unknown> = {};
+    for (const [field, value] of Object.entries(definition)) {
+      if (value === undefined) continue;
+      if ((SECRET_FIELDS as readonly string[]).includes(field)) secrets[field] = value;
+      else clear[field] = value;
+    }
+    const hasSecrets = Object.keys(secrets).length > 0;
+    if (hasSecrets && !this.box) {
+      throw new GatewayError('GW_CONFLICT', 'Credentials cannot be stored: set GATEWAY_SECRET_KEY (the same 32-byte key on every instance) to encrypt them at rest, then retry');
+    }
+    const at = this.now();
+    const row = { definition: JSON.stringify(clear), secrets: hasSecrets ? this.box!.seal(JSON.stringify(secrets)) : null, updated_at: at };
+    await this.db
+      .insertInto('runtime_channels')
+      .values({ name: definition.name, ...row, created_at: at })
+      .onConflict((conflict) => conflict.column('name').doUpdateSet(row))
+      .execute();
+  }
+
+  async remove(name: string): Promise<boolean> {
+    const result = await this.db.deleteFrom('runtime_channels').where('name', '=', name).executeTakeFirst();
+    await this.db.deleteFrom('channel_settings').where('name', '=', name).execute();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /**
+   * A key rotation (GATEWAY_SECRET_KEY_PREVIOUS set): credentials sealed with the previous key are
+   * sealed again with the current one. Returns how many were.
+   */
+  async reseal(): Promise<number> {
+    if (!this.box) return 0;
+    const rows = await this.db.selectFrom('runtime_channels').select(['name', 'secrets']).where('secrets', 'is not', null).execute();
+    let resealed = 0;
+    for (const row of rows) {
+      if (!this.box.isStale(row.secrets!)) continue;
+      const secrets = this.box.seal(this.box.open(row.secrets!));
+      await this.db.updateTable('runtime_channels').set({ secrets }).where('name', '=', row.name).execute();
+      resealed++;
+    }
+    return resealed;
+  }
+}
+
+/** A file channel with its runtime changes over it, or a runtime channel alone (issue 21: the database wins field by field). */
+export function mergeChannelDefinitions(file: readonly ChannelConfig[], runtime: readonly ChannelDefinition[]): ChannelConfig[] {
+  const byName = new Map(runtime.map((definition) => [definition.name, definition]));
+  const merged = file.map((channel) => ({ ...channel, ...byName.get(channel.name) }) as ChannelConfig);
+  const fileNames = new Set(file.map((channel) => channel.name));
+  for (const definition of runtime) if (!fileNames.has(definition.name)) merged.push(definition as ChannelConfig);
+  return merged;
+}

@@ -1,0 +1,194 @@
+import { useState, type FormEvent } from 'react';
+import { Dialog } from '../../components/dialog';
+import { FormFooter } from '../../components/form-footer';
+import { api, messageOf } from '../../lib/api';
+import type { Channel } from '../../lib/types';
+
+const VENDORS = ['openai', 'anthropic', 'gemini', 'volcengine-ark', 'zhipu', 'alibaba-dashscope', 'kling'] as const;
+/** Vendors that sign with an access key pair (Kling's JWT; Ark's asset library) besides, or instead of, an API key. */
+const KEY_PAIR_VENDORS = new Set(['kling', 'volcengine-ark']);
+
+/** `public = upstream` per line, as typed; blank lines and spaces around `=` are fine. */
+function parseModels(text: string): { models: Record<string, string>; problem?: string } {
+  const models: Record<string, string> = {};
+  for (const [index, raw] of text.split('\n').entries()) {
+    const line = raw.trim();
+    if (!line) continue;
+    const [left, ...rest] = line.split('=');
+    const publicId = left!.trim();
+    const upstream = rest.join('=').trim() || publicId;
+    if (!publicId) return { models, problem: `Models, line ${index + 1}: write “public-id = upstream-name”.` };
+    models[publicId] = upstream;
+  }
+  return { models };
+}
+
+/** `Name: value` per line. */
+function parseHeaders(text: string): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const raw of text.split('\n')) {
+    const at = raw.indexOf(':');
+    if (at > 0) headers[raw.slice(0, at).trim()] = raw.slice(at + 1).trim();
+  }
+  return headers;
+}
+
+const modelsText = (map: Record<string, string>) => Object.entries(map).map(([id, upstream]) => `${id} = ${upstream}`).join('\n');
+const num = (text: string): number | undefined => (text.trim() === '' ? undefined : Number(text));
+
+/**
+ * Add a channel (a vendor account), or edit one (issue 21): the same fields as a channel of the
+ * configuration file. Credentials are write-only: an edit shows their last four characters and
+ * keeps them unless a new value is typed. Saved channels serve traffic at once, on every instance.
+ */
+export function ChannelDialog({ channel, onSaved, onClose }: { channel?: Channel; onSaved: (channel: Channel) => void; onClose: () => void }) {
+  const editing = channel !== undefined;
+  const [name, setName] = useState('');
+  const [vendor, setVendor] = useState<string>(channel?.vendor ?? 'openai');
+  const [baseUrl, setBaseUrl] = useState(channel && !channel.simulator ? channel.base_url : '');
+  const [apiKey, setApiKey] = useState('');
+  const [accessKey, setAccessKey] = useState('');
+  const [secretKey, setSecretKey] = useState('');
+  const [region, setRegion] = useState(channel?.region ?? '');
+  const [models, setModels] = useState(channel ? modelsText(channel.model_map) : '');
+  const [priority, setPriority] = useState('0');
+  const [weight, setWeight] = useState('1');
+  const [maxRetries, setMaxRetries] = useState(channel ? String(channel.max_retries) : '');
+  const [firstByte, setFirstByte] = useState(channel ? String(channel.timeouts.first_byte_ms) : '');
+  const [headers, setHeaders] = useState('');
+  const [error, setError] = useState<string>();
+  const [busy, setBusy] = useState(false);
+  const masked = (value: string | null | undefined) => (value ? `unchanged (${value})` : 'none');
+
+  const body = (): Record<string, unknown> | string => {
+    const parsed = parseModels(models);
+    if (parsed.problem) return parsed.problem;
+    const fields: Record<string, unknown> = { vendor, models: parsed.models };
+    if (baseUrl.trim()) fields.base_url = baseUrl.trim();
+    else if (editing && !channel.simulator) fields.base_url = null;
+    if (apiKey) fields.api_key = apiKey;
+    if (accessKey) fields.access_key = accessKey;
+    if (secretKey) fields.secret_key = secretKey;
+    if (region.trim()) fields.region = region.trim();
+    if (maxRetries.trim()) fields.max_retries = num(maxRetries);
+    if (firstByte.trim()) fields.timeouts = { ...(editing ? { first_byte_ms: channel.timeouts.first_byte_ms } : {}), first_byte_ms: num(firstByte) };
+    if (headers.trim()) fields.headers = parseHeaders(headers);
+    if (!editing) return { name: name.trim(), ...fields, priority: num(priority) ?? 0, weight: num(weight) ?? 1 };
+    // An edit sends what changed only: the rest (a file channel's other fields) stays as it is.
+    const unchanged = (field: string, before: unknown) => JSON.stringify(fields[field]) === JSON.stringify(before);
+    if (unchanged('vendor', channel.vendor)) delete fields.vendor;
+    if (unchanged('models', channel.model_map)) delete fields.models;
+    if (channel.simulator ? fields.base_url === undefined : unchanged('base_url', channel.base_url)) delete fields.base_url;
+    if (unchanged('region', channel.region ?? undefined)) delete fields.region;
+    if (unchanged('max_retries', channel.max_retries)) delete fields.max_retries;
+    if (fields.timeouts && (fields.timeouts as { first_byte_ms?: number }).first_byte_ms === channel.timeouts.first_byte_ms) delete fields.timeouts;
+    return fields;
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const payload = body();
+    if (typeof payload === 'string') return setError(payload);
+    if (editing && Object.keys(payload).length === 0) return onClose();
+    setBusy(true);
+    setError(undefined);
+    try {
+      const saved = editing
+        ? await api<Channel>('PATCH', `/admin/api/channels/${encodeURIComponent(channel.id)}`, payload)
+        : await api<Channel>('POST', '/admin/api/channels', payload);
+      onSaved(saved);
+    } catch (failure) {
+      setError(messageOf(failure));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog title={editing ? `Edit channel ${channel.id}` : 'Add channel'} onClose={onClose} wide>
+      <form className="form" onSubmit={submit}>
+        {editing && channel.source === 'file' && (
+          <p className="muted">This channel comes from the configuration file: what you change here is kept in the database and wins over the file; “Reset to file” puts the file back.</p>
+        )}
+        <div className="grid-2">
+          {!editing && (
+            <label>
+              Name
+              <input required maxLength={100} pattern="[A-Za-z0-9][A-Za-z0-9._\-]*" value={name} onChange={(e) => setName(e.target.value)} data-autofocus />
+              <span className="hint">Shown in logs and the request log; clients never see it.</span>
+            </label>
+          )}
+          <label>
+            Vendor
+            <select value={vendor} onChange={(e) => setVendor(e.target.value)}>
+              {VENDORS.map((v) => (
+                <option key={v} value={v}>
+                  {v}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+        <label>
+          Base URL
+          <input type="url" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder="empty: the built-in simulator" />
+          <span className="hint">The vendor's address, e.g. https://api.openai.com/v1 (OpenAI-compatible servers: their /v1).</span>
+        </label>
+        <div className="grid-2">
+          <label>
+            API key
+            <input type="password" autoComplete="off" value={apiKey} onChange={(e) => setApiKey(e.target.value)} placeholder={editing ? masked(channel.credentials.api_key) : 'the vendor credential'} />
+            <span className="hint">Encrypted at rest, never shown again.</span>
+          </label>
+          <label>
+            Region
+            <input value={region} onChange={(e) => setRegion(e.target.value)} placeholder="cn-beijing (AK/SK signing)" />
+          </label>
+        </div>
+        {KEY_PAIR_VENDORS.has(vendor) && (
+          <div className="grid-2">
+            <label>
+              Access key
+              <input type="password" autoComplete="off" value={accessKey} onChange={(e) => setAccessKey(e.target.value)} placeholder={editing ? masked(channel.credentials.access_key) : ''} />
+            </label>
+            <label>
+              Secret key
+              <input type="password" autoComplete="off" value={secretKey} onChange={(e) => setSecretKey(e.target.value)} placeholder={editing ? masked(channel.credentials.secret_key) : ''} />
+            </label>
+          </div>
+        )}
+        <label>
+          Models (one per line: public id = upstream model name)
+          <textarea required value={models} onChange={(e) => setModels(e.target.value)} placeholder={'gpt-5-mini = gpt-5-mini\ndelta-4.1 = gpt-4.1'} />
+          <span className="hint">A public id must be a model of the catalog: the spec's, one added under Models & prices, or one of the built-in price sheet.</span>
+        </label>
+        <div className="grid-3">
+          {!editing && (
+            <>
+              <label>
+                Priority
+                <input type="number" min={-1000} max={1000} step={1} value={priority} onChange={(e) => setPriority(e.target.value)} />
+              </label>
+              <label>
+                Weight
+                <input type="number" min={1} max={1000} step={1} value={weight} onChange={(e) => setWeight(e.target.value)} />
+              </label>
+            </>
+          )}
+          <label>
+            Retries
+            <input type="number" min={0} max={10} step={1} value={maxRetries} onChange={(e) => setMaxRetries(e.target.value)} placeholder="2" />
+          </label>
+          <label>
+            First-byte timeout (ms)
+            <input type="number" min={1} step={1} value={firstByte} onChange={(e) => setFirstByte(e.target.value)} placeholder="120000" />
+          </label>
+        </div>
+        <label>
+          Extra headers (one per line: Name: value)
+          <textarea value={headers} onChange={(e) => setHeaders(e.target.value)} placeholder={editing && Object.keys(channel.headers).length > 0 ? `unchanged: ${Object.keys(channel.headers).join(', ')}` : 'anthropic-beta: …'} />
+        </label>
+        <FormFooter error={error} busy={busy} label={editing ? 'Save channel' : 'Add channel'} busyLabel="Saving…" onCancel={onClose} />
+      </form>
+    </Dialog>
+  );
+}

@@ -1,0 +1,118 @@
+import { useState } from 'react';
+import { Link } from 'react-router';
+import { useNotify } from '../../app/notify';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { Empty, ErrorNote, Loading, NotAvailable } from '../../components/states';
+import { api, isNotAvailable } from '../../lib/api';
+import { usePageTitle } from '../../lib/page-title';
+import type { CatalogModel, ListAnswer } from '../../lib/types';
+import { useLoad } from '../../lib/use-load';
+import { AddModelDialog, PriceDialog } from './model-dialogs';
+import { priceSummary } from './price-fields';
+
+type Pending = { kind: 'add' } | { kind: 'price'; model: CatalogModel } | { kind: 'delete'; model: CatalogModel };
+
+const SOURCE: Record<CatalogModel['source'], string> = { spec: 'specification', builtin: 'price sheet', file: 'configuration file', runtime: 'added here' };
+
+/**
+ * Operators: the model catalog and its prices (issue 21): the spec's models, the operator's, and
+ * the price sheet's that a channel serves; who serves each and what it costs. Models and prices
+ * added or changed here apply at once on every instance, no restart.
+ */
+export function ModelsPage() {
+  usePageTitle('Models & prices');
+  const notify = useNotify();
+  const models = useLoad((signal) => api<ListAnswer<CatalogModel>>('GET', '/admin/api/models', undefined, { signal }), []);
+  const [pending, setPending] = useState<Pending>();
+  const done = (message: string) => {
+    setPending(undefined);
+    notify(message);
+    models.reload();
+  };
+  if (isNotAvailable(models.error)) return <NotAvailable what="The model catalog" endpoint="GET /admin/api/models" />;
+  const list = models.data?.data ?? [];
+  return (
+    <section aria-labelledby="models-title">
+      <div className="page-head">
+        <h1 id="models-title">Models &amp; prices</h1>
+        <button type="button" className="primary" onClick={() => setPending({ kind: 'add' })}>
+          Add model
+        </button>
+      </div>
+      <p className="muted">
+        Prices in USD. Without a price of yours a model costs what the built-in price sheet says of the upstream model its channel maps it to. A model is served once a
+        channel maps it (<Link to="/channels">Channels</Link>).
+      </p>
+      {models.error !== undefined && <ErrorNote error={models.error} retry={models.reload} />}
+      {models.loading && !models.data && <Loading what="Loading models" />}
+      {models.data && list.length === 0 && <Empty>No models.</Empty>}
+      {list.length > 0 && (
+        <div className="table-wrap">
+          <table>
+            <caption className="visually-hidden">Models ({list.length})</caption>
+            <thead>
+              <tr>
+                <th scope="col">Model</th>
+                <th scope="col">Kind</th>
+                <th scope="col">From</th>
+                <th scope="col">Channels (priority order)</th>
+                <th scope="col">Price</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.map((model) => (
+                <tr key={model.id}>
+                  <th scope="row" className="name-cell" title={`${model.id} · ${model.families.join(', ')}`}>
+                    {model.id}
+                    <div className="muted small">{model.vendor}</div>
+                  </th>
+                  <td>{model.kind}</td>
+                  <td>{SOURCE[model.source]}</td>
+                  <td>{model.served ? (model.channels.length > 0 ? model.channels.join(' → ') : 'none enabled') : 'not served yet'}</td>
+                  <td className="clip" title={`${priceSummary(model.price)}${model.price_basis ? ` (${model.price_basis})` : ''}`}>
+                    {priceSummary(model.price)}
+                    <div className="muted small">{model.price_source === 'builtin' ? 'built-in' : model.price_runtime ? 'set here' : model.price_source === 'operator' ? 'configuration file' : '—'}</div>
+                  </td>
+                  <td>
+                    <div className="actions">
+                      <button type="button" onClick={() => setPending({ kind: 'price', model })} aria-label={`Edit the price of ${model.id}`}>
+                        Price
+                      </button>
+                      {model.source === 'runtime' && (
+                        <button type="button" className="danger" onClick={() => setPending({ kind: 'delete', model })} aria-label={`Delete ${model.id}`}>
+                          Delete
+                        </button>
+                      )}
+                      <Link to={`/requests?model=${encodeURIComponent(model.id)}`} aria-label={`Requests for ${model.id}`}>
+                        Requests
+                      </Link>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {pending?.kind === 'add' && <AddModelDialog onClose={() => setPending(undefined)} onSaved={(model) => done(`Model ${model.id} added.`)} />}
+      {pending?.kind === 'price' && <PriceDialog model={pending.model} onClose={() => setPending(undefined)} onSaved={(model) => done(`Price of ${model.id} saved.`)} />}
+      {pending?.kind === 'delete' && (
+        <ConfirmDialog
+          title={`Delete model ${pending.model.id}?`}
+          confirmLabel="Delete model"
+          danger
+          onClose={() => setPending(undefined)}
+          onConfirm={async () => {
+            await api('DELETE', `/admin/api/models/${encodeURIComponent(pending.model.id)}`);
+            done(`Model ${pending.model.id} deleted.`);
+          }}
+        >
+          <p>Requests naming it are refused from now on; its usage history stays. A channel that still maps it must drop it first.</p>
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}
