@@ -102,7 +102,7 @@ describe('a fresh gateway shows non-zero costs (issue 21)', () => {
     expect(Math.abs(cached!.cost_usd - expected)).toBeLessThan(1e-9);
     expect(plain!.cost_usd).toBeCloseTo((first.json.usage.prompt_tokens * 2 + first.json.usage.completion_tokens * 8) / 1e6, 9);
     expect(JSON.parse(cached!.billed_price!)).toMatchObject({ prompt_per_1m: 2, cached_prompt_per_1m: 0.5, completion_per_1m: 8 });
-    const detail = await admin(gateway, 'GET', `/requests/${cached!.id}`);
+    const detail = await admin(gateway, 'GET', `/requests/${cached!.entry_id}`);
     expect(detail.json.cost_lines.map((line: { dimension: string }) => line.dimension)).toEqual(['input', 'cached_input', 'output']);
     expect(detail.json.cost_lines.reduce((sum: number, line: { usd: number }) => sum + line.usd, 0)).toBeCloseTo(cached!.cost_usd, 9);
   });
