@@ -7,7 +7,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { GatewayError, isGatewayError } from './errors.js';
 import { envelopeForRequest, renderError } from './api/envelopes.js';
 import { completeOpenApiDocument } from './api/openapi/complete-document.js';
-import { compileValidator, toFastifyValidator } from './validation/compile.js';
+import { lazyCompilers } from './validation/fastify-compilers.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { redactUrl } from './plugins/redact-url.js';
@@ -86,6 +86,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     clientErrorHandler,
     frameworkErrors: (error, request, reply) => frameworkErrors(error, request, reply, sendError),
     routerOptions: { ignoreTrailingSlash: true },
+    schemaController: { compilersFactory: lazyCompilers },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('gateway', deps);
@@ -114,7 +115,6 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   app.decorate('bodyBudget', registerBodyBudget(app, deps.config.maxBodyBytesInFlight ?? DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, deps.config.bodyLimitBytes));
 
   registerJsonBody(app, deps.config.bodyLimitBytes, deps.requestLog.settings.bodies);
-  app.setValidatorCompiler(({ schema }) => toFastifyValidator(compileValidator(schema as never)));
   app.setErrorHandler((error, request, reply) => sendError(request, reply, toGatewayError(error, request)));
   app.setNotFoundHandler((request, reply) =>
     sendError(request, reply, new GatewayError('GW_ROUTE_NOT_FOUND', `No endpoint ${request.method} ${request.url.split('?')[0]}`)),

@@ -5,7 +5,7 @@ import { connectDatabase } from './db/connect.js';
 import { KEY_CACHE_CHANNEL } from './keys/key-cache-bus.js';
 import { KeyStore } from './keys/key-store.js';
 import cluster from 'node:cluster';
-import { RateLimiterClusterMaster } from 'rate-limiter-flexible';
+import { clusterLimiters } from './ratelimit/flexible.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { prepareStore, startGateway } from './main.js';
@@ -99,7 +99,7 @@ async function openExistingStore(config: ReturnType<typeof loadConfig>) {
  */
 async function startPrimary(config: ReturnType<typeof loadConfig>): Promise<number> {
   await prepareStore(config, (line) => process.stdout.write(line + '\n'));
-  new RateLimiterClusterMaster();
+  new (clusterLimiters().RateLimiterClusterMaster)();
   let listening = 0;
   let stopping = false;
   const fork = () =>

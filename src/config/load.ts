@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { parseDocument, LineCounter } from 'yaml';
-import { Ajv } from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import { FileConfigSchema, type FileConfig, type GatewayConfig, type TracingConfig } from './schema.js';
 import { providerFor } from '../providers/registry.js';
 import type { VendorId } from '../providers/types.js';
@@ -19,8 +19,18 @@ function parseTrustProxy(value: string | undefined): boolean | number | string[]
   return value.split(',').map((entry) => entry.trim()).filter(Boolean);
 }
 
-const ajv = new Ajv({ allErrors: true, strict: false });
-const validateFile = ajv.compile(FileConfigSchema);
+/**
+ * The YAML parser and the file's validator exist only where GATEWAY_CONFIG is set: a gateway on
+ * the embedded defaults never pays for them (issue 24). Loaded synchronously, as start-up is.
+ */
+let fileTools: { yaml: typeof import('yaml'); validateFile: ValidateFunction } | undefined;
+function loadFileTools(): NonNullable<typeof fileTools> {
+  if (fileTools) return fileTools;
+  const require = createRequire(import.meta.url);
+  const { Ajv } = require('ajv') as typeof import('ajv');
+  fileTools = { yaml: require('yaml') as typeof import('yaml'), validateFile: new Ajv({ allErrors: true, strict: false }).compile(FileConfigSchema) };
+  return fileTools;
+}
 
 /** The only reader of process.env. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
@@ -99,8 +109,9 @@ function parseInteger(value: string | undefined, fallback: number, name: string)
 /** Reads the YAML file, substitutes ${ENV} references and checks it against the schema. */
 export function loadConfigFile(path: string, env: NodeJS.ProcessEnv): FileConfig {
   const text = readFileSync(path, 'utf8');
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter });
+  const { yaml, validateFile } = loadFileTools();
+  const lineCounter = new yaml.LineCounter();
+  const doc = yaml.parseDocument(text, { lineCounter });
   if (doc.errors.length > 0) throw new Error(`${path}: ${doc.errors[0]!.message}`);
   const data = substituteEnv(doc.toJS() ?? {}, env, path);
   if (!validateFile(data)) {

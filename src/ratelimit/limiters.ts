@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import cluster from 'node:cluster';
-import { RateLimiterCluster, RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import { clusterLimiters, memoryLimiter, redisLimiter } from './flexible.js';
 import { MemoryWindows, type WindowCount } from './memory-windows.js';
 
 export type LimitKind = 'requests' | 'tokens';
@@ -46,10 +46,10 @@ export class RateLimiters {
     const make = (kind: LimitKind): WindowStore => {
       const options = { keyPrefix: `gw:rl:${kind}`, points: Number.MAX_SAFE_INTEGER, duration: WINDOW_SECONDS };
       // GATEWAY_WORKERS without Redis: the primary keeps the counters (RateLimiterClusterMaster).
-      if (!redis) return cluster.isWorker ? new RateLimiterCluster({ ...options, timeoutMs: 1000 }) : new MemoryWindows(WINDOW_SECONDS * 1000, now);
+      if (!redis) return cluster.isWorker ? new (clusterLimiters().RateLimiterCluster)({ ...options, timeoutMs: 1000 }) : new MemoryWindows(WINDOW_SECONDS * 1000, now);
       // If Redis is unreachable the instance limits on its own rather than failing requests.
       // rejectIfRedisNotReady: while the connection is down, straight to the insurance (no wait).
-      return new RateLimiterRedis({ ...options, storeClient: redis, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(options) });
+      return new (redisLimiter())({ ...options, storeClient: redis, rejectIfRedisNotReady: true, insuranceLimiter: new (memoryLimiter())(options) });
     };
     this.limiters = { requests: make('requests'), tokens: make('tokens') };
   }

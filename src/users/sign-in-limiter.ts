@@ -1,6 +1,7 @@
 import cluster from 'node:cluster';
 import type { Redis } from 'ioredis';
-import { RateLimiterCluster, RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract, type RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+import { clusterLimiters, memoryLimiter, redisLimiter } from '../ratelimit/flexible.js';
 
 /** Failed sign-ins allowed per IP address and per account in each window. */
 export const SIGN_IN_FAILURES_ALLOWED = 10;
@@ -18,8 +19,8 @@ export class SignInLimiter {
   constructor(redis: Redis | undefined, keyPrefix = 'gw:signin') {
     const make = (kind: string): RateLimiterAbstract => {
       const options = { keyPrefix: `${keyPrefix}:${kind}`, points: SIGN_IN_FAILURES_ALLOWED, duration: SIGN_IN_WINDOW_SECONDS };
-      if (redis) return new RateLimiterRedis({ ...options, storeClient: redis, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(options) });
-      return cluster.isWorker ? new RateLimiterCluster({ ...options, timeoutMs: 1000 }) : new RateLimiterMemory(options);
+      if (redis) return new (redisLimiter())({ ...options, storeClient: redis, rejectIfRedisNotReady: true, insuranceLimiter: new (memoryLimiter())(options) });
+      return cluster.isWorker ? new (clusterLimiters().RateLimiterCluster)({ ...options, timeoutMs: 1000 }) : new (memoryLimiter())(options);
     };
     this.byIp = make('ip');
     this.byAccount = make('account');
