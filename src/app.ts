@@ -3,10 +3,10 @@ import type { IncomingMessage } from 'node:http';
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import { GatewayError, isGatewayError } from './errors.js';
 import { envelopeForRequest, renderError } from './api/envelopes.js';
 import { completeOpenApiDocument } from './api/openapi/complete-document.js';
+import { docsUi } from './api/openapi/docs-ui.js';
 import { lazyCompilers } from './validation/fastify-compilers.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
@@ -134,12 +134,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       },
     },
   });
-  // The browsable reference is public, like the OpenAPI document it renders.
-  app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/docs')) route.config = { ...route.config, isPublic: true };
-  });
-  // staticCSP: the docs page gets a Content-Security-Policy with hashes of its own inline code.
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' }, staticCSP: true });
+  await app.register(docsUi);
   registerSecurityHeaders(app, deps.config.corsOrigins ?? []);
   // Before authentication: their end hooks must be in place when a refusal (401) ends the request.
   registerTracing(app);
