@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // npm run bench [-- --quick | --profile | --alloc | --scenarios chat,stream --concurrency 1,64 --duration 5
 //                   --warmup 1 --rounds 3 --no-portkey --workers N --out DIR --no-build --loader wrk | --floor
-//                   --gateway-node-flags=--max-semi-space-size=16 | --soak MINUTES]
+//                   --gateway-node-flags=--max-semi-space-size=16 | --soak MINUTES | --idle-seconds N]
 // Starts the upstream simulator, our gateway and Portkey as child processes, then measures each
 // scenario direct / ours / Portkey in turn at each concurrency. See README "Benchmarks".
 import { execFileSync } from 'node:child_process';
@@ -21,6 +21,7 @@ import { runProfiles } from './lib/profile-run.js';
 import { runAllocations } from './lib/alloc-run.js';
 import { runSoak } from './lib/soak.js';
 import { runFloor } from './lib/floor-run.js';
+import { measureIdleRss } from './lib/idle.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const { values: args } = parseArgs({
@@ -41,6 +42,7 @@ const { values: args } = parseArgs({
     soak: { type: 'string' },
     loader: { type: 'string', default: 'autocannon' },
     floor: { type: 'boolean', default: false },
+    'idle-seconds': { type: 'string' },
   },
 });
 
@@ -55,6 +57,8 @@ const options = {
   workers: args.workers ? Number(args.workers) : undefined,
   gatewayNodeFlags: args['gateway-node-flags']?.split(/\s+/).filter(Boolean),
   loader: args.loader,
+  // Idle RSS: how long the gateway is left alone (0: not measured). V8 gives memory back some 10-20 s in.
+  idleS: Number(args['idle-seconds'] ?? (args.quick ? 6 : 30)),
 };
 if (!['autocannon', 'wrk'].includes(options.loader)) throw new Error(`--loader must be autocannon or wrk, got '${options.loader}'`);
 const date = new Date().toISOString().slice(0, 10);
@@ -127,6 +131,11 @@ async function main() {
   }
   if (args.floor) return runFloor(root, options, args.out ?? join(root, 'bench/results'), log);
   if (args.soak) return runSoak(root, Number(args.soak), args.out ?? join(root, 'bench/results'), log);
+  let idle;
+  if (options.idleS > 0) {
+    idle = await measureIdleRss(root, { settleS: options.idleS });
+    log(`idle RSS (embedded defaults, no request): ${idle.afterStartMb} MB 5 s after start, ${idle.settledMb} MB after ${idle.settleS} s`);
+  }
   const upstream = await startUpstream(root);
   const dataDir = await prepareDataDir(root);
   const servers = { upstream };
@@ -167,9 +176,10 @@ async function main() {
       machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', node: process.version, loadAverageAtStart },
       options: { ...options, scenarios: chosen.map((s) => s.name) },
       wallSeconds: Math.round((Date.now() - startedAt) / 1000),
+      ...(idle ? { idle } : {}),
       scenarios,
     };
-    run.targets = checkTargets(scenarios);
+    run.targets = checkTargets(scenarios, idle);
     mkdirSync(outDir, { recursive: true });
     // A wrk run sits beside the autocannon run of the same day instead of replacing it.
     const suffix = options.loader === 'wrk' ? '-wrk' : '';

@@ -3,11 +3,11 @@ import type { IncomingMessage } from 'node:http';
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import { GatewayError, isGatewayError } from './errors.js';
 import { envelopeForRequest, renderError } from './api/envelopes.js';
 import { completeOpenApiDocument } from './api/openapi/complete-document.js';
-import { compileValidator, toFastifyValidator } from './validation/compile.js';
+import { docsUi } from './api/openapi/docs-ui.js';
+import { lazyCompilers } from './validation/fastify-compilers.js';
 import { registerAuth } from './plugins/auth.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { redactUrl } from './plugins/redact-url.js';
@@ -87,6 +87,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     clientErrorHandler,
     frameworkErrors: (error, request, reply) => frameworkErrors(error, request, reply, sendError),
     routerOptions: { ignoreTrailingSlash: true },
+    schemaController: { compilersFactory: lazyCompilers },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('gateway', deps);
@@ -116,7 +117,6 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   app.decorate('bodyBudget', registerBodyBudget(app, deps.config.maxBodyBytesInFlight ?? DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, deps.config.bodyLimitBytes));
 
   registerJsonBody(app, deps.config.bodyLimitBytes, deps.requestLog.settings.bodies);
-  app.setValidatorCompiler(({ schema }) => toFastifyValidator(compileValidator(schema as never)));
   app.setErrorHandler((error, request, reply) => sendError(request, reply, toGatewayError(error, request)));
   app.setNotFoundHandler((request, reply) =>
     sendError(request, reply, new GatewayError('GW_ROUTE_NOT_FOUND', `No endpoint ${request.method} ${request.url.split('?')[0]}`)),
@@ -136,12 +136,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       },
     },
   });
-  // The browsable reference is public, like the OpenAPI document it renders.
-  app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/docs')) route.config = { ...route.config, isPublic: true };
-  });
-  // staticCSP: the docs page gets a Content-Security-Policy with hashes of its own inline code.
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list' }, staticCSP: true });
+  await app.register(docsUi);
   registerSecurityHeaders(app, deps.config.corsOrigins ?? []);
   // Before authentication: their end hooks must be in place when a refusal (401) ends the request.
   registerTracing(app);

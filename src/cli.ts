@@ -1,163 +1,23 @@
 #!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=6 --heap-growing-percent=30
-import { loadConfig } from './config/load.js';
-import { connectRedis } from './db/redis.js';
-import { connectDatabase } from './db/connect.js';
-import { KEY_CACHE_CHANNEL } from './keys/key-cache-bus.js';
-import { KeyStore } from './keys/key-store.js';
-import cluster from 'node:cluster';
-import { RateLimiterClusterMaster } from 'rate-limiter-flexible';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { prepareStore, startGateway } from './main.js';
-import { describeStore, keysCommand, KEYS_USAGE, UsageError } from './cli/keys-command.js';
-import { SQLITE_FILE } from './db/connect.js';
-import { rotateAdminToken } from './keys/bootstrap.js';
-import { compactSqlite } from './db/compact-sqlite.js';
-
-const USAGE = `usage:
-  gateway start                      start the gateway (PORT, HOST, GATEWAY_DATA_DIR, GATEWAY_CONFIG, ...)
-${KEYS_USAGE}
-  gateway admin rotate-token         a new admin token, printed once (when GATEWAY_ADMIN_TOKEN is not set)
-  gateway db compact                 SQLite: one-time VACUUM so deleted rows' space goes back to the disk (gateway stopped)`;
-
-async function main(argv: string[]): Promise<number> {
-  const [command, sub, ...rest] = argv;
-  const config = loadConfig();
-  if (command === 'start') {
-    if (config.workers > 1 && cluster.isPrimary) return startPrimary(config);
-    const gateway = await startGateway(config, cluster.isWorker ? { announce: () => undefined } : {});
-    if (cluster.isWorker) {
-      process.send?.({ listening: gateway.url });
-    } else {
-      process.stdout.write(`gateway listening on ${gateway.url} (docs at ${gateway.url}/docs)\n`);
-    }
-    // The first signal drains (within GATEWAY_SHUTDOWN_TIMEOUT_MS) and exits 0; a second one exits at once.
-    let stopping = false;
-    const stop = async () => {
-      if (stopping) process.exit(1);
-      stopping = true;
-      await gateway.close();
-      process.exit(0);
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-    return -1;
-  }
-  if (command === 'admin') {
-    if (sub !== 'rotate-token') {
-      process.stderr.write(`gateway: unknown admin command '${sub ?? ''}'\n${USAGE}\n`);
-      return 2;
-    }
-    // With the variable set, every start makes its value the token again: a rotation here would not last.
-    if (config.adminToken) {
-      process.stderr.write('gateway: GATEWAY_ADMIN_TOKEN is set, and each start makes it the admin token: rotate it by changing the variable and restarting\n');
-      return 2;
-    }
-    const db = await openExistingStore(config);
-    if (!db) return 1;
-    try {
-      process.stdout.write(`Admin token (shown once, store it now): ${await rotateAdminToken(db)}\n`);
-      process.stderr.write('the previous admin token stops working within 5 seconds on every instance; console sessions signed in with it end\n');
-      return 0;
-    } finally {
-      await db.destroy();
-    }
-  }
-  if (command === 'db') return dbCommand(config, sub);
-  if (command === 'keys') {
-    const db = await openExistingStore(config);
-    if (!db) return 1;
-    // Running instances drop their cached copy of a key changed here (key-cache-bus.ts).
-    const redis = config.redisUrl ? connectRedis(config.redisUrl, { maxRetriesPerRequest: 2 }) : undefined;
-    const keys = new KeyStore(db, Date.now, (keyId) => void redis?.publish(KEY_CACHE_CHANNEL, keyId).catch(() => undefined));
-    try {
-      return await keysCommand(keys, config, sub, rest, (line) => process.stdout.write(line + '\n'));
-    } catch (error) {
-      if (!(error instanceof UsageError)) throw error;
-      process.stderr.write(`gateway: ${error.message}\n${USAGE}\n`);
-      return 2;
-    } finally {
-      await db.destroy();
-      await redis?.quit().catch(() => undefined);
-    }
-  }
-  process.stderr.write(USAGE + '\n');
-  return command ? 2 : 0;
-}
-
-/** `gateway db compact`: the one-time VACUUM of a SQLite file made before issue 22 (docs/deployment.md). */
-function dbCommand(config: ReturnType<typeof loadConfig>, sub: string | undefined): number {
-  if (sub !== 'compact') {
-    process.stderr.write(`gateway: unknown db command '${sub ?? ''}'\n${USAGE}\n`);
-    return 2;
-  }
-  if (config.databaseUrl) {
-    process.stderr.write('gateway: db compact is for the embedded SQLite store; PostgreSQL reuses deleted rows\' space through autovacuum (docs/deployment.md)\n');
-    return 2;
-  }
-  const file = join(config.dataDir, SQLITE_FILE);
-  if (!existsSync(file)) {
-    process.stderr.write(`gateway: no gateway database at ${file}\n`);
-    return 1;
-  }
-  try {
-    const { beforeBytes, afterBytes } = compactSqlite(file);
-    const mb = (bytes: number) => (bytes / 1e6).toFixed(1);
-    process.stdout.write(`${file}: ${mb(beforeBytes)} MB → ${mb(afterBytes)} MB; from now on, space freed by retention goes back to the disk\n`);
-    return 0;
-  } catch (error) {
-    const busy = (error as { code?: string }).code === 'SQLITE_BUSY';
-    process.stderr.write(`gateway: ${busy ? 'the database is in use: stop the gateway, then compact' : (error as Error).message}\n`);
-    return 1;
-  }
-}
-
-/** The server's store, never a new one: an empty data directory is a mistake (wrong directory or variables). */
-async function openExistingStore(config: ReturnType<typeof loadConfig>) {
-  const sqliteFile = join(config.dataDir, SQLITE_FILE);
-  if (!config.databaseUrl && !existsSync(sqliteFile)) {
-    process.stderr.write(`gateway: no gateway database at ${sqliteFile}; start the gateway there first, or set GATEWAY_DATA_DIR (or GATEWAY_CONFIG, or DATABASE_URL) as the server has them\n`);
-    return undefined;
-  }
-  process.stderr.write(`database: ${describeStore(config, sqliteFile)}\n`);
-  return connectDatabase(config);
-}
-
 /**
- * GATEWAY_WORKERS=N: the primary prepares the store once, hosts the cluster rate limiter (exact
- * limits across workers without Redis), forks N workers sharing the port and replaces any that die.
+ * The `gateway` command's entry point. It checks the Node version before anything else loads
+ * (issue 24): the gateway's modules load native bindings built for Node 22's ABI (on Node 20
+ * better-sqlite3 ends the process with a segmentation fault), and an ES module's static imports
+ * all load before its own code runs. So this file imports nothing of the gateway statically, and
+ * the commands (cli/run.ts) come by a dynamic import once the version is right.
  */
-async function startPrimary(config: ReturnType<typeof loadConfig>): Promise<number> {
-  await prepareStore(config, (line) => process.stdout.write(line + '\n'));
-  new RateLimiterClusterMaster();
-  let listening = 0;
-  let stopping = false;
-  const fork = () =>
-    cluster.fork().on('message', (message: { listening?: string }) => {
-      if (message.listening && ++listening === config.workers) {
-        process.stdout.write(`gateway listening on ${message.listening} with ${config.workers} workers (docs at ${message.listening}/docs)\n`);
-      }
-    });
-  for (let i = 0; i < config.workers; i++) fork();
-  cluster.on('exit', () => {
-    if (!stopping) fork();
-  });
-  const stop = () => {
-    stopping = true;
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.kill('SIGTERM');
-    cluster.disconnect(() => process.exit(0));
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  return -1;
-}
+import { createRequire } from 'node:module';
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    if (code >= 0) process.exit(code);
-  },
-  (error: unknown) => {
-    process.stderr.write(`gateway: ${(error as Error).message}\n`);
-    process.exit(1);
-  },
-);
+const { engines } = createRequire(import.meta.url)('../package.json') as { engines: { node: string } };
+const needed = Number(/\d+/.exec(engines.node)?.[0]);
+const running = process.versions.node;
+
+if (Number(running.split('.')[0]) < needed) {
+  process.stderr.write(
+    `gateway: Node.js ${needed} or newer is needed (package.json engines: "${engines.node}"); this is Node.js ${running} (${process.execPath}).\n` +
+      `Install Node.js ${needed} LTS, or use \`npm start\`: it runs the Node.js ${needed} that \`npm install\` put in node_modules/.bin.\n`,
+  );
+  process.exitCode = 1;
+} else {
+  await import('./cli/run.js');
+}

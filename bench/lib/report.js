@@ -9,7 +9,7 @@ const find = (scenario, target, connections) =>
 const ratio = (a, b) => (a && b ? Math.round((a / b) * 100) / 100 : null);
 
 /** The issue's targets (2 cores shared by load generator, upstream and gateway). */
-export function checkTargets(scenarios) {
+export function checkTargets(scenarios, idle) {
   const byName = Object.fromEntries(scenarios.map((s) => [s.name, s]));
   const checks = [];
   const add = (name, value, limit, pass, unit = '') => {
@@ -39,6 +39,7 @@ export function checkTargets(scenarios) {
   const slow = find(byName['slow-streams'], 'ours', 1000);
   const rssSlow = slow ? Math.round((slow.peakRssBytes / MB) * 10) / 10 : null;
   add('peak RSS, 1,000 concurrent slow streams', rssSlow, '< 200 MB', rssSlow < 200, ' MB');
+  if (idle) add(`RSS idle, embedded defaults, ${idle.settleS} s after start (issue 24)`, idle.settledMb, '≤ 64 MB', idle.settledMb <= 64, ' MB');
   return checks;
 }
 
@@ -47,6 +48,9 @@ const fmt = (n, digits = 0) => (n === null || n === undefined ? '–' : Number(n
 /** One table per scenario: a row per concurrency, columns direct / ours / Portkey. */
 export function markdown(run) {
   const lines = [`# Benchmark ${run.date}`, '', `\`${run.command}\``, '', machineLine(run), ''];
+  if (run.idle) {
+    lines.push(`Idle (embedded defaults, fresh data directory, no request but the readiness probe): RSS ${run.idle.afterStartMb} MB 5 s after start, ${run.idle.settledMb} MB after ${run.idle.settleS} s.`, '');
+  }
   lines.push('## Targets', '', '| target | measured | limit | pass |', '| --- | --- | --- | --- |');
   for (const t of run.targets) {
     lines.push(`| ${t.name} | ${t.value === null ? '–' : t.value + t.unit} | ${t.limit} | ${t.pass === null ? 'not measured' : t.pass ? 'yes' : '**no**'} |`);

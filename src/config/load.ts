@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
-import { parseDocument, LineCounter } from 'yaml';
-import { Ajv } from 'ajv';
+import type { ValidateFunction } from 'ajv';
+import type { Document, LineCounter } from 'yaml';
 import { FileConfigSchema, type ConfigSource, type FileConfig, type GatewayConfig, type TracingConfig } from './schema.js';
 import { providerFor } from '../providers/registry.js';
 import { DEFAULT_INSTANCE_LEASE_MS } from '../db/instance-registry.js';
@@ -20,8 +21,18 @@ function parseTrustProxy(value: string | undefined): boolean | number | string[]
   return value.split(',').map((entry) => entry.trim()).filter(Boolean);
 }
 
-const ajv = new Ajv({ allErrors: true, strict: false });
-const validateFile = ajv.compile(FileConfigSchema);
+/**
+ * The YAML parser and the file's validator exist only where GATEWAY_CONFIG is set: a gateway on
+ * the embedded defaults never pays for them (issue 24). Loaded synchronously, as start-up is.
+ */
+let fileTools: { yaml: typeof import('yaml'); validateFile: ValidateFunction } | undefined;
+function loadFileTools(): NonNullable<typeof fileTools> {
+  if (fileTools) return fileTools;
+  const require = createRequire(import.meta.url);
+  const { Ajv } = require('ajv') as typeof import('ajv');
+  fileTools = { yaml: require('yaml') as typeof import('yaml'), validateFile: new Ajv({ allErrors: true, strict: false }).compile(FileConfigSchema) };
+  return fileTools;
+}
 
 /** The only reader of process.env. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
@@ -110,18 +121,19 @@ export function loadConfigFile(path: string, env: NodeJS.ProcessEnv): FileConfig
 /** The file's configuration and where each of its values is, for errors found after loading (catalog checks). */
 export function readConfigFile(path: string, env: NodeJS.ProcessEnv): { file: FileConfig; source: ConfigSource } {
   const text = readFileSync(path, 'utf8');
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter });
+  const { yaml, validateFile } = loadFileTools();
+  const lineCounter = new yaml.LineCounter();
+  const doc = yaml.parseDocument(text, { lineCounter });
   if (doc.errors.length > 0) throw new Error(`${path}: ${doc.errors[0]!.message}`);
   const lineOf = (segments: ReadonlyArray<string | number>): number | undefined => {
     // The value's line: for `key: value` entries, the key's own.
     const node = (doc.getIn(segments, true) ?? undefined) as { range?: [number, number] } | undefined;
     return node?.range ? lineCounter.linePos(node.range[0]).line : undefined;
   };
-  return { file: checkedFile(doc, lineCounter, path, env), source: { path, lineOf } };
+  return { file: checkedFile(doc, lineCounter, validateFile, path, env), source: { path, lineOf } };
 }
 
-function checkedFile(doc: ReturnType<typeof parseDocument>, lineCounter: LineCounter, path: string, env: NodeJS.ProcessEnv): FileConfig {
+function checkedFile(doc: Document, lineCounter: LineCounter, validateFile: ValidateFunction, path: string, env: NodeJS.ProcessEnv): FileConfig {
   const data = substituteEnv(doc.toJS() ?? {}, env, path);
   if (!validateFile(data)) {
     const error = validateFile.errors![0]!;

@@ -25,7 +25,8 @@ export interface LabelledMetricOptions<V extends LabelValues> {
   name: string;
   help: string;
   labelNames: { readonly [K in keyof V]: string };
-  registry: Registry;
+  /** Registered at once when given; else later with `registerIn` (the gateway's registry is made at the first scrape). */
+  registry?: Registry;
 }
 
 /** What the Registry prints for one line; `metricName` is set for a histogram's suffixed lines. */
@@ -90,8 +91,8 @@ class SeriesIndex<S extends object> {
 }
 
 /** prom-client's Registry reads any object of this shape; its typings only name its own classes. */
-function registerIn(registry: Registry, metric: { name: string; get(): ExposedMetric }): void {
-  registry.registerMetric(metric as unknown as Metric);
+export function registerIn(registry: Registry | undefined, metric: { name: string; get(): ExposedMetric }): void {
+  registry?.registerMetric(metric as unknown as Metric);
 }
 
 export class CounterSeries {
@@ -224,7 +225,7 @@ export class UnlabelledGauge {
   readonly help: string;
   value = 0;
 
-  constructor(options: { name: string; help: string; registry: Registry }) {
+  constructor(options: { name: string; help: string; registry?: Registry }) {
     this.name = options.name;
     this.help = options.help;
     registerIn(options.registry, this);

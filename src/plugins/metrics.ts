@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Gauge, Registry, collectDefaultMetrics } from 'prom-client';
+import type { Registry } from 'prom-client';
 import { GatewayError, isGatewayError } from '../errors.js';
 import { verifyAdminToken } from '../keys/bootstrap.js';
-import { LabelledCounter, LabelledHistogram, UnlabelledGauge } from '../metrics/series.js';
+import { LabelledCounter, LabelledHistogram, registerIn, UnlabelledGauge } from '../metrics/series.js';
 import { onRequestEnd, type EndHook } from './request-end.js';
 
 /** Seconds; model calls run from milliseconds (errors, short replies) to minutes (long streams). */
@@ -12,12 +12,20 @@ const UPSTREAM_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.
 /** Our own refusals (per-key limits); upstream 429s are GW_UPSTREAM_RATE_LIMITED and not counted here. */
 const REJECTION_CODES = new Set(['GW_RATE_LIMITED', 'GW_QUOTA_EXCEEDED']);
 
+type PromClient = typeof import('prom-client');
+
 /**
  * The metric objects, on one registry per app (tests run several gateways in one process).
  * prom-client keeps the process metrics; ours are allocation-free series it prints (issue 5).
+ * prom-client and its process metrics (an event-loop delay monitor, a GC observer) are loaded at
+ * the first scrape, so a gateway nobody scrapes never carries them (issue 24); ours count from
+ * the start either way.
  */
 export interface GatewayMetrics {
-  registry: Registry;
+  /** The registry with the process metrics and ours, made at the first call. */
+  registry(): Promise<Registry>;
+  /** Called with prom-client when the registry is made, to add metrics read at scrape time. */
+  onRegistry(add: (registry: Registry, prom: PromClient) => void): void;
   requests: LabelledCounter<[family: string, route: string, model: string, channel: string, status: number]>;
   cost: LabelledCounter<[model: string]>;
   duration: LabelledHistogram<[route: string, model: string]>;
@@ -29,18 +37,31 @@ export interface GatewayMetrics {
 }
 
 export function createMetrics(): GatewayMetrics {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  const series = {
+    requests: new LabelledCounter({ name: 'gateway_requests_total', help: 'Requests by endpoint family, route pattern, model, channel and HTTP status (401 and 429 included)', labelNames: ['family', 'route', 'model', 'channel', 'status'] }),
+    cost: new LabelledCounter({ name: 'gateway_cost_usd_total', help: 'Cost in USD from the price table, by model (video: when a task completes)', labelNames: ['model'] }),
+    duration: new LabelledHistogram({ name: 'gateway_request_duration_seconds', help: 'Time from request to the end of the response (streams: to the last event)', labelNames: ['route', 'model'], buckets: LATENCY_BUCKETS }),
+    ttft: new LabelledHistogram({ name: 'gateway_time_to_first_token_seconds', help: 'Streams: time from request to the first event written to the client', labelNames: ['route', 'model'], buckets: TTFT_BUCKETS }),
+    upstream: new LabelledHistogram({ name: 'gateway_upstream_duration_seconds', help: 'Per upstream attempt: time from sending to the response headers', labelNames: ['channel', 'outcome'], buckets: UPSTREAM_BUCKETS }),
+    tokens: new LabelledCounter({ name: 'gateway_tokens_total', help: 'Tokens by model and kind (prompt, completion)', labelNames: ['model', 'kind'] }),
+    activeStreams: new UnlabelledGauge({ name: 'gateway_active_streams', help: 'Streaming requests in flight' }),
+    rejections: new LabelledCounter({ name: 'gateway_rate_limit_rejections_total', help: "Requests refused by the gateway's own per-key limits", labelNames: ['code'] }),
+  };
+  const additions: ((registry: Registry, prom: PromClient) => void)[] = [];
+  let made: Promise<Registry> | undefined;
+  const make = async (): Promise<Registry> => {
+    const prom = await import('prom-client');
+    const registry = new prom.Registry();
+    // The process metrics first, then ours, then the scrape-time gauges: the order they print in.
+    prom.collectDefaultMetrics({ register: registry });
+    for (const metric of Object.values(series)) registerIn(registry, metric);
+    for (const add of additions) add(registry, prom);
+    return registry;
+  };
   return {
-    registry,
-    requests: new LabelledCounter({ name: 'gateway_requests_total', help: 'Requests by endpoint family, route pattern, model, channel and HTTP status (401 and 429 included)', labelNames: ['family', 'route', 'model', 'channel', 'status'], registry }),
-    cost: new LabelledCounter({ name: 'gateway_cost_usd_total', help: 'Cost in USD from the price table, by model (video: when a task completes)', labelNames: ['model'], registry }),
-    duration: new LabelledHistogram({ name: 'gateway_request_duration_seconds', help: 'Time from request to the end of the response (streams: to the last event)', labelNames: ['route', 'model'], buckets: LATENCY_BUCKETS, registry }),
-    ttft: new LabelledHistogram({ name: 'gateway_time_to_first_token_seconds', help: 'Streams: time from request to the first event written to the client', labelNames: ['route', 'model'], buckets: TTFT_BUCKETS, registry }),
-    upstream: new LabelledHistogram({ name: 'gateway_upstream_duration_seconds', help: 'Per upstream attempt: time from sending to the response headers', labelNames: ['channel', 'outcome'], buckets: UPSTREAM_BUCKETS, registry }),
-    tokens: new LabelledCounter({ name: 'gateway_tokens_total', help: 'Tokens by model and kind (prompt, completion)', labelNames: ['model', 'kind'], registry }),
-    activeStreams: new UnlabelledGauge({ name: 'gateway_active_streams', help: 'Streaming requests in flight', registry }),
-    rejections: new LabelledCounter({ name: 'gateway_rate_limit_rejections_total', help: "Requests refused by the gateway's own per-key limits", labelNames: ['code'], registry }),
+    ...series,
+    registry: () => (made ??= make()),
+    onRegistry: (add) => void additions.push(add),
   };
 }
 
@@ -62,7 +83,7 @@ export function registerMetrics(app: FastifyInstance, metrics: GatewayMetrics = 
     const cost = Number(event.cost_usd);
     if (cost > 0) metrics.cost.series(modelLabel(event.model)).inc(cost);
   });
-  registerScrapeTimeGauges(app, metrics.registry);
+  metrics.onRegistry((registry, prom) => registerScrapeTimeGauges(app, registry, prom.Gauge));
 
   // Callback hooks, not async ones: no promise per request on the hot path. The end hooks are
   // built once here and get the request as arguments (no closure per request); they run with the
@@ -105,14 +126,15 @@ export function registerMetrics(app: FastifyInstance, metrics: GatewayMetrics = 
     if (!token || !(await verifyAdminToken(app.gateway.db, token))) {
       throw new GatewayError('GW_ADMIN_UNAUTHORIZED', 'The metrics need the admin token: Authorization: Bearer <admin token>.');
     }
-    reply.type(metrics.registry.contentType);
-    return metrics.registry.metrics();
+    const registry = await metrics.registry();
+    reply.type(registry.contentType);
+    return registry.metrics();
   });
   return metrics;
 }
 
 /** Values read when Prometheus scrapes: nothing to keep up to date per request. */
-function registerScrapeTimeGauges(app: FastifyInstance, registry: Registry): void {
+function registerScrapeTimeGauges(app: FastifyInstance, registry: Registry, Gauge: PromClient['Gauge']): void {
   const { circuits, channelControl, usage, requestLog } = app.gateway;
   new Gauge({
     name: 'gateway_circuit_state',

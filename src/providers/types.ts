@@ -1,7 +1,7 @@
 import type { GatewayError } from '../errors.js';
 import type { SseEvent } from '../gateway/sse/parse.js';
 import type { OutEvent } from '../gateway/sse/write.js';
-import type { SimulatorSpec } from '../simulator/server.js';
+import type { SimulatorLoader } from '../simulator/server.js';
 
 /** Vendor ids; folder names under src/providers/ match shared/protocols/ file names. */
 export type VendorId = 'openai' | 'volcengine-ark' | 'zhipu' | 'anthropic' | 'gemini' | 'alibaba-dashscope' | 'kling';
@@ -173,8 +173,8 @@ export interface ProviderModule {
   /** Headers for calls with `auth: 'request-signature'` (AK/SK signing over method, URL and body). */
   signRequest?(credentials: ChannelCredentials, request: SignableRequest, nowMs: number): Record<string, string>;
   readonly pairs: Partial<FamilyPairs>;
-  /** The built-in fake upstream speaking this vendor's protocol. */
-  readonly simulator: SimulatorSpec;
+  /** The built-in fake upstream speaking this vendor's protocol, imported when it is first asked for. */
+  readonly simulator: SimulatorLoader;
 }
 
 /** The text (answer and reasoning) one client event carries, per family; for partial usage. */

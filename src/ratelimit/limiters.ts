@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import cluster from 'node:cluster';
-import { RateLimiterCluster, RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
+import { clusterLimiters, memoryLimiter, redisLimiter } from './flexible.js';
 import { MemoryWindows, type WindowCount } from './memory-windows.js';
 import { SharedWindows } from './shared-windows.js';
 import type { InstanceRegistry } from '../db/instance-registry.js';
@@ -50,9 +50,10 @@ export class RateLimiters {
     const make = (kind: LimitKind): WindowStore => {
       const options = { keyPrefix: `gw:rl:${kind}`, points: Number.MAX_SAFE_INTEGER, duration: WINDOW_SECONDS };
       // GATEWAY_WORKERS without Redis: the primary keeps the counters (RateLimiterClusterMaster).
-      if (!redis) return cluster.isWorker ? new RateLimiterCluster({ ...options, timeoutMs: 1000 }) : new MemoryWindows(WINDOW_SECONDS * 1000, now);
+      if (!redis) return cluster.isWorker ? new (clusterLimiters().RateLimiterCluster)({ ...options, timeoutMs: 1000 }) : new MemoryWindows(WINDOW_SECONDS * 1000, now);
       // Without an instance registry (tools and tests that build limiters alone): the instance limits on its own while Redis is down.
-      return new RateLimiterRedis({ ...options, storeClient: redis, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(options) });
+      // rejectIfRedisNotReady: while the connection is down, straight to the insurance (no wait).
+      return new (redisLimiter())({ ...options, storeClient: redis, rejectIfRedisNotReady: true, insuranceLimiter: new (memoryLimiter())(options) });
     };
     this.limiters = { requests: make('requests'), tokens: make('tokens') };
     this.shared = redis && registry ? { requests: new SharedWindows(redis, registry, 'requests', WINDOW_SECONDS, now), tokens: new SharedWindows(redis, registry, 'tokens', WINDOW_SECONDS, now) } : undefined;

@@ -43,6 +43,18 @@ export interface SimulatorSpec {
   errorBody: SimErrorBody;
 }
 
+/**
+ * A simulator's module, imported on its first request: a gateway whose channels all have real
+ * upstreams never loads the simulators, and one on the embedded defaults only those it uses.
+ */
+export type SimulatorLoader = () => Promise<SimulatorSpec>;
+
+/** Imports once, however many servers and requests ask. */
+export function lazySimulator(load: () => Promise<SimulatorSpec>): SimulatorLoader {
+  let loading: Promise<SimulatorSpec> | undefined;
+  return () => (loading ??= load());
+}
+
 export interface RunningSimulator {
   readonly url: string;
   readonly options: SimulatorOptionsConfig;
@@ -102,8 +114,10 @@ export class SimResponse {
   }
 }
 
-/** Starts one vendor simulator on 127.0.0.1 (port 0 unless given). */
-export async function startSimulator(spec: SimulatorSpec, initial: SimulatorOptionsConfig = {}, port = 0): Promise<RunningSimulator> {
+/** Starts one vendor simulator on 127.0.0.1 (port 0 unless given); a loader's module comes with the first request. */
+export async function startSimulator(specOrLoader: SimulatorSpec | SimulatorLoader, initial: SimulatorOptionsConfig = {}, port = 0): Promise<RunningSimulator> {
+  const load = typeof specOrLoader === 'function' ? specOrLoader : () => Promise.resolve(specOrLoader);
+  let spec = typeof specOrLoader === 'function' ? undefined : specOrLoader;
   let options: SimulatorOptionsConfig = { ...initial };
   let faultsServed = 0;
   const requests: RecordedRequest[] = [];
@@ -124,6 +138,7 @@ export async function startSimulator(spec: SimulatorSpec, initial: SimulatorOpti
       }
     });
     try {
+      spec ??= await load();
       const url = new URL(req.url ?? '/', 'http://simulator');
       const text = await readBodyText(req);
       const body = parseJsonText(text);
@@ -155,7 +170,8 @@ export async function startSimulator(spec: SimulatorSpec, initial: SimulatorOpti
     } catch (error) {
       if (!res.headersSent) {
         res.writeHead(500, { 'content-type': 'application/json' });
-        res.end(JSON.stringify(spec.errorBody(500, `Simulator error: ${(error as Error).message}`)));
+        const message = `Simulator error: ${(error as Error).message}`;
+        res.end(JSON.stringify(spec ? spec.errorBody(500, message) : { error: { message } }));
       } else {
         res.destroy();
       }

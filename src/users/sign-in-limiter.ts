@@ -1,6 +1,7 @@
 import cluster from 'node:cluster';
 import type { Redis } from 'ioredis';
-import { RateLimiterCluster, RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract, type RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+import { clusterLimiters, memoryLimiter, redisLimiter } from '../ratelimit/flexible.js';
 
 /** The account a failed admin-token sign-in counts against (there is one admin token). */
 export const ADMIN_TOKEN_ACCOUNT = 'admin-token';
@@ -57,8 +58,8 @@ export class SignInLimiter {
   constructor(redis: Redis | undefined, keyPrefix = 'gw:signin') {
     const make = (kind: string, points: number, duration: number): RateLimiterAbstract => {
       const options = { keyPrefix: `${keyPrefix}:${kind}`, points, duration };
-      if (redis) return new RateLimiterRedis({ ...options, storeClient: redis, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(options) });
-      return cluster.isWorker ? new RateLimiterCluster({ ...options, timeoutMs: 1000 }) : new RateLimiterMemory(options);
+      if (redis) return new (redisLimiter())({ ...options, storeClient: redis, rejectIfRedisNotReady: true, insuranceLimiter: new (memoryLimiter())(options) });
+      return cluster.isWorker ? new (clusterLimiters().RateLimiterCluster)({ ...options, timeoutMs: 1000 }) : new (memoryLimiter())(options);
     };
     this.byAddress = make('ip', SIGN_IN_FAILURES_ALLOWED, SIGN_IN_WINDOW_SECONDS);
     this.byPair = PAIR_STEPS.map((step) => make(step.name, step.points, step.duration));

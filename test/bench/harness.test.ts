@@ -16,7 +16,7 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
  * the upstream and the gateway, loads both and writes its report. Nothing here asserts on time.
  */
 describe('benchmark harness (issue 5)', () => {
-  it('npm run bench -- --quick measures direct and ours and writes the JSON, markdown and chart', async () => {
+  it('npm run bench -- --quick measures idle RSS, then direct and ours, and writes the JSON, markdown and chart', async () => {
     await run(process.execPath, ['bench/run.js', '--quick', '--no-portkey', '--no-build', '--out', out], { cwd: root, timeout: 60_000 });
     const [json] = readdirSync(out).filter((name) => name.endsWith('.json'));
     const report = JSON.parse(readFileSync(join(out, json!), 'utf8'));
@@ -29,6 +29,10 @@ describe('benchmark harness (issue 5)', () => {
       expect(byTarget[target].peakRssBytes).toBeGreaterThan(0);
     }
     expect(report.options.loader).toBe('autocannon');
+    // Idle memory (issue 24): the embedded-defaults gateway left alone, its RSS sampled each second.
+    expect(report.idle.samplesMb).toHaveLength(report.idle.settleS);
+    expect(report.idle.afterStartMb).toBeGreaterThan(0);
+    expect(report.targets.map((t: { name: string }) => t.name)).toContain(`RSS idle, embedded defaults, ${report.idle.settleS} s after start (issue 24)`);
     expect(report.targets.map((t: { name: string }) => t.name)).toContain('chat c64 throughput vs direct');
     expect(readFileSync(join(out, json!.replace(/json$/, 'md')), 'utf8')).toContain('| c | req/s direct | req/s ours |');
     expect(readFileSync(join(out, 'chart.svg'), 'utf8')).toMatch(/^<svg/);

@@ -1,25 +1,29 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findChromium } from '../helpers/chromium.js';
 import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../helpers/gateway.js';
 import { openaiSimulator } from '../../src/simulator/openai.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/server.js';
 
 /**
- * The console in a real browser (issue 12): Debian's Chromium driven by playwright-core against a
- * gateway on a free port, clicking and typing as a person would (accessible names only). An
- * operator invites a user; the user signs in, makes a key, copies it, calls the gateway with the
- * openai SDK, finds the call in the request log and usage, revokes the key and is refused. A
- * full-page screenshot of each page goes to test-artifacts/screenshots/.
+ * The console in a real browser (issue 12): Chromium driven by playwright-core against a gateway
+ * on a free port, clicking and typing as a person would (accessible names only). An operator
+ * invites a user; the user signs in, makes a key, copies it, calls the gateway with the openai
+ * SDK, finds the call in the request log and usage, revokes the key and is refused. A full-page
+ * screenshot of each page goes to test-artifacts/screenshots/. The browser: CHROMIUM_PATH, else
+ * Debian's /usr/bin/chromium, else the one the @sparticuz/chromium dev dependency ships (issue 24;
+ * CHROMIUM_PATH=@sparticuz/chromium picks it where Debian's is installed too).
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = await findChromium();
+if ('missing' in CHROMIUM) process.stderr.write(`browser suite skipped: ${CHROMIUM.missing}\n`);
 const SHOTS = join(process.cwd(), 'test-artifacts', 'screenshots');
 const PASSWORD = 'a long and careful passphrase';
 const STEP_MS = 20_000;
 
-describe('the console in a browser (issue 12)', { timeout: 120_000 }, () => {
+describe.skipIf('missing' in CHROMIUM)('the console in a browser (issue 12)', { timeout: 120_000 }, () => {
   let gateway: TestGateway;
   let browser: Browser;
   let operator: Page;
@@ -33,12 +37,10 @@ describe('the console in a browser (issue 12)', { timeout: 120_000 }, () => {
   const sdk = () => new OpenAI({ apiKey: secret, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(`No Chromium at ${CHROMIUM}: install Debian's package (apt-get install -y chromium; .ci/run does) or set CHROMIUM_PATH.`);
-    }
+    if ('missing' in CHROMIUM) throw new Error(CHROMIUM.missing);
     mkdirSync(SHOTS, { recursive: true });
     gateway = await startTestGateway({ file: { prices: { 'delta-4.1': { prompt_per_1m: 2, completion_per_1m: 8 } }, simulator: { video_task_ms: 200 } } });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await chromium.launch({ executablePath: CHROMIUM.executablePath, args: ['--no-sandbox'], ...(CHROMIUM.env ? { env: { ...process.env, ...CHROMIUM.env } } : {}) });
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     context.setDefaultTimeout(STEP_MS);
     operator = await context.newPage();

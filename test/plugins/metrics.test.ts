@@ -70,10 +70,11 @@ describe('createMetrics exposition (issue 5)', () => {
     before.cost.inc({ model: 'delta-4.1' }, 0.25);
     metrics.cost.series('delta-4.1').inc(0.25);
 
+    const registry = await metrics.registry();
     for (const name of NAMES) {
-      expect(await metrics.registry.getSingleMetricAsString(name)).toBe(await before.registry.getSingleMetricAsString(name));
+      expect(await registry.getSingleMetricAsString(name)).toBe(await before.registry.getSingleMetricAsString(name));
     }
-    const text = await metrics.registry.metrics();
+    const text = await registry.metrics();
     expect(text).toContain('gateway_requests_total{family="chat-completions",route="/v1/chat/completions",model="delta-4.1",channel="simulator-openai",status="200"} 2\n');
     expect(text).toContain('gateway_request_duration_seconds_bucket{le="+Inf",route="/v1/chat/completions",model="other"} 1\n');
     expect(text).toContain('gateway_request_duration_seconds_bucket{le="300",route="/v1/chat/completions",model="other"} 0\n');

@@ -17,7 +17,7 @@ const LEASE_MS = 2_000;
  * can be held open, which pins the polling instance in the middle of a poll, lease in hand.
  */
 async function startHoldingUpstream(): Promise<{ sim: RunningSimulator; hold(): void; release(): void; heldDownloads(): number }> {
-  const spec = providerFor('alibaba-dashscope').simulator;
+  const spec = await providerFor('alibaba-dashscope').simulator();
   let released: Promise<void> | undefined;
   let releaseNow = (): void => undefined;
   let held = 0;

@@ -1,4 +1,5 @@
-import { readFile, stat } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -74,7 +75,8 @@ export async function consoleStaticApp(app: FastifyInstance, options: ConsoleSta
     reply.type(type);
     if (type.startsWith('text/html')) reply.header('content-security-policy', CONSOLE_CSP);
     if (request.headers['if-none-match'] === etag) return reply.code(304).send();
-    return reply.send(await readFile(path));
+    // Streamed from disk: no copy of the app's bundles is held in memory (issue 24).
+    return reply.header('content-length', info.size).send(createReadStream(path));
   };
 
   const serve = async (request: FastifyRequest, reply: FastifyReply) => {

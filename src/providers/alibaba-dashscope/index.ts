@@ -1,5 +1,5 @@
 import type { ProviderModule } from '../types.js';
-import { alibabaDashScopeSimulator } from '../../simulator/alibaba-dashscope.js';
+import { lazySimulator } from '../../simulator/server.js';
 import { DASHSCOPE_BASE_URL, dashscopeAuthHeaders } from './endpoint.js';
 import { videoGenerationsToDashScope } from './video.js';
 
@@ -13,5 +13,5 @@ export const alibabaDashScope: ProviderModule = {
   authHeaders: dashscopeAuthHeaders,
   pairs: {},
   video: { 'video-generations': videoGenerationsToDashScope },
-  simulator: alibabaDashScopeSimulator,
+  simulator: lazySimulator(() => import('../../simulator/alibaba-dashscope.js').then((m) => m.alibabaDashScopeSimulator)),
 };

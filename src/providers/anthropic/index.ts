@@ -1,5 +1,5 @@
 import type { ProviderModule } from '../types.js';
-import { anthropicSimulator } from '../../simulator/anthropic.js';
+import { lazySimulator } from '../../simulator/server.js';
 import { ANTHROPIC_BASE_URL, ANTHROPIC_DEFAULT_HEADERS, anthropicAuthHeaders } from './endpoint.js';
 import { chatCompletionsToAnthropic } from './from-chat-completions.js';
 import { messagesPassThrough } from './messages-pass-through.js';
@@ -25,5 +25,5 @@ export const anthropic: ProviderModule = {
     // Anthropic-native /v1/messages (requests with `anthropic-version`): the same protocol, passed through.
     'anthropic-messages': messagesPassThrough,
   },
-  simulator: anthropicSimulator,
+  simulator: lazySimulator(() => import('../../simulator/anthropic.js').then((m) => m.anthropicSimulator)),
 };

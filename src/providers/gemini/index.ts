@@ -1,5 +1,5 @@
 import type { ProviderModule } from '../types.js';
-import { createGeminiSimulator } from '../../simulator/gemini.js';
+import { lazySimulator } from '../../simulator/server.js';
 import { GEMINI_BASE_URL, geminiAuthHeaders } from './endpoint.js';
 import { chatCompletionsToGemini } from './from-chat-completions.js';
 import { generateContentToGemini } from './from-generate-content.js';
@@ -22,5 +22,5 @@ export const gemini: ProviderModule = {
     'generate-content': generateContentToGemini,
     images: imagesToGemini,
   },
-  simulator: createGeminiSimulator(),
+  simulator: lazySimulator(() => import('../../simulator/gemini.js').then((m) => m.createGeminiSimulator())),
 };

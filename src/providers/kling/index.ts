@@ -1,6 +1,6 @@
 import type { ProviderModule } from '../types.js';
 import { VIDEOALT_MODELS } from '../../catalog/models.js';
-import { klingSimulator } from '../../simulator/kling.js';
+import { lazySimulator } from '../../simulator/server.js';
 import { KLING_BASE_URL, klingAuthHeaders } from './endpoint.js';
 import { videoaltToKling } from './video.js';
 
@@ -18,5 +18,5 @@ export const kling: ProviderModule = {
   authHeaders: klingAuthHeaders(),
   pairs: {},
   video: { videoalt: videoaltToKling },
-  simulator: klingSimulator,
+  simulator: lazySimulator(() => import('../../simulator/kling.js').then((m) => m.klingSimulator)),
 };

@@ -2,7 +2,7 @@ import type { ProviderModule } from '../types.js';
 import { chatCompletionsToOpenAICompatible } from '../openai-compatible/from-chat-completions.js';
 import { OPENAI_QUIRKS } from '../openai-compatible/quirks.js';
 import { responsesPassThrough } from '../openai-compatible/responses-pass-through.js';
-import { openaiSimulator } from '../../simulator/openai.js';
+import { lazySimulator } from '../../simulator/server.js';
 import { OPENAI_BASE_URL, openaiAuthHeaders } from './endpoint.js';
 
 export const openai: ProviderModule = {
@@ -18,5 +18,5 @@ export const openai: ProviderModule = {
     messages: chatCompletionsToOpenAICompatible(OPENAI_QUIRKS),
     responses: responsesPassThrough,
   },
-  simulator: openaiSimulator,
+  simulator: lazySimulator(() => import('../../simulator/openai.js').then((m) => m.openaiSimulator)),
 };

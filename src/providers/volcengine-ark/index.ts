@@ -1,6 +1,6 @@
 import type { ProviderModule } from '../types.js';
 import { chatCompletionsToOpenAICompatible } from '../openai-compatible/from-chat-completions.js';
-import { volcengineArkSimulator } from '../../simulator/volcengine-ark.js';
+import { lazySimulator } from '../../simulator/server.js';
 import { ARK_BASE_URL, arkAuthHeaders, arkSignRequest } from './endpoint.js';
 import { arkAssets } from './asset.js';
 import { ARK_QUIRKS } from './quirks.js';
@@ -38,5 +38,5 @@ export const volcengineArk: ProviderModule = {
     messages: chatCompletionsToOpenAICompatible(ARK_QUIRKS),
     responses: responsesPassThrough,
   },
-  simulator: volcengineArkSimulator,
+  simulator: lazySimulator(() => import('../../simulator/volcengine-ark.js').then((m) => m.volcengineArkSimulator)),
 };

@@ -1,7 +1,7 @@
 import type { ProviderModule } from '../types.js';
 import { chatCompletionsToOpenAICompatible } from '../openai-compatible/from-chat-completions.js';
 import { responsesToOpenAICompatible } from '../openai-compatible/from-responses.js';
-import { zhipuSimulator } from '../../simulator/zhipu.js';
+import { lazySimulator } from '../../simulator/server.js';
 import { ZHIPU_BASE_URL, zhipuAuthHeaders } from './endpoint.js';
 import { ZHIPU_QUIRKS } from './quirks.js';
 import { ZHIPU_RESPONSES_QUIRKS } from './responses-quirks.js';
@@ -20,5 +20,5 @@ export const zhipu: ProviderModule = {
     // Zhipu has no Responses API; /v1/responses is served through its chat API.
     responses: responsesToOpenAICompatible(ZHIPU_QUIRKS, ZHIPU_RESPONSES_QUIRKS),
   },
-  simulator: zhipuSimulator,
+  simulator: lazySimulator(() => import('../../simulator/zhipu.js').then((m) => m.zhipuSimulator)),
 };
