@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
-import { RateLimiterRedis } from 'rate-limiter-flexible';
+import type { RateLimiterRedis } from 'rate-limiter-flexible';
+import { redisLimiter } from './flexible.js';
 import type { InstanceRegistry, ResyncTarget } from '../db/instance-registry.js';
 import type { LimitState, Taken } from './limiters.js';
 
@@ -48,7 +49,7 @@ export class SharedWindows implements ResyncTarget {
     private readonly now: () => number,
   ) {
     this.keyPrefix = `gw:rl:${kind}`;
-    this.limiter = new RateLimiterRedis({ keyPrefix: this.keyPrefix, points: Number.MAX_SAFE_INTEGER, duration: windowSeconds, storeClient: redis, rejectIfRedisNotReady: true });
+    this.limiter = new (redisLimiter())({ keyPrefix: this.keyPrefix, points: Number.MAX_SAFE_INTEGER, duration: windowSeconds, storeClient: redis, rejectIfRedisNotReady: true });
     redis.defineCommand('gwWindowReadd', { numberOfKeys: 1, lua: READD_SCRIPT });
     registry.register(this);
   }

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SimulatorOptionsConfig } from '../config/schema.js';
-import { PromptCache } from './prompt-cache.js';
+import type { PromptCache } from './prompt-cache.js';
 
 /** A request as the simulator received it; tests assert on exactly what the gateway sent. */
 export interface RecordedRequest {
@@ -122,7 +122,8 @@ export async function startSimulator(specOrLoader: SimulatorSpec | SimulatorLoad
   let faultsServed = 0;
   const requests: RecordedRequest[] = [];
   const aborted = { count: 0 };
-  const promptCache = new PromptCache();
+  /** Made at the first request, with the vendor's module (a simulator loads nothing until then). */
+  let promptCache: PromptCache | undefined;
 
   const server: Server = createServer((req, res) => {
     void serve(req, res);
@@ -165,6 +166,7 @@ export async function startSimulator(specOrLoader: SimulatorSpec | SimulatorLoad
         response.json(400, spec.errorBody(400, 'Request body is not valid JSON'));
         return;
       }
+      promptCache ??= new (await import('./prompt-cache.js')).PromptCache();
       const handled = await spec.handle({ ...recorded, url, signal: controller.signal, promptCache }, response);
       if (!handled) response.json(404, spec.errorBody(404, `No route for ${recorded.method} ${recorded.path}`));
     } catch (error) {
