@@ -1,18 +1,18 @@
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { admin } from '../helpers/admin.js';
 import { consoleCall, inviteUser } from '../helpers/console.js';
+import { findChromium, launchOptions } from '../helpers/chromium.js';
 
 /**
- * Issue 23 item 6: login CSRF in a real browser (Debian's Chromium through playwright-core). A page
+ * Issue 23 item 6: login CSRF in a real browser (findChromium's, through playwright-core). A page
  * on another site posts a `text/plain` form whose body is JSON (the `=` of `name=value` hidden in a
  * password) to the console's sign-in and invitation routes; the browser must not end up signed in
  * as the attacker. The gateway listens on 127.0.0.1, the attacker on `localhost`: another site.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = await findChromium();
 const ATTACKER_PASSWORD = 'attacker-pass=word-123';
 
 /** An auto-submitting form whose text/plain body reads `<name>=<value>`: here, one JSON object. */
@@ -24,7 +24,7 @@ const formPage = (action: string, json: string): string => {
 <script>document.forms[0].submit()</script></body></html>`;
 };
 
-describe('login CSRF in a browser (issue 23)', { timeout: 60_000 }, () => {
+describe.skipIf('missing' in CHROMIUM)('login CSRF in a browser (issue 23)', { timeout: 60_000 }, () => {
   let gateway: TestGateway;
   let browser: Browser;
   let attackerSite: Server;
@@ -32,7 +32,7 @@ describe('login CSRF in a browser (issue 23)', { timeout: 60_000 }, () => {
   const pages = new Map<string, string>();
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`No Chromium at ${CHROMIUM}: install Debian's package (apt-get install -y chromium) or set CHROMIUM_PATH.`);
+    if ('missing' in CHROMIUM) throw new Error(CHROMIUM.missing);
     gateway = await startTestGateway();
     expect(new URL(gateway.url).hostname).toBe('127.0.0.1');
     attackerSite = createServer((req, res) => {
@@ -40,7 +40,7 @@ describe('login CSRF in a browser (issue 23)', { timeout: 60_000 }, () => {
     });
     await new Promise<void>((resolve) => attackerSite.listen(0, '127.0.0.1', () => resolve()));
     attackerOrigin = `http://localhost:${(attackerSite.address() as { port: number }).port}`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    browser = await chromium.launch(launchOptions(CHROMIUM));
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

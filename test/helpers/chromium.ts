@@ -82,3 +82,8 @@ async function registryChromium(): Promise<ChromiumBinary> {
     source: `@sparticuz/chromium ${version} (npm registry)`,
   };
 }
+
+/** playwright-core's launch options for a browser findChromium found: headless as root, with the environment it ships with. */
+export function launchOptions(binary: ChromiumBinary): { executablePath: string; args: string[]; env?: Record<string, string | undefined> } {
+  return { executablePath: binary.executablePath, args: ['--no-sandbox'], ...(binary.env ? { env: { ...process.env, ...binary.env } } : {}) };
+}
