@@ -13,6 +13,7 @@ import { useLoad } from '../../lib/use-load';
 import { CreateKeyDialog } from './create-key-dialog';
 import { SecretDialog } from './secret-dialog';
 import { SpendMeter } from '../../components/spend-meter';
+import { ActionsCell, DataCell, DataRow, DataTable, RowHeader } from '../../components/data-table';
 
 /** What the listed keys spent, against the person's allowance (their budget cap and rate limits per key). */
 function SpendSummary({ user, keys, isOperator }: { user: User; keys: readonly ApiKey[]; isOperator: boolean }) {
@@ -98,74 +99,60 @@ export function KeysPage() {
         </Empty>
       )}
       {rows.length > 0 && (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">API keys ({rows.length})</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Prefix</th>
-                {isOperator && <th scope="col">Owner</th>}
-                <th scope="col">Models</th>
-                <th scope="col">Limits rpm / tpm</th>
-                <th scope="col">Spent / budget</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Spent this month</th>
-                <th scope="col">Status</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((key) => (
-                <tr key={key.id}>
-                  <th scope="row" className="name-cell" title={key.name}>
-                    {key.name}
-                  </th>
-                  <td className="mono">{key.prefix}…</td>
-                  {isOperator && <td>{key.owner_email ?? key.owner}</td>}
-                  <td className="clip" title={listOrAll(key.models, 'All models')}>
-                    {key.models === null ? 'All models' : `${key.models.length}: ${key.models.join(', ')}`}
-                  </td>
-                  <td>{limits(key)}</td>
-                  <td>
-                    <SpendMeter spent={key.spent_usd ?? key.spent_month_usd} budget={key.budget_usd} name={key.name} />
-                  </td>
-                  <td title={key.last_used_at ?? undefined}>{key.last_used_at ? formatTime(key.last_used_at) : 'Never'}</td>
-                  <td>{formatUsd(key.spent_month_usd)}</td>
-                  <td>
-                    <StatusBadge status={key.status} />
-                  </td>
-                  <td className="actions">
-                    {key.status !== 'revoked' && (
-                      <>
-                        {key.disabled ? (
-                          <button type="button" onClick={() => void setDisabled(key, false)} aria-label={`Enable ${key.name}`}>
-                            Enable
-                          </button>
-                        ) : (
-                          <button type="button" onClick={() => void setDisabled(key, true)} aria-label={`Disable ${key.name}`}>
-                            Disable
-                          </button>
-                        )}
-                        <button type="button" onClick={() => setPending({ kind: 'regenerate', key })} aria-label={`Regenerate ${key.name}`}>
-                          Regenerate
-                        </button>
-                        <button type="button" className="danger" onClick={() => setPending({ kind: 'revoke', key })} aria-label={`Revoke ${key.name}`}>
-                          Revoke
-                        </button>
-                      </>
+        <DataTable
+          caption={`API keys (${rows.length})`}
+          columns={['Name', 'Prefix', isOperator && 'Owner', 'Models', 'Limits rpm / tpm', 'Spent / budget', 'Last used', 'Spent this month', 'Status', { label: 'Actions', hidden: true }]}
+        >
+          {rows.map((key) => (
+            <DataRow key={key.id}>
+              <RowHeader className="name-cell" title={key.name}>
+                {key.name}
+              </RowHeader>
+              <DataCell label="Prefix" className="mono">
+                {key.prefix}…
+              </DataCell>
+              {isOperator && <DataCell label="Owner">{key.owner_email ?? key.owner}</DataCell>}
+              <DataCell label="Models" className="clip" title={listOrAll(key.models, 'All models')}>
+                {key.models === null ? 'All models' : `${key.models.length}: ${key.models.join(', ')}`}
+              </DataCell>
+              <DataCell label="Limits rpm / tpm">{limits(key)}</DataCell>
+              <DataCell label="Spent / budget">
+                <SpendMeter spent={key.spent_usd ?? key.spent_month_usd} budget={key.budget_usd} name={key.name} />
+              </DataCell>
+              <DataCell label="Last used" title={key.last_used_at ?? undefined}>
+                {key.last_used_at ? formatTime(key.last_used_at) : 'Never'}
+              </DataCell>
+              <DataCell label="Spent this month">{formatUsd(key.spent_month_usd)}</DataCell>
+              <DataCell label="Status">
+                <StatusBadge status={key.status} />
+              </DataCell>
+              <ActionsCell>
+                {key.status !== 'revoked' && (
+                  <>
+                    {key.disabled ? (
+                      <button type="button" onClick={() => void setDisabled(key, false)} aria-label={`Enable ${key.name}`}>
+                        Enable
+                      </button>
+                    ) : (
+                      <button type="button" onClick={() => void setDisabled(key, true)} aria-label={`Disable ${key.name}`}>
+                        Disable
+                      </button>
                     )}
-                    <Link to={`/usage?key=${encodeURIComponent(key.id)}`} aria-label={`Usage of ${key.name}`}>
-                      Usage
-                    </Link>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+                    <button type="button" onClick={() => setPending({ kind: 'regenerate', key })} aria-label={`Regenerate ${key.name}`}>
+                      Regenerate
+                    </button>
+                    <button type="button" className="danger" onClick={() => setPending({ kind: 'revoke', key })} aria-label={`Revoke ${key.name}`}>
+                      Revoke
+                    </button>
+                  </>
+                )}
+                <Link to={`/usage?key=${encodeURIComponent(key.id)}`} aria-label={`Usage of ${key.name}`}>
+                  Usage
+                </Link>
+              </ActionsCell>
+            </DataRow>
+          ))}
+        </DataTable>
       )}
       {creating && models.data && (
         <CreateKeyDialog
