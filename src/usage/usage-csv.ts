@@ -7,7 +7,7 @@ const COLUMNS = ['requests', 'prompt_tokens', 'completion_tokens', 'reasoning_to
  * Quotes a cell when it needs it, and defuses cells a spreadsheet would run as a formula
  * (a leading = + - @): group names come from model ids, channels and user ids.
  */
-function cell(value: string): string {
+export function cell(value: string): string {
   const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
