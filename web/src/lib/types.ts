@@ -85,7 +85,7 @@ export interface UsageTotals {
 export interface UsageReport {
   group_by: string | null;
   totals: UsageTotals;
-  groups: Array<UsageTotals & { group: string }>;
+  groups: Array<UsageTotals & { group: string; model?: string }>;
 }
 
 /** The request log (GET /admin/api/requests, /console/api/requests). */

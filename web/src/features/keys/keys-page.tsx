@@ -4,7 +4,7 @@ import { apiBase, useUser } from '../../app/session';
 import { useNotify } from '../../app/notify';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Empty, ErrorNote, Loading, StatusBadge } from '../../components/states';
-import { api, messageOf } from '../../lib/api';
+import { api, messageOf, queryString } from '../../lib/api';
 import { formatCount, formatTime, formatUsd, listOrAll } from '../../lib/format';
 import { usePageTitle } from '../../lib/page-title';
 import { rememberSecret } from '../../lib/tab-secrets';
@@ -26,11 +26,16 @@ function SpendSummary({ user, keys, isOperator }: { user: User; keys: readonly A
   ].filter(Boolean);
   return (
     <p className="note" aria-label="Spending">
-      {isOperator ? 'All keys' : 'Your keys'} spent <strong>{formatUsd(month)}</strong> this month and <strong>{formatUsd(total)}</strong> in all.
+      {isOperator ? 'The keys listed' : 'Your keys listed'} spent <strong>{formatUsd(month)}</strong> this month and <strong>{formatUsd(total)}</strong> in all.
       {!isOperator && ` Your allowance: ${caps.join(', ')}.`}
     </p>
   );
 }
+
+/** Keys per page (the API's paged list, issue 22). */
+const PAGE_SIZE = 25;
+
+type KeyPage = ListAnswer<ApiKey> & { total?: number; next_offset?: number | null };
 
 type Pending = { kind: 'revoke' | 'regenerate'; key: ApiKey } | undefined;
 
@@ -43,13 +48,19 @@ export function KeysPage() {
   const base = apiBase(user);
   const isOperator = user.role === 'operator';
   const notify = useNotify();
-  const keys = useLoad((signal) => api<ListAnswer<ApiKey>>('GET', `${base}/keys`, undefined, { signal }), [base]);
+  const [showRevoked, setShowRevoked] = useState(false);
+  const [search, setSearch] = useState('');
+  const [q, setQ] = useState('');
+  const [offset, setOffset] = useState(0);
+  const keys = useLoad(
+    (signal) => api<KeyPage>('GET', `${base}/keys${queryString({ q: q || undefined, limit: PAGE_SIZE, offset: offset || undefined, include_revoked: String(showRevoked) })}`, undefined, { signal }),
+    [base, q, offset, showRevoked],
+  );
   const models = useLoad((signal) => api<ListAnswer<ConsoleModel>>('GET', '/console/api/models', undefined, { signal }), []);
   const owners = useLoad((signal) => (isOperator ? api<ListAnswer<User>>('GET', '/admin/api/users', undefined, { signal }) : Promise.resolve({ data: [user] })), [isOperator]);
   const [creating, setCreating] = useState(false);
   const [secret, setSecret] = useState<CreatedKey>();
   const [pending, setPending] = useState<Pending>();
-  const [showRevoked, setShowRevoked] = useState(false);
 
   const chatModel = (key: ApiKey) => key.models?.[0] ?? models.data?.data.find((m) => m.families.includes('chat-completions'))?.id ?? 'delta-4.1';
   const showSecret = (created: CreatedKey) => {
@@ -68,9 +79,8 @@ export function KeysPage() {
     }
   };
 
-  const all = keys.data?.data ?? [];
-  const revokedCount = all.filter((k) => k.status === 'revoked').length;
-  const rows = all.filter((k) => showRevoked || k.status !== 'revoked');
+  const rows = keys.data?.data ?? [];
+  const total = keys.data?.total ?? rows.length;
 
   return (
     <section aria-labelledby="keys-title">
@@ -84,23 +94,45 @@ export function KeysPage() {
         {isOperator ? 'Every key on this gateway.' : 'Your keys.'} Secrets are shown once, when a key is created or regenerated. Use a key as{' '}
         <code>Authorization: Bearer …</code> on <code>{window.location.origin}/v1</code>.
       </p>
-      {keys.data && <SpendSummary user={user} keys={all} isOperator={isOperator} />}
-      {revokedCount > 0 && (
+      {keys.data && <SpendSummary user={user} keys={rows} isOperator={isOperator} />}
+      <form
+        className="row"
+        role="search"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setOffset(0);
+          setQ(search.trim());
+        }}
+      >
         <label className="inline">
-          <input type="checkbox" checked={showRevoked} onChange={(e) => setShowRevoked(e.target.checked)} /> Show revoked keys ({revokedCount})
+          Search keys
+          <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Part of a name" style={{ width: '14rem' }} />
         </label>
-      )}
+        <button type="submit">Search</button>
+        <label className="inline">
+          <input
+            type="checkbox"
+            checked={showRevoked}
+            onChange={(e) => {
+              setOffset(0);
+              setShowRevoked(e.target.checked);
+            }}
+          />{' '}
+          Show revoked keys
+        </label>
+      </form>
       {keys.error !== undefined && <ErrorNote error={keys.error} retry={keys.reload} />}
       {models.error !== undefined && <ErrorNote error={models.error} retry={models.reload} />}
       {keys.loading && !keys.data && <Loading what="Loading keys" />}
-      {keys.data && rows.length === 0 && (
+      {keys.data && rows.length === 0 && q && <Empty>No key name contains “{q}”.</Empty>}
+      {keys.data && rows.length === 0 && !q && (
         <Empty>
           <strong>No keys yet.</strong> Create one to call the gateway; you will see its secret once.
         </Empty>
       )}
       {rows.length > 0 && (
         <DataTable
-          caption={`API keys (${rows.length})`}
+          caption={`API keys (${rows.length} of ${total})`}
           columns={['Name', 'Prefix', isOperator && 'Owner', 'Models', 'Limits rpm / tpm', 'Spent / budget', 'Last used', 'Spent this month', 'Status', { label: 'Actions', hidden: true }]}
         >
           {rows.map((key) => (
@@ -153,6 +185,19 @@ export function KeysPage() {
             </DataRow>
           ))}
         </DataTable>
+      )}
+      {keys.data && total > PAGE_SIZE && (
+        <nav className="row pager" aria-label="Key pages">
+          <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE_SIZE))}>
+            Previous
+          </button>
+          <span className="muted">
+            {offset + 1}–{offset + rows.length} of {total}
+          </span>
+          <button type="button" disabled={keys.data.next_offset === null || keys.data.next_offset === undefined} onClick={() => setOffset(keys.data?.next_offset ?? offset)}>
+            Next
+          </button>
+        </nav>
       )}
       {creating && models.data && (
         <CreateKeyDialog
