@@ -108,7 +108,11 @@ export function ChannelRow({ channel, test, onTest, onChanged, onDisable, onEdit
                   ✕ {test.result.status ?? ''} {test.result.error}
                 </span>
               ))}
-            {test?.error && <span className="error">{test.error}</span>}
+            {test?.error && (
+              <span className="error">
+                <span aria-hidden="true">✕</span> {test.error}
+              </span>
+            )}
           </div>
         }
       >
