@@ -90,7 +90,7 @@ describe.skipIf('missing' in CHROMIUM)('the console tables and tools an operator
         }
         expect(Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')), heading).toBeLessThanOrEqual(0);
         // No table scrolls inside its own frame either: nothing is clipped at its right edge.
-        const clipped = await page.evaluate(() => [...document.querySelectorAll('.data-table .table-wrap')].filter((wrap) => wrap.scrollWidth > wrap.clientWidth + 1).length);
+        const clipped = await page.evaluate("[...document.querySelectorAll('.data-table .table-wrap')].filter((wrap) => wrap.scrollWidth > wrap.clientWidth + 1).length");
         expect(clipped, heading).toBe(0);
         await page.screenshot({ path: join(SHOTS, `table-${path.slice(1)}-${width}.png`), fullPage: true });
       }
