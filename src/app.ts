@@ -109,6 +109,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
       usageJournaled: false,
       retries: 0,
       fallbacks: 0,
+      attempts: undefined,
       trace: undefined,
       charge: undefined,
     };

@@ -175,6 +175,8 @@ export interface RequestDetailTable {
   /** Only when body logging is on; cut at the configured length. */
   request_body: string | null;
   response_body: string | null;
+  /** Each upstream attempt as JSON (requests/attempts.ts), when there was more than one or one failed (0021). */
+  attempts: OptionalOnInsert<string | null>;
 }
 
 /** Runtime overrides of a channel's file settings (0010); null keeps the file's value. */

@@ -14,6 +14,7 @@ import { SseRelay, formatEvents } from './sse/relay.js';
 import { SseWriter } from './sse/write.js';
 import { serializeInTurns } from './serialize-in-turns.js';
 import { attemptAnswered, attemptFailed } from './attempt-outcome.js';
+import { noteAttempt } from '../requests/attempts.js';
 import type { AttemptTrace } from '../telemetry/tracing.js';
 import { attemptSpanEnd, attemptSpanStart } from '../telemetry/attempt-span.js';
 
@@ -192,6 +193,7 @@ async function sendWithFallback<F extends PairFamily>(options: DispatchOptions<F
             const first = stream ? await openStream(response, channel, typedPair, ctx) : undefined;
             if (!first?.failedBeforeOutput) {
               attemptAnswered(gateway, channel.name, sentAt);
+              request.gw.attempts = noteAttempt(request.gw.attempts, { channel: channel.name, status: answered, latency_ms: Date.now() - sentAt, error_code: null, error_message: null }, false);
               settled = true;
               return { response, channel, pair, ctx, span, ...first };
             }
@@ -214,6 +216,8 @@ async function sendWithFallback<F extends PairFamily>(options: DispatchOptions<F
           lastError = isGatewayError(error) ? error : toTransportError(error, channel);
         }
         span?.end(attemptSpanEnd({ status: answered, errorType: lastError.code }));
+        const failure = { channel: channel.name, status: answered ?? null, latency_ms: Date.now() - sentAt, error_code: lastError.kind.publicCode, error_message: lastError.message };
+        request.gw.attempts = noteAttempt(request.gw.attempts, failure, true);
         const verdict = verdictFor(lastError, status);
         settled = true;
         // The channel's name stays with the operator (log, metrics), never in the client's error.

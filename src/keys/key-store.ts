@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/connect.js';
 import { isStoreUnavailable, storeUnavailable } from '../db/store-errors.js';
@@ -147,6 +148,24 @@ export class KeyStore {
       .orderBy('created_at')
       .execute();
     return rows.map(toApiKey);
+  }
+
+  /**
+   * One page of keys (issue 22): `q` a case-insensitive substring of the name, revoked keys left
+   * out unless asked for, oldest first, with the count of all that match for the pager.
+   */
+  async page(filter: { owner?: string | undefined; q?: string | undefined; includeRevoked: boolean; limit: number; offset: number }): Promise<{ keys: ApiKey[]; total: number }> {
+    const pattern = filter.q === undefined ? undefined : `%${filter.q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const matching = this.db
+      .selectFrom('api_keys')
+      .$if(filter.owner !== undefined, (qb) => qb.where('owner', '=', filter.owner!))
+      .$if(!filter.includeRevoked, (qb) => qb.where('revoked_at', 'is', null))
+      .$if(pattern !== undefined, (qb) => qb.where(sql<boolean>`lower(name) like ${pattern} escape '\\'`));
+    const [rows, count] = await Promise.all([
+      matching.selectAll().orderBy('created_at').orderBy('id').limit(filter.limit).offset(filter.offset).execute(),
+      matching.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { keys: rows.map(toApiKey), total: Number(count.n) };
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { UpstreamAttempt } from '../requests/attempts.js';
 import type { FastifyRequest } from 'fastify';
 import type { GatewayError } from '../errors.js';
 import type { EndpointFamily } from '../catalog/models.js';
@@ -52,6 +53,8 @@ export interface RequestContext {
   /** Upstream attempts repeated on the same channel, and channels tried after the first (access log). */
   retries: number;
   fallbacks: number;
+  /** Each upstream attempt, kept once one has failed (requests/attempts.ts; the request log's drawer). */
+  attempts?: UpstreamAttempt[] | undefined;
   /** The usage event went to the journal before the answer was sent (plugins/usage-recorder.ts). */
   usageJournaled?: boolean;
   /** The error the client was answered with (the request log). */

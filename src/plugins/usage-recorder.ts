@@ -46,6 +46,7 @@ function requestLogEntry(request: FastifyRequest, event: UsageEvent): RequestLog
     created_at: event.created_at,
     retries: gw.retries,
     fallbacks: gw.fallbacks,
+    attempts: gw.attempts,
     error_code: event.error_code ?? null,
     error_message: error ? error.message : null,
     headers: request.headers,
@@ -58,7 +59,7 @@ function usageEventFor(request: FastifyRequest, reply: FastifyReply, end: Respon
   const gw = request.gw;
   const now = Date.now();
   const usage = gw.usage;
-  const model = gw.model ?? '';
+  const model = gw.model ?? askedModel(request);
   const outcome = outcomeOf(request, reply, end);
   const error = gw.error ?? gw.streamError;
   const charge = chargeOfRequest(request);
@@ -103,6 +104,21 @@ export function chargeOfRequest(request: FastifyRequest): Charge | undefined {
   const value = chargeOf(request.server.gateway.prices, gw.channel, gw.model ?? '', gw.usage, request.body);
   gw.charge = { usage: gw.usage, value };
   return value;
+}
+
+/** A model name longer than this is cut: it came from a client and was refused anyway. */
+const MAX_ASKED_MODEL = 200;
+
+/**
+ * The model the client asked for, for a request refused before admission named it (a 400 from
+ * body validation, issue 22): the body's `model`, or the path's (`/v1beta/models/{model}:…`), so
+ * the log shows what was asked, not a blank.
+ */
+function askedModel(request: FastifyRequest): string {
+  const body = request.body as { model?: unknown } | null | undefined;
+  const params = request.params as { model?: unknown; call?: unknown } | undefined;
+  const asked = typeof body?.model === 'string' ? body.model : typeof params?.model === 'string' ? params.model : typeof params?.call === 'string' ? params.call.split(':')[0]! : '';
+  return asked.slice(0, MAX_ASKED_MODEL);
 }
 
 function outcomeOf(request: FastifyRequest, reply: FastifyReply, end: ResponseEnd): string {

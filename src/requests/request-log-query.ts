@@ -76,6 +76,8 @@ export interface RequestLogDetailRow extends RequestLogRow {
   video_seconds: number;
   /** The price it was billed at, as JSON (issue 21). */
   billed_price: string | null;
+  /** Each upstream attempt as JSON, when one failed (0021). */
+  attempts: string | null;
 }
 
 /**
@@ -169,7 +171,7 @@ export async function listRequests(db: Db, filter: RequestLogFilter, cutoff: num
 /** One entry, by its entry id, with its headers and bodies; `ownerId` limits it to that user's keys. */
 export async function getRequest(db: Db, entryId: string, cutoff: number, ownerId?: string): Promise<RequestLogDetailRow | undefined> {
   return logQuery(db, cutoff)
-    .select(['d.request_headers', 'd.request_body', 'd.response_body', 'e.billed_price', 'e.images', 'e.video_seconds'])
+    .select(['d.request_headers', 'd.request_body', 'd.response_body', 'd.attempts', 'e.billed_price', 'e.images', 'e.video_seconds'])
     .where('e.entry_id', '=', entryId)
     .$if(ownerId !== undefined, (qb) => qb.where('k.owner', '=', ownerId!))
     .executeTakeFirst();

@@ -5,6 +5,7 @@ import type { Db } from '../db/connect.js';
 import type { RequestLogConfig } from '../config/schema.js';
 import { maskedHeaders } from './masked-headers.js';
 import { packHeaders } from './packed-headers.js';
+import type { UpstreamAttempt } from './attempts.js';
 
 /** What an operator chose to keep (the `request_log` section of the configuration). */
 export interface RequestLogSettings {
@@ -41,6 +42,8 @@ export interface RequestLogEntry {
   created_at: number;
   retries: number;
   fallbacks: number;
+  /** Each upstream attempt, when one failed (requests/attempts.ts). */
+  attempts?: UpstreamAttempt[] | undefined;
   error_code: string | null;
   error_message: string | null;
   headers: IncomingHttpHeaders | undefined;
@@ -48,7 +51,7 @@ export interface RequestLogEntry {
   response_body: string | undefined;
 }
 
-const COLUMNS = ['entry_id', 'request_id', 'created_at', 'retries', 'fallbacks', 'error_code', 'error_message', 'request_headers', 'request_body', 'response_body'] as const;
+const COLUMNS = ['entry_id', 'request_id', 'created_at', 'retries', 'fallbacks', 'error_code', 'error_message', 'request_headers', 'request_body', 'response_body', 'attempts'] as const;
 
 /** A database that is down must not make the log grow without end: past this, the oldest entries go. */
 const MAX_QUEUED = 20_000;
@@ -142,6 +145,7 @@ export class RequestLog {
       request_headers: entry.headers && this.settings.headers ? packHeaders(maskedHeaders(entry.headers)) : null,
       request_body: entry.request_body === undefined ? null : this.clip(entry.request_body),
       response_body: entry.response_body === undefined ? null : this.clip(entry.response_body),
+      attempts: entry.attempts ? JSON.stringify(entry.attempts) : null,
     };
   }
 

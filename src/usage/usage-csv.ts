@@ -7,7 +7,7 @@ const COLUMNS = ['requests', 'prompt_tokens', 'completion_tokens', 'reasoning_to
  * Quotes a cell when it needs it, and defuses cells a spreadsheet would run as a formula
  * (a leading = + - @): group names come from model ids, channels and user ids.
  */
-function cell(value: string): string {
+export function cell(value: string): string {
   const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
   return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
@@ -16,9 +16,19 @@ function cell(value: string): string {
  * The usage report as CSV: one row per group, or a single `all` row when ungrouped. The figures
  * are the JSON report's, so the two never disagree.
  */
-export function usageReportToCsv(report: { totals: Totals; groups: Array<{ group: string } & Totals> }, grouped: boolean): string {
-  const rows = grouped ? report.groups : [{ group: 'all', ...report.totals }];
-  const lines = [['group', ...COLUMNS].join(',')];
-  for (const row of rows) lines.push([cell(row.group), ...COLUMNS.map((c) => String(row[c]))].join(','));
+export function usageReportToCsv(
+  report: { totals: Totals; groups: Array<{ group: string; model?: string } & Totals> },
+  grouped: boolean,
+  /** Key and user groups: the name the console shows (the key's name, the person's email), in a `name` column after the id. */
+  names?: ReadonlyMap<string, string>,
+): string {
+  const rows: Array<{ group: string; model?: string } & Totals> = grouped ? report.groups : [{ group: 'all', ...report.totals }];
+  const withModel = rows.some((row) => row.model !== undefined);
+  const lines = [['group', ...(names ? ['name'] : []), ...(withModel ? ['model'] : []), ...COLUMNS].join(',')];
+  for (const row of rows) {
+    const named = names ? [cell(names.get(row.group) ?? row.group)] : [];
+    const model = withModel ? [cell(row.model ?? '')] : [];
+    lines.push([cell(row.group), ...named, ...model, ...COLUMNS.map((c) => String(row[c]))].join(','));
+  }
   return lines.join('\r\n') + '\r\n';
 }

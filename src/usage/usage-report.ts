@@ -3,7 +3,11 @@ import type { Db } from '../db/connect.js';
 import { grainFor, type RollupGrain } from './usage-rollups.js';
 import { reportSpans, type Span } from './report-spans.js';
 
-export type ReportGroupBy = 'hour' | 'day' | 'model' | 'key' | 'channel' | 'user';
+export type ReportGroupBy = 'hour' | 'day' | 'model' | 'key' | 'channel' | 'user' | 'user_model' | 'key_model';
+
+/** `user_model` and `key_model` (issue 22): a group per user (or key) and model; the first part names the group. */
+const pairedWithModel = (groupBy: ReportGroupBy | undefined): groupBy is 'user_model' | 'key_model' => groupBy === 'user_model' || groupBy === 'key_model';
+const byUser = (groupBy: ReportGroupBy | undefined) => groupBy === 'user' || groupBy === 'user_model';
 
 export interface UsageFilter {
   keyId?: string | undefined;
@@ -47,10 +51,10 @@ export async function usageReport(
   filter: UsageFilter,
   groupBy: ReportGroupBy | undefined,
   rawFrom = 0,
-): Promise<{ totals: Totals; groups: Array<{ group: string } & Totals> }> {
+): Promise<{ totals: Totals; groups: Array<{ group: string; model?: string } & Totals> }> {
   const grain = grainFor({
-    key: filter.keyId !== undefined || filter.ownerId !== undefined || groupBy === 'key' || groupBy === 'user',
-    model: filter.model !== undefined || groupBy === 'model',
+    key: filter.keyId !== undefined || filter.ownerId !== undefined || groupBy === 'key' || byUser(groupBy) || groupBy === 'key_model',
+    model: filter.model !== undefined || groupBy === 'model' || pairedWithModel(groupBy),
     channel: filter.channel !== undefined || groupBy === 'channel',
   });
   const spans = reportSpans(filter.from, filter.to, groupBy === 'hour', rawFrom);
@@ -59,17 +63,19 @@ export async function usageReport(
   const rows: Row[] = queries.length === 0 ? [] : await queries.reduce((all, q) => all.unionAll(q)).execute();
 
   const totals = emptyTotals();
-  const groups = new Map<string, Totals>();
+  const groups = new Map<string, { group: string; model?: string; totals: Totals }>();
   for (const row of rows) {
     add(totals, row);
     if (groupBy === undefined) continue;
     const name = groupName(groupBy, row.grp ?? null);
-    const group = groups.get(name) ?? emptyTotals();
-    groups.set(name, group);
-    add(group, row);
+    const model = pairedWithModel(groupBy) ? String(row.grp2 ?? '') : undefined;
+    const id = model === undefined ? name : `${name}\u0000${model}`;
+    const group = groups.get(id) ?? { group: name, ...(model === undefined ? {} : { model }), totals: emptyTotals() };
+    groups.set(id, group);
+    add(group.totals, row);
   }
   const sorted = [...groups.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return { totals, groups: sorted.map(([group, t]) => ({ group, ...t })) };
+  return { totals, groups: sorted.map(([, g]) => ({ group: g.group, ...(g.model === undefined ? {} : { model: g.model }), ...g.totals })) };
 }
 
 /** The raw events of a part of an hour at a range's end. */
@@ -77,9 +83,10 @@ function fromEvents(db: Db, filter: UsageFilter, groupBy: ReportGroupBy | undefi
   const group = groupExpression(groupBy, 'e.created_at', { key: 'e.key_id', model: 'e.model', channel: 'e.channel' });
   return db
     .selectFrom('usage_events as e')
-    .$if(groupBy === 'user', (qb) => qb.leftJoin('api_keys as k', 'k.id', 'e.key_id'))
+    .$if(byUser(groupBy), (qb) => qb.leftJoin('api_keys as k', 'k.id', 'e.key_id'))
     .select((eb) => [
       group.as('grp'),
+      secondGroup(groupBy, 'e.model').as('grp2'),
       'e.outcome',
       eb.fn.countAll<number>().as('events'),
       eb.fn.sum<number>('e.prompt_tokens').as('prompt_tokens'),
@@ -95,7 +102,7 @@ function fromEvents(db: Db, filter: UsageFilter, groupBy: ReportGroupBy | undefi
     .$if(filter.model !== undefined, (qb) => qb.where('e.model', '=', filter.model!))
     .$if(filter.channel !== undefined, (qb) => qb.where('e.channel', '=', filter.channel!))
     .$if(filter.ownerId !== undefined, (qb) => qb.where('e.key_id', 'in', (sub) => sub.selectFrom('api_keys as owned').select('owned.id').where('owned.owner', '=', filter.ownerId!)))
-    .groupBy(['grp', 'e.outcome']);
+    .groupBy(['grp', 'grp2', 'e.outcome']);
 }
 
 /** The hourly or daily rollups of the grain for whole hours or days. */
@@ -103,9 +110,10 @@ function fromRollups(db: Db, filter: UsageFilter, groupBy: ReportGroupBy | undef
   const group = groupExpression(groupBy, 'r.bucket', { key: 'r.key_id', model: 'r.model', channel: 'r.channel' });
   return db
     .selectFrom('usage_rollups as r')
-    .$if(groupBy === 'user', (qb) => qb.leftJoin('api_keys as k', 'k.id', 'r.key_id'))
+    .$if(byUser(groupBy), (qb) => qb.leftJoin('api_keys as k', 'k.id', 'r.key_id'))
     .select((eb) => [
       group.as('grp'),
+      secondGroup(groupBy, 'r.model').as('grp2'),
       'r.outcome',
       eb.fn.sum<number>('r.events').as('events'),
       eb.fn.sum<number>('r.prompt_tokens').as('prompt_tokens'),
@@ -123,7 +131,7 @@ function fromRollups(db: Db, filter: UsageFilter, groupBy: ReportGroupBy | undef
     .$if(filter.model !== undefined, (qb) => qb.where('r.model', '=', filter.model!))
     .$if(filter.channel !== undefined, (qb) => qb.where('r.channel', '=', filter.channel!))
     .$if(filter.ownerId !== undefined, (qb) => qb.where('r.key_id', 'in', (sub) => sub.selectFrom('api_keys as owned').select('owned.id').where('owned.owner', '=', filter.ownerId!)))
-    .groupBy(['grp', 'r.outcome']);
+    .groupBy(['grp', 'grp2', 'r.outcome']);
 }
 
 /**
@@ -139,11 +147,17 @@ function groupExpression(groupBy: ReportGroupBy | undefined, time: string, colum
     case 'day':
       return sql`${sql.ref(time)} / ${sql.lit(DAY_MS)}`;
     case 'user':
+    case 'user_model':
       return sql`k.owner`;
+    case 'key_model':
+      return sql.ref(columns.key);
     default:
       return sql.ref(columns[groupBy]);
   }
 }
+
+/** The model of a user × model or key × model group; null for the other groupings. */
+const secondGroup = (groupBy: ReportGroupBy | undefined, model: string): RawBuilder<string | null> => (pairedWithModel(groupBy) ? sql`${sql.ref(model)}` : sql`null`);
 
 function groupName(groupBy: ReportGroupBy, value: number | string | null): string {
   if (groupBy === 'day') return new Date(Number(value) * DAY_MS).toISOString().slice(0, 10);
@@ -158,6 +172,7 @@ const emptyTotals = (): Totals => ({
 
 interface Row {
   grp: number | string | null;
+  grp2: string | null;
   outcome: string;
   events: number | string;
   prompt_tokens: number | string;

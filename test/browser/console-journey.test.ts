@@ -173,6 +173,8 @@ describe.skipIf('missing' in CHROMIUM)('the console in a browser (issue 12)', { 
     await go(operator, '/channels');
     await operator.getByRole('heading', { name: /Channels/ }).first().waitFor();
     await operator.getByRole('button', { name: 'Disable simulator-openai' }).click();
+    // Disabling asks first (issue 22).
+    await operator.getByRole('dialog', { name: 'Disable simulator-openai?' }).getByRole('button', { name: 'Disable channel' }).click();
     await operator.getByRole('button', { name: 'Enable simulator-openai' }).waitFor();
     const channels = await operator.evaluate(async () => ((await (await fetch('/admin/api/channels/simulator-openai')).json()) as { enabled: boolean }).enabled);
     expect(channels).toBe(false);
@@ -272,7 +274,7 @@ describe.skipIf('missing' in CHROMIUM)('the console in a browser (issue 12)', { 
 
       // Spend against budgets on the keys page.
       await go(operator, '/token');
-      await expect.poll(() => operator.getByLabel('Spending').textContent()).toMatch(/All keys spent \$0\.0*[1-9]\d* this month/);
+      await expect.poll(() => operator.getByLabel('Spending').textContent()).toMatch(/The keys listed spent \$0\.0*[1-9]\d* this month/);
       await shot(operator, 'keys-spend');
     } finally {
       await vendor.close();

@@ -13,8 +13,9 @@ import { adminChannelRoutes } from './channel-routes.js';
 import { adminModelRoutes } from './model-routes.js';
 import { taskListRoutes } from '../task-log/routes.js';
 import { sendUsageCsv, usageAnswer } from './usage-answer.js';
+import { keyListAnswer } from './key-list.js';
 import {
-  AdminCreateKeyBody, CreatedKeyView, KeyIdParams, KeyList, KeyView, PatchKeyBody, PricesView, TiersView, UsageQuery, UsageReport,
+  AdminCreateKeyBody, CreatedKeyView, KeyIdParams, KeyList, KeyListQuery, KeyView, validateKeyListQuery, PatchKeyBody, PricesView, TiersView, UsageQuery, UsageReport,
   validateAdminCreateKey, validatePatchKey, validateUsageQuery, type AdminCreateKeyBody as CreateBody, type PatchKeyBody as PatchBody, type UsageQuery as Query,
 } from './schemas.js';
 
@@ -61,10 +62,11 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     },
   );
 
-  app.get('/admin/api/keys', opts('List API keys (never their secrets)', { response: { 200: KeyList } }), async () => ({
-    object: 'list' as const,
-    data: await views.many(await keys.list(), { withSpend: true }),
-  }));
+  app.get(
+    '/admin/api/keys',
+    { ...opts('List API keys (never their secrets); `q` searches names, `limit` and `offset` page', { querystring: KeyListQuery, response: { 200: KeyList } }), validatorCompiler: validated(validateKeyListQuery) },
+    async (request) => keyListAnswer(keys, views, request.query as KeyListQuery),
+  );
 
   app.get('/admin/api/keys/:id', opts('Get an API key and what it has spent', { params: KeyIdParams, response: { 200: KeyView } }), async (request) => {
     return views.one(await found(idOf(request)), { withSpend: true });
@@ -113,7 +115,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
       ...opts('The usage report as CSV (same query and figures as /admin/api/usage)', { querystring: UsageQuery, produces: ['text/csv'], response: { 200: { type: 'string' } } }),
       validatorCompiler: validated(validateUsageQuery),
     },
-    async (request, reply) => sendUsageCsv(reply, await usageAnswer(app.gateway, request.query as Query)),
+    async (request, reply) => sendUsageCsv(reply, readDb, await usageAnswer(app.gateway, request.query as Query)),
   );
 
   app.get('/admin/api/tiers', opts('Rate-limit tiers (configuration)', { response: { 200: TiersView } }), async () => ({

@@ -93,7 +93,25 @@ export type KeyView = Static<typeof KeyView>;
 // `type: 'object'` beside `allOf`, as TypeBox 0.34 wrote it (1.x leaves it out): the document and
 // Fastify's response serializer see the same schema as before.
 export const CreatedKeyView = Type.Intersect([KeyView, Type.Object({ key: Type.String({ description: 'The secret, shown this once' }) })], { type: 'object' });
-export const KeyList = Type.Object({ object: Type.Literal('list'), data: Type.Array(KeyView) });
+export const KeyList = Type.Object({
+  object: Type.Literal('list'),
+  data: Type.Array(KeyView),
+  total: Type.Optional(Type.Integer({ description: 'Keys matching the query (paged lists only: with `limit`)' })),
+  next_offset: Type.Optional(Nullable(Type.Integer({ description: 'Pass as `offset` for the next page; null on the last (paged lists only)' }))),
+});
+
+/** The keys list's search and pages (issue 22); without `limit` every key is listed, as before. */
+export const KeyListQuery = Type.Object(
+  {
+    q: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'A part of the name (case-insensitive)' })),
+    include_revoked: Type.Optional(Type.Unsafe<'true' | 'false'>({ type: 'string', enum: ['true', 'false'], description: 'Revoked keys too (default true)' })),
+    limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: 'Keys per page, 1 to 200' })),
+    offset: Type.Optional(Type.String({ pattern: '^[0-9]{1,7}$', description: "The previous page's next_offset" })),
+  },
+  { additionalProperties: false },
+);
+export type KeyListQuery = Static<typeof KeyListQuery>;
+export const validateKeyListQuery = compileValidator(KeyListQuery);
 export const KeyIdParams = Type.Object({ id: Type.String() });
 
 /** Admin key creation may name the owning user (issue 12); the operator when absent. */
@@ -104,7 +122,7 @@ export const AdminCreateKeyBody = Type.Object(
 export type AdminCreateKeyBody = Static<typeof AdminCreateKeyBody>;
 export const validateAdminCreateKey = compileValidator(AdminCreateKeyBody);
 
-export const GROUP_BY = ['hour', 'day', 'model', 'key', 'channel', 'user'] as const;
+export const GROUP_BY = ['hour', 'day', 'model', 'key', 'channel', 'user', 'user_model', 'key_model'] as const;
 export type GroupBy = (typeof GROUP_BY)[number];
 
 export const UsageQuery = Type.Object(
@@ -139,7 +157,18 @@ export const UsageReport = Type.Object({
   object: Type.Literal('usage_report'),
   group_by: Nullable(enumOf(GROUP_BY)),
   totals: UsageTotals,
-  groups: Type.Array(Type.Intersect([Type.Object({ group: Type.String({ description: 'The hour (YYYY-MM-DDTHH:00Z), day (YYYY-MM-DD), model id, key id, channel or user id' }) }), UsageTotals], { type: 'object' })),
+  groups: Type.Array(
+    Type.Intersect(
+      [
+        Type.Object({
+          group: Type.String({ description: 'The hour (YYYY-MM-DDTHH:00Z), day (YYYY-MM-DD), model id, key id, channel or user id (user_model: the user; key_model: the key)' }),
+          model: Type.Optional(Type.String({ description: 'user_model and key_model: the model' })),
+        }),
+        UsageTotals,
+      ],
+      { type: 'object' },
+    ),
+  ),
 });
 export type UsageReport = Static<typeof UsageReport>;
 

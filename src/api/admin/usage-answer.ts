@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import type { Db } from '../../db/connect.js';
 import type { GatewayDeps } from '../../plugins/request-context.js';
 import { usageReport, type ReportGroupBy } from '../../usage/usage-report.js';
 import { usageReportToCsv } from '../../usage/usage-csv.js';
@@ -36,9 +37,19 @@ export async function usageAnswer(deps: Pick<GatewayDeps, 'readDb' | 'usage' | '
   return { object: 'usage_report' as const, group_by: query.group_by ?? null, totals, groups };
 }
 
-export function sendUsageCsv(reply: FastifyReply, report: Awaited<ReturnType<typeof usageAnswer>>): FastifyReply {
+/**
+ * The report as CSV with, for key and user groups, the names the console shows beside the ids
+ * (issue 22): a key's name, a person's email (their name where they have none).
+ */
+export async function sendUsageCsv(reply: FastifyReply, db: Db, report: Awaited<ReturnType<typeof usageAnswer>>): Promise<FastifyReply> {
+  const ids = [...new Set(report.groups.map((g) => g.group))].filter(Boolean);
+  const byKey = report.group_by === 'key' || report.group_by === 'key_model';
+  const byUser = report.group_by === 'user' || report.group_by === 'user_model';
+  let names: Map<string, string> | undefined;
+  if (byKey) names = new Map(ids.length === 0 ? [] : (await db.selectFrom('api_keys').select(['id', 'name']).where('id', 'in', ids).execute()).map((k) => [k.id, k.name]));
+  if (byUser) names = new Map(ids.length === 0 ? [] : (await db.selectFrom('users').select(['id', 'email', 'name']).where('id', 'in', ids).execute()).map((u) => [u.id, u.email ?? u.name]));
   return reply
     .type('text/csv; charset=utf-8')
-    .header('content-disposition', `attachment; filename="usage${report.group_by ? `-by-${report.group_by}` : ''}.csv"`)
-    .send(usageReportToCsv(report, report.group_by !== null));
+    .header('content-disposition', `attachment; filename="usage${report.group_by ? `-by-${report.group_by.replace('_', '-')}` : ''}.csv"`)
+    .send(usageReportToCsv(report, report.group_by !== null, names));
 }

@@ -4,9 +4,10 @@ import { KeyStore, type ApiKey } from '../../keys/key-store.js';
 import { budgetClaims, fitKeyToAllowance, withUserLocked } from '../../users/key-allowance.js';
 import { toKeyPatch } from '../admin/key-input.js';
 import { KeyViews } from '../admin/key-views.js';
+import { keyListAnswer } from '../admin/key-list.js';
 import { validated } from '../admin/route-validation.js';
 import {
-  CreatedKeyView, CreateKeyBody, KeyIdParams, KeyList, KeyView, PatchKeyBody,
+  CreatedKeyView, CreateKeyBody, KeyIdParams, KeyList, KeyListQuery, KeyView, PatchKeyBody, validateKeyListQuery,
   validateCreateKey, validatePatchKey, type CreateKeyBody as CreateBody, type PatchKeyBody as PatchBody,
 } from '../admin/schemas.js';
 import { sessionOfRequest } from './session-auth.js';
@@ -33,10 +34,11 @@ export async function consoleKeyRoutes(app: FastifyInstance, { opts }: ConsoleRo
     return key;
   };
 
-  app.get('/console/api/keys', opts('Your API keys (never their secrets)', { response: { 200: KeyList } }), async (request) => ({
-    object: 'list' as const,
-    data: await views.many(await keys.list({ owner: sessionOfRequest(request).user.id }), { withSpend: true }),
-  }));
+  app.get(
+    '/console/api/keys',
+    { ...opts('Your API keys (never their secrets); `q` searches names, `limit` and `offset` page', { querystring: KeyListQuery, response: { 200: KeyList } }), validatorCompiler: validated(validateKeyListQuery) },
+    async (request) => keyListAnswer(keys, views, request.query as KeyListQuery, sessionOfRequest(request).user.id),
+  );
 
   app.post(
     '/console/api/keys',

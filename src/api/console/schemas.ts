@@ -112,7 +112,7 @@ export const UserIdParams = Type.Object({ id: Type.String() });
 
 /** The admin usage query without the `user` filter and grouping: a key holder sees only their own. */
 const { user: _user, group_by: _groupBy, ...consoleUsageFields } = UsageQuery.properties;
-export const CONSOLE_GROUP_BY = GROUP_BY.filter((g) => g !== 'user');
+export const CONSOLE_GROUP_BY = GROUP_BY.filter((g) => g !== 'user' && g !== 'user_model');
 export const ConsoleUsageQuery = Type.Object({ ...consoleUsageFields, group_by: Type.Optional(enumOf(CONSOLE_GROUP_BY)) }, { additionalProperties: false });
 export type ConsoleUsageQuery = Static<typeof ConsoleUsageQuery>;
 export const validateConsoleUsageQuery = compileValidator(ConsoleUsageQuery);

@@ -22,7 +22,7 @@ export async function consoleUsageRoutes(app: FastifyInstance, { opts }: Console
       ...opts("Your keys' usage as CSV (same query and figures as /console/api/usage)", { querystring: ConsoleUsageQuery, produces: ['text/csv'], response: { 200: { type: 'string' } } }),
       validatorCompiler: validated(validateConsoleUsageQuery),
     },
-    async (request, reply) => sendUsageCsv(reply, await usageAnswer(app.gateway, request.query as Query, sessionOfRequest(request).user.id)),
+    async (request, reply) => sendUsageCsv(reply, app.gateway.readDb, await usageAnswer(app.gateway, request.query as Query, sessionOfRequest(request).user.id)),
   );
 
   app.get('/console/api/models', opts('Models you may use and grant to your keys, with their prices', { response: { 200: ConsoleModelList } }), async (request) => {

@@ -1,13 +1,18 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { GatewayError } from '../../errors.js';
 import { getRequest, listRequests, type RequestLogDetailRow, type RequestLogRow } from '../../requests/request-log-query.js';
 import { unpackHeaders } from '../../requests/packed-headers.js';
+import { attemptsOf } from '../../requests/attempts.js';
+import { requestLogCsv } from '../../requests/request-log-csv.js';
 import { priceUsage, type CostLine } from '../../usage/cost-lines.js';
 import type { PriceConfig } from '../../config/schema.js';
 import { iso, parseTimestamp } from '../admin/key-input.js';
 import { pageLimit, type ScopedListRoutes } from '../paging.js';
 import { validated } from '../admin/route-validation.js';
-import { AdminRequestLogQuery, ConsoleRequestLogQuery, RequestDetail, RequestEntryId, RequestLogPage, validateAdminRequestLogQuery, validateConsoleRequestLogQuery } from './schemas.js';
+import {
+  AdminRequestCsvQuery, ConsoleRequestCsvQuery, validateAdminRequestCsvQuery, validateConsoleRequestCsvQuery,
+  AdminRequestLogQuery, ConsoleRequestLogQuery, RequestDetail, RequestEntryId, RequestLogPage, validateAdminRequestLogQuery, validateConsoleRequestLogQuery } from './schemas.js';
 
 type Query = AdminRequestLogQuery;
 
@@ -63,23 +68,34 @@ export async function requestLogRoutes(app: FastifyInstance, { base, opts, owner
     },
     async (request) => {
       const query = request.query as Query;
-      const limit = pageLimit(query.limit);
-      const filter = {
-        keyId: query.key,
-        model: query.model,
-        channel: query.channel,
-        requestId: query.request_id,
-        errorCode: query.error_code,
-        status: query.status,
-        ownerId: ownerOf(request) ?? query.user,
-        from: query.from === undefined ? undefined : parseTimestamp(query.from, 'from'),
-        to: query.to === undefined ? undefined : parseTimestamp(query.to, 'to'),
-        before: query.before === undefined ? undefined : Number(query.before),
-        limit,
-      };
+      const filter = { ...filterOf(query, ownerOf(request)), before: query.before === undefined ? undefined : Number(query.before), limit: pageLimit(query.limit) };
       await written();
       const { rows, nextBefore } = await listRequests(readDb, filter, requestLog.cutoff);
       return { object: 'list' as const, data: rows.map(view), next_before: nextBefore === null ? null : String(nextBefore) };
+    },
+  );
+
+  app.get(
+    `${base}/requests.csv`,
+    {
+      ...opts(operator ? 'The requests the filters match as CSV, newest first (at most 100,000; the list\'s filters)' : 'Your requests the filters match as CSV, newest first (at most 100,000)', {
+        querystring: operator ? AdminRequestCsvQuery : ConsoleRequestCsvQuery,
+        produces: ['text/csv'],
+        response: { 200: { type: 'string' } },
+      }),
+      validatorCompiler: validated(operator ? validateAdminRequestCsvQuery : validateConsoleRequestCsvQuery),
+    },
+    async (request, reply) => {
+      const filter = filterOf(request.query as Query, ownerOf(request));
+      await written();
+      // The email the page shows for each key's owner: a user list is small, read once per export.
+      const userNames = operator ? new Map((await readDb.selectFrom('users').select(['id', 'email', 'name']).execute()).map((u) => [u.id, u.email ?? u.name])) : new Map<string, string>();
+      const lines = requestLogCsv(readDb, filter, requestLog.cutoff, { operator, userNames });
+      return reply
+        .type('text/csv; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="requests.csv"')
+        .header('cache-control', 'no-store')
+        .send(Readable.from(lines));
     },
   );
 
@@ -102,9 +118,26 @@ export async function requestLogRoutes(app: FastifyInstance, { base, opts, owner
         request_body: row.request_body,
         response_body: row.response_body,
         cost_lines: costLinesOf(row),
+        // Which upstream accounts were tried is the operator's business, as the entry's channel is.
+        attempts: attemptsOf(row.attempts, row).map((attempt) => (operator ? attempt : { ...attempt, channel: null })),
       };
     },
   );
+}
+
+/** The list's and the export's filter from the query; `ownerId` (the console's user) wins over `user`. */
+function filterOf(query: Query, ownerId: string | undefined) {
+  return {
+    keyId: query.key,
+    model: query.model,
+    channel: query.channel,
+    requestId: query.request_id,
+    errorCode: query.error_code,
+    status: query.status,
+    ownerId: ownerId ?? query.user,
+    from: query.from === undefined ? undefined : parseTimestamp(query.from, 'from'),
+    to: query.to === undefined ? undefined : parseTimestamp(query.to, 'to'),
+  };
 }
 
 /** The bill line by line, worked out again from the event's usage parts and the price it was billed at. */

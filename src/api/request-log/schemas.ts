@@ -33,6 +33,17 @@ export const AdminRequestLogQuery = Type.Object(
 export type AdminRequestLogQuery = Static<typeof AdminRequestLogQuery>;
 export const validateAdminRequestLogQuery = compileValidator(AdminRequestLogQuery);
 
+/** The export takes the list's filters, without its paging. */
+const { before: _before, limit: _limit, ...csvFields } = queryFields;
+const operatorFields = {
+  channel: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+  user: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'User id: requests of the keys this user owns' })),
+};
+export const ConsoleRequestCsvQuery = Type.Object(csvFields, { additionalProperties: false });
+export const validateConsoleRequestCsvQuery = compileValidator(ConsoleRequestCsvQuery);
+export const AdminRequestCsvQuery = Type.Object({ ...csvFields, ...operatorFields }, { additionalProperties: false });
+export const validateAdminRequestCsvQuery = compileValidator(AdminRequestCsvQuery);
+
 export const RequestEntryId = Type.Object({ id: Type.String({ description: "The entry's id from the list (not the x-request-id)" }) });
 
 export const RequestEntry = Type.Object({
@@ -85,6 +96,16 @@ export const RequestDetail = Type.Intersect([
         usd: Type.Number(),
       }),
       { description: 'The bill line by line, at the prices of the moment it was made (issue 21)' },
+    ),
+    attempts: Type.Array(
+      Type.Object({
+        channel: Nullable(Type.String({ description: 'The channel tried (operators only; null for key holders)' })),
+        status: Nullable(Type.Integer({ description: "The upstream's HTTP status; null when none answered (a timeout, a refused connection)" })),
+        latency_ms: Type.Integer({ description: 'From sending the attempt to its answer or failure' }),
+        error_code: Nullable(Type.String({ description: 'Why the attempt failed, as the gateway names it; null for the attempt that answered' })),
+        error_message: Nullable(Type.String()),
+      }),
+      { description: 'Each upstream attempt in order: retries on a channel and fallbacks to others; empty when no upstream was called (a request refused by the gateway)' },
     ),
   }),
 ], { type: 'object' });

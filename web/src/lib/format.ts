@@ -24,6 +24,13 @@ export const formatTime = (iso: string | null | undefined): string => {
   return Number.isNaN(date.getTime()) ? iso : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 };
 
+/** Local date and time to the second (the request log: requests a second apart must read apart). */
+export const formatSeconds = (iso: string | null | undefined): string => {
+  if (!iso) return '—';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+};
+
 /** "UTC+02:00": the offset the page shows local times in. */
 export function localZoneLabel(at = new Date()): string {
   const minutes = -at.getTimezoneOffset();

@@ -85,7 +85,7 @@ export interface UsageTotals {
 export interface UsageReport {
   group_by: string | null;
   totals: UsageTotals;
-  groups: Array<UsageTotals & { group: string }>;
+  groups: Array<UsageTotals & { group: string; model?: string }>;
 }
 
 /** The request log (GET /admin/api/requests, /console/api/requests). */
@@ -133,6 +133,17 @@ export interface RequestDetail extends RequestEntry {
   cache_write_tokens: number;
   cache_write_1h_tokens: number;
   cost_lines: CostLine[];
+  /** Each upstream attempt in order (retries, fallbacks); empty when no upstream was called. */
+  attempts: Attempt[];
+}
+
+export interface Attempt {
+  /** Null for key holders. */
+  channel: string | null;
+  status: number | null;
+  latency_ms: number;
+  error_code: string | null;
+  error_message: string | null;
 }
 
 export interface Page<T> {

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { useNotify } from '../../app/notify';
+import { ActionsCell, DataCell, DataRow, RowHeader } from '../../components/data-table';
 import { StatusBadge } from '../../components/states';
 import { api, messageOf } from '../../lib/api';
 import { formatCount, formatMs, formatPercent, formatTime } from '../../lib/format';
@@ -13,16 +14,33 @@ const host = (url: string) => {
   }
 };
 
+/** A channel's test as the row shows it: running, its answer, or why it could not run. */
+export interface TestState {
+  running: boolean;
+  result?: ChannelTest;
+  error?: string;
+}
+
+export interface ChannelRowProps {
+  channel: Channel;
+  test: TestState | undefined;
+  onTest: () => void;
+  onChanged: (channel: Channel) => void;
+  /** Disabling asks first (the page's dialog); enabling applies at once. */
+  onDisable: () => void;
+  onEdit: () => void;
+  onRemove: () => void;
+}
+
 /**
- * One channel: enable/disable at once; weight and priority edited in place and saved by an
- * explicit Save (never on blur); a test whose result shows in the row.
+ * One channel: weight and priority edited in place and saved by an explicit Save (never on
+ * blur); enable at once, disable after a confirmation; a test whose result shows in the row.
  */
-export function ChannelRow({ channel, onChanged, onEdit, onRemove }: { channel: Channel; onChanged: (channel: Channel) => void; onEdit: () => void; onRemove: () => void }) {
+export function ChannelRow({ channel, test, onTest, onChanged, onDisable, onEdit, onRemove }: ChannelRowProps) {
   const notify = useNotify();
   const [weight, setWeight] = useState(String(channel.weight));
   const [priority, setPriority] = useState(String(channel.priority));
   const [busy, setBusy] = useState(false);
-  const [test, setTest] = useState<{ running: boolean; result?: ChannelTest; error?: string }>({ running: false });
   const dirty = weight !== String(channel.weight) || priority !== String(channel.priority);
   const path = `/admin/api/channels/${encodeURIComponent(channel.id)}`;
 
@@ -40,77 +58,89 @@ export function ChannelRow({ channel, onChanged, onEdit, onRemove }: { channel: 
       setBusy(false);
     }
   };
-  const runTest = async () => {
-    setTest({ running: true });
-    try {
-      setTest({ running: false, result: await api<ChannelTest>('POST', `${path}/test`) });
-    } catch (error) {
-      setTest({ running: false, error: messageOf(error) });
-    }
-  };
 
   return (
-    <tr>
-      <th scope="row">
+    <DataRow>
+      <RowHeader>
         {channel.id}
         <div className="muted small">
           {channel.vendor} · {host(channel.base_url)} · {channel.source === 'default' ? 'default' : channel.runtime_override ? 'file, changed at runtime' : channel.source}
           {channel.credentials.api_key && ` · key ${channel.credentials.api_key}`}
         </div>
-      </th>
-      <td>
+      </RowHeader>
+      <DataCell label="State">
         <StatusBadge status={channel.enabled ? 'enabled' : 'disabled'} />
-      </td>
-      <td>
+      </DataCell>
+      <DataCell label="Circuit">
         <StatusBadge status={channel.circuit} />
-      </td>
-      <td title={Object.entries(channel.model_map).map(([id, upstream]) => `${id} → ${upstream}`).join('\n')}>{channel.models.length}</td>
-      <td>
+      </DataCell>
+      <DataCell label="Models" title={Object.entries(channel.model_map).map(([id, upstream]) => `${id} → ${upstream}`).join('\n')}>
+        {channel.models.length}
+      </DataCell>
+      <DataCell label="Weight">
         <input className="inline-input" type="number" min={1} max={1000} step={1} value={weight} onChange={(e) => setWeight(e.target.value)} aria-label={`Weight of ${channel.id}`} />
-      </td>
-      <td>
+      </DataCell>
+      <DataCell label="Priority">
         <input className="inline-input" type="number" min={-1000} max={1000} step={1} value={priority} onChange={(e) => setPriority(e.target.value)} aria-label={`Priority of ${channel.id}`} />
-      </td>
-      <td className="num">{formatCount(channel.requests)}</td>
-      <td className="num">{formatPercent(channel.error_rate)}</td>
-      <td className="num">
+      </DataCell>
+      <DataCell label="Requests" className="num">
+        {formatCount(channel.requests)}
+      </DataCell>
+      <DataCell label="Error rate" className="num">
+        {formatPercent(channel.error_rate)}
+      </DataCell>
+      <DataCell label="Latency p50 / p99" className="num">
         {formatMs(channel.latency_p50_ms)} / {formatMs(channel.latency_p99_ms)}
-      </td>
-      <td className="clip" title={channel.last_error?.message}>
+      </DataCell>
+      <DataCell label="Last error" className="clip" title={channel.last_error?.message}>
         {channel.last_error ? `${formatTime(channel.last_error.at)} · ${channel.last_error.status ?? ''} ${channel.last_error.message}` : '—'}
-      </td>
-      <td>
-        <div className="actions">
-          <button type="button" disabled={!dirty || busy} onClick={() => void patch({ weight: Number(weight), priority: Number(priority) }, `${channel.id}: weight and priority saved.`)} aria-label={`Save weight and priority of ${channel.id}`}>
-            Save
+      </DataCell>
+      <ActionsCell
+        status={
+          <div role="status" aria-live="polite" aria-label={`Test result of ${channel.id}`} className="small">
+            {test?.result &&
+              (test.result.ok ? (
+                <span className="badge badge-succeeded">
+                  ✓ OK {test.result.status} · {formatMs(test.result.latency_ms)} · {test.result.model}
+                </span>
+              ) : (
+                <span className="badge badge-failed">
+                  ✕ {test.result.status ?? ''} {test.result.error}
+                </span>
+              ))}
+            {test?.error && (
+              <span className="error">
+                <span aria-hidden="true">✕</span> {test.error}
+              </span>
+            )}
+          </div>
+        }
+      >
+        <button type="button" disabled={!dirty || busy} onClick={() => void patch({ weight: Number(weight), priority: Number(priority) }, `${channel.id}: weight and priority saved.`)} aria-label={`Save weight and priority of ${channel.id}`}>
+          Save
+        </button>
+        <button
+          type="button"
+          disabled={busy}
+          onClick={() => (channel.enabled ? onDisable() : void patch({ enabled: true }, `${channel.id} enabled.`))}
+          aria-label={`${channel.enabled ? 'Disable' : 'Enable'} ${channel.id}`}
+        >
+          {channel.enabled ? 'Disable' : 'Enable'}
+        </button>
+        <button type="button" disabled={test?.running} onClick={onTest} aria-label={`Test ${channel.id}`}>
+          {test?.running ? 'Testing…' : 'Test'}
+        </button>
+        {channel.source !== 'default' && (
+          <button type="button" onClick={onEdit} aria-label={`Edit ${channel.id}`}>
+            Edit
           </button>
-          <button type="button" disabled={busy} onClick={() => void patch({ enabled: !channel.enabled }, `${channel.id} ${channel.enabled ? 'disabled' : 'enabled'}.`)} aria-label={`${channel.enabled ? 'Disable' : 'Enable'} ${channel.id}`}>
-            {channel.enabled ? 'Disable' : 'Enable'}
+        )}
+        {(channel.source === 'runtime' || channel.runtime_override) && (
+          <button type="button" className="danger" onClick={onRemove} aria-label={`${channel.source === 'runtime' ? 'Delete' : 'Reset to file'} ${channel.id}`}>
+            {channel.source === 'runtime' ? 'Delete' : 'Reset to file'}
           </button>
-          <button type="button" disabled={test.running} onClick={() => void runTest()} aria-label={`Test ${channel.id}`}>
-            {test.running ? 'Testing…' : 'Test'}
-          </button>
-          {channel.source !== 'default' && (
-            <button type="button" onClick={onEdit} aria-label={`Edit ${channel.id}`}>
-              Edit
-            </button>
-          )}
-          {(channel.source === 'runtime' || channel.runtime_override) && (
-            <button type="button" className="danger" onClick={onRemove} aria-label={`${channel.source === 'runtime' ? 'Delete' : 'Reset to file'} ${channel.id}`}>
-              {channel.source === 'runtime' ? 'Delete' : 'Reset to file'}
-            </button>
-          )}
-        </div>
-        <div role="status" aria-live="polite" className="small">
-          {test.result &&
-            (test.result.ok ? (
-              <span className="badge badge-succeeded">✓ OK {test.result.status} · {formatMs(test.result.latency_ms)} · {test.result.model}</span>
-            ) : (
-              <span className="badge badge-failed">✕ {test.result.status ?? ''} {test.result.error}</span>
-            ))}
-          {test.error && <span className="error">{test.error}</span>}
-        </div>
-      </td>
-    </tr>
+        )}
+      </ActionsCell>
+    </DataRow>
   );
 }

@@ -3,14 +3,18 @@ import { Link } from 'react-router';
 import { useNotify } from '../../app/notify';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Empty, ErrorNote, Loading, NotAvailable } from '../../components/states';
-import { api, isNotAvailable } from '../../lib/api';
+import { api, isNotAvailable, messageOf } from '../../lib/api';
+import { DataTable } from '../../components/data-table';
 import { usePageTitle } from '../../lib/page-title';
-import type { Channel, ListAnswer } from '../../lib/types';
+import type { Channel, ChannelTest, ListAnswer } from '../../lib/types';
 import { useLoad } from '../../lib/use-load';
 import { ChannelDialog } from './channel-dialog';
-import { ChannelRow } from './channel-row';
+import { ChannelRow, type TestState } from './channel-row';
 
-type Pending = { kind: 'add' } | { kind: 'edit'; channel: Channel } | { kind: 'remove'; channel: Channel };
+type Pending = { kind: 'add' } | { kind: 'edit'; channel: Channel } | { kind: 'remove'; channel: Channel } | { kind: 'disable'; channel: Channel };
+
+/** Tests at a time during "Test all": enough to be quick, few enough not to look like a burst upstream. */
+const TEST_CONCURRENCY = 3;
 
 /**
  * Operators: upstream channels (issues 12 and 21): health, enable, weight and priority, a test, and
@@ -22,7 +26,30 @@ export function ChannelsPage() {
   const channels = useLoad((signal) => api<ListAnswer<Channel>>('GET', '/admin/api/channels', undefined, { signal }), []);
   const [rows, setRows] = useState<Channel[]>([]);
   const [pending, setPending] = useState<Pending>();
+  const [tests, setTests] = useState<Record<string, TestState>>({});
+  const [testingAll, setTestingAll] = useState(false);
   useEffect(() => setRows(channels.data?.data ?? []), [channels.data]);
+  const setTest = (id: string, state: TestState) => setTests((all) => ({ ...all, [id]: state }));
+  const runTest = async (id: string) => {
+    setTest(id, { running: true });
+    try {
+      setTest(id, { running: false, result: await api<ChannelTest>('POST', `/admin/api/channels/${encodeURIComponent(id)}/test`) });
+    } catch (error) {
+      setTest(id, { running: false, error: messageOf(error) });
+    }
+  };
+  /** Tests every enabled channel, a few at a time; each row shows its result as it lands. */
+  const testAll = async () => {
+    const queue = rows.filter((c) => c.enabled).map((c) => c.id);
+    setTestingAll(true);
+    const worker = async () => {
+      for (let id = queue.shift(); id !== undefined; id = queue.shift()) await runTest(id);
+    };
+    await Promise.all(Array.from({ length: TEST_CONCURRENCY }, worker));
+    setTestingAll(false);
+    notify('Every enabled channel was tested: the results are on their rows.');
+    channels.reload();
+  };
   const saved = (channel: Channel, verb: string) => {
     setPending(undefined);
     notify(`Channel ${channel.id} ${verb}.`);
@@ -34,9 +61,14 @@ export function ChannelsPage() {
     <section aria-labelledby="channels-title">
       <div className="page-head">
         <h1 id="channels-title">Channels</h1>
-        <button type="button" className="primary" onClick={() => setPending({ kind: 'add' })}>
-          Add channel
-        </button>
+        <div className="row">
+          <button type="button" onClick={() => void testAll()} disabled={testingAll || rows.length === 0}>
+            {testingAll ? 'Testing…' : 'Test all'}
+          </button>
+          <button type="button" className="primary" onClick={() => setPending({ kind: 'add' })}>
+            Add channel
+          </button>
+        </div>
       </div>
       <p className="muted">
         A channel is one vendor account. Added or edited here, it serves traffic at once on every instance. Enabling or disabling applies at once; weight and priority
@@ -46,39 +78,45 @@ export function ChannelsPage() {
       {channels.loading && !channels.data && <Loading what="Loading channels" />}
       {channels.data && rows.length === 0 && <Empty>No channels are configured.</Empty>}
       {rows.length > 0 && (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">Channels ({rows.length})</caption>
-            <thead>
-              <tr>
-                <th scope="col">Channel</th>
-                <th scope="col">State</th>
-                <th scope="col">Circuit</th>
-                <th scope="col">Models</th>
-                <th scope="col">Weight</th>
-                <th scope="col">Priority</th>
-                <th scope="col" className="num">Requests</th>
-                <th scope="col" className="num">Error rate</th>
-                <th scope="col" className="num">Latency p50 / p99</th>
-                <th scope="col">Last error</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((channel) => (
-                <ChannelRow
-                  key={channel.id}
-                  channel={channel}
-                  onChanged={(updated) => setRows((list) => list.map((c) => (c.id === updated.id ? updated : c)))}
-                  onEdit={() => setPending({ kind: 'edit', channel })}
-                  onRemove={() => setPending({ kind: 'remove', channel })}
-                />
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption={`Channels (${rows.length})`}
+          columns={[
+            'Channel', 'State', 'Circuit', 'Models', 'Weight', 'Priority', { label: 'Requests', className: 'num' }, { label: 'Error rate', className: 'num' },
+            { label: 'Latency p50 / p99', className: 'num' }, 'Last error', { label: 'Actions', hidden: true },
+          ]}
+        >
+          {rows.map((channel) => (
+            <ChannelRow
+              key={channel.id}
+              channel={channel}
+              test={tests[channel.id]}
+              onTest={() => void runTest(channel.id)}
+              onChanged={(updated) => setRows((list) => list.map((c) => (c.id === updated.id ? updated : c)))}
+              onDisable={() => setPending({ kind: 'disable', channel })}
+              onEdit={() => setPending({ kind: 'edit', channel })}
+              onRemove={() => setPending({ kind: 'remove', channel })}
+            />
+          ))}
+        </DataTable>
+      )}
+      {pending?.kind === 'disable' && (
+        <ConfirmDialog
+          title={`Disable ${pending.channel.id}?`}
+          confirmLabel="Disable channel"
+          danger
+          onClose={() => setPending(undefined)}
+          onConfirm={async () => {
+            const updated = await api<Channel>('PATCH', `/admin/api/channels/${encodeURIComponent(pending.channel.id)}`, { enabled: false });
+            setRows((list) => list.map((c) => (c.id === updated.id ? updated : c)));
+            setPending(undefined);
+            notify(`${updated.id} disabled.`);
+          }}
+        >
+          <p>
+            It stops serving at once, on every instance. Requests for its models go to the other channels that serve them; a model only it serves answers an
+            error until it is enabled again.
+          </p>
+        </ConfirmDialog>
       )}
       {pending?.kind === 'add' && <ChannelDialog onClose={() => setPending(undefined)} onSaved={(channel) => saved(channel, 'added')} />}
       {pending?.kind === 'edit' && <ChannelDialog channel={pending.channel} onClose={() => setPending(undefined)} onSaved={(channel) => saved(channel, 'saved')} />}

@@ -1,8 +1,8 @@
 import { Dialog } from '../../components/dialog';
 import { ErrorNote, Loading } from '../../components/states';
 import { api } from '../../lib/api';
-import { formatCount, formatMs, formatTime, formatUsd } from '../../lib/format';
-import type { RequestDetail } from '../../lib/types';
+import { formatCount, formatMs, formatSeconds, formatUsd } from '../../lib/format';
+import type { Attempt, RequestDetail } from '../../lib/types';
 import { useLoad } from '../../lib/use-load';
 
 /** Pretty-prints a JSON body; anything else is shown as it is. */
@@ -70,6 +70,28 @@ function CostLines({ lines, total }: { lines: RequestDetail['cost_lines']; total
   );
 }
 
+/** Each upstream attempt: where it went, what came back, how long it took, why it moved on. */
+function Attempts({ attempts }: { attempts: readonly Attempt[] }) {
+  if (attempts.length === 0) return <p className="muted">No upstream was called: the gateway answered this request itself.</p>;
+  return (
+    <ol className="attempts" aria-label="Attempts">
+      {attempts.map((attempt, index) => (
+        <li key={index}>
+          <span className={`badge ${attempt.error_code ? 'badge-failed' : 'badge-succeeded'}`}>
+            <span aria-hidden="true">{attempt.error_code ? '✕' : '✓'}</span> {attempt.status ?? 'no answer'}
+          </span>{' '}
+          {attempt.channel ?? 'upstream'} · {formatMs(attempt.latency_ms)}
+          {attempt.error_code && (
+            <div className="small">
+              <code>{attempt.error_code}</code> {attempt.error_message}
+            </div>
+          )}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
 /** One request in full, fetched when the drawer opens (never one detail call per row). */
 export function RequestDrawer({ base, id, onClose }: { base: string; id: string; onClose: () => void }) {
   const detail = useLoad((signal) => api<RequestDetail>('GET', `${base}/requests/${encodeURIComponent(id)}`, undefined, { signal }), [base, id]);
@@ -84,7 +106,7 @@ export function RequestDrawer({ base, id, onClose }: { base: string; id: string;
             <dt>Request id</dt>
             <dd className="mono">{d.request_id}</dd>
             <dt>Time</dt>
-            <dd title={d.created_at}>{formatTime(d.created_at)}</dd>
+            <dd title={d.created_at}>{formatSeconds(d.created_at)}</dd>
             <dt>Status</dt>
             <dd>
               {d.status ?? '—'} ({d.outcome.replace(/_/g, ' ')})
@@ -125,6 +147,8 @@ export function RequestDrawer({ base, id, onClose }: { base: string; id: string;
               </>
             )}
           </dl>
+          <h3>Attempts</h3>
+          <Attempts attempts={d.attempts ?? []} />
           <h3>Cost</h3>
           <CostLines lines={d.cost_lines ?? []} total={d.cost_usd} />
           <h3>Request headers</h3>

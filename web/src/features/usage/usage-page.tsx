@@ -8,11 +8,13 @@ import { usePageTitle } from '../../lib/page-title';
 import type { ApiKey, ConsoleModel, ListAnswer, UsageReport, User } from '../../lib/types';
 import { useLoad } from '../../lib/use-load';
 import { FilterBar, type UsageFilter } from './usage-filters';
+import { DataCell, DataRow, DataTable, RowHeader } from '../../components/data-table';
+import { SpendMeter } from '../../components/spend-meter';
 import type { Bucket } from './usage-charts';
 
 const UsageCharts = lazy(() => import('./usage-charts'));
 
-type GroupBy = 'key' | 'model' | 'channel' | 'user';
+type GroupBy = 'key' | 'model' | 'channel' | 'user' | 'user_model' | 'key_model';
 
 const DEFAULT_DAYS = 7;
 
@@ -32,7 +34,10 @@ export function UsagePage() {
   };
   const bucket: Bucket = params.get('bucket') === 'hour' ? 'hour' : 'day';
   const groupParam = params.get('group');
-  const group: GroupBy = groupParam === 'model' || groupParam === 'channel' || (groupParam === 'user' && isOperator) ? groupParam : 'key';
+  const group: GroupBy =
+    groupParam === 'model' || groupParam === 'channel' || groupParam === 'key_model' || ((groupParam === 'user' || groupParam === 'user_model') && isOperator) ? groupParam : 'key';
+  const byKey = group === 'key' || group === 'key_model';
+  const byUser = group === 'user' || group === 'user_model';
   const query = { from: filter.from, to: filter.to, key: filter.key, model: filter.model };
 
   const keys = useLoad((signal) => api<ListAnswer<ApiKey>>('GET', `${base}/keys`, undefined, { signal }), [base]);
@@ -43,10 +48,24 @@ export function UsagePage() {
 
   const names = useMemo(() => {
     const map = new Map<string, string>();
-    if (group === 'key') for (const k of keys.data?.data ?? []) map.set(k.id, `${k.name} (${k.prefix}…)`);
-    if (group === 'user') for (const u of users.data?.data ?? []) map.set(u.id, u.email ?? u.name);
+    if (byKey) for (const k of keys.data?.data ?? []) map.set(k.id, `${k.name} (${k.prefix}…)`);
+    if (byUser) for (const u of users.data?.data ?? []) map.set(u.id, u.email ?? u.name);
     return map;
-  }, [group, keys.data, users.data]);
+  }, [byKey, byUser, keys.data, users.data]);
+
+  /** Each key's and each person's whole spend against their budget (a person's: their keys' together). */
+  const budgets = useMemo(() => {
+    const map = new Map<string, { spent: number; budget: number | null }>();
+    const all = keys.data?.data ?? [];
+    if (byKey) for (const k of all) map.set(k.id, { spent: k.spent_usd ?? k.spent_month_usd, budget: k.budget_usd });
+    if (byUser) {
+      for (const u of users.data?.data ?? []) {
+        const spent = all.filter((k) => k.owner === u.id).reduce((sum, k) => sum + (k.spent_usd ?? 0), 0);
+        map.set(u.id, { spent, budget: u.role === 'operator' ? null : u.budget_usd });
+      }
+    }
+    return map;
+  }, [byKey, byUser, keys.data, users.data]);
 
   const update = (patch: Record<string, string | undefined>) => {
     const next = new URLSearchParams(params);
@@ -64,7 +83,16 @@ export function UsagePage() {
 
   const totals = series.data?.totals;
   const csv = `${base}/usage.csv${queryString({ ...query, group_by: group })}`;
-  const groupLabel: Record<GroupBy, string> = { key: 'Key', model: 'Model', channel: 'Channel', user: 'User' };
+  const groupLabel: Record<GroupBy, string> = { key: 'Key', model: 'Model', channel: 'Channel', user: 'User', user_model: 'User × model', key_model: 'Key × model' };
+  const firstColumn = group === 'user_model' ? 'User' : group === 'key_model' ? 'Key' : groupLabel[group];
+  const withModel = group === 'user_model' || group === 'key_model';
+  const showBudget = group === 'key' || group === 'user';
+  const preset = (from: Date, to?: Date) => update({ from: from.toISOString(), to: to?.toISOString() });
+  const midnight = () => {
+    const d = new Date();
+    d.setHours(0, 0, 0, 0);
+    return d;
+  };
 
   return (
     <section aria-labelledby="usage-title">
@@ -87,6 +115,28 @@ export function UsagePage() {
         models={models.data?.data ?? []}
         onApply={(value) => update({ from: value.from ?? '', to: value.to, key: value.key, model: value.model })}
       />
+      <div className="row" role="group" aria-label="Date range presets">
+        <span className="muted">Range:</span>
+        <button type="button" onClick={() => preset(midnight())}>
+          Today
+        </button>
+        <button type="button" onClick={() => preset(new Date(Date.now() - 7 * 86_400_000))}>
+          Last 7 days
+        </button>
+        <button type="button" onClick={() => preset(new Date(Date.now() - 30 * 86_400_000))}>
+          Last 30 days
+        </button>
+        <button
+          type="button"
+          onClick={() => {
+            const start = midnight();
+            start.setDate(1);
+            preset(start);
+          }}
+        >
+          This month
+        </button>
+      </div>
       <div className="row">
         <label className="inline">
           Chart by
@@ -102,6 +152,8 @@ export function UsagePage() {
             <option value="model">Model</option>
             <option value="channel">Channel</option>
             {isOperator && <option value="user">User</option>}
+            {isOperator && <option value="user_model">User × model</option>}
+            <option value="key_model">Key × model</option>
           </select>
         </label>
       </div>
@@ -139,39 +191,33 @@ export function UsagePage() {
       {breakdown.error !== undefined && <ErrorNote error={breakdown.error} retry={breakdown.reload} />}
       {breakdown.data && breakdown.data.groups.length === 0 && <Empty>Nothing to break down yet.</Empty>}
       {breakdown.data && breakdown.data.groups.length > 0 && (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">Usage by {groupLabel[group].toLowerCase()}</caption>
-            <thead>
-              <tr>
-                <th scope="col">{groupLabel[group]}</th>
-                <th scope="col" className="num">Requests</th>
-                <th scope="col" className="num">Prompt tokens</th>
-                <th scope="col" className="num">Completion tokens</th>
-                <th scope="col" className="num">Total tokens</th>
-                <th scope="col" className="num">Images</th>
-                <th scope="col" className="num">Video s</th>
-                <th scope="col" className="num">Cost</th>
-              </tr>
-            </thead>
-            <tbody>
-              {breakdown.data.groups.map((g) => (
-                <tr key={g.group}>
-                  <th scope="row" title={g.group}>
-                    {names.get(g.group) ?? g.group}
-                  </th>
-                  <td className="num">{formatCount(g.requests)}</td>
-                  <td className="num">{formatCount(g.prompt_tokens)}</td>
-                  <td className="num">{formatCount(g.completion_tokens)}</td>
-                  <td className="num">{formatCount(g.total_tokens)}</td>
-                  <td className="num">{formatCount(g.images)}</td>
-                  <td className="num">{formatCount(g.video_seconds)}</td>
-                  <td className="num">{formatUsd(g.cost_usd)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          caption={`Usage by ${groupLabel[group].toLowerCase()}`}
+          columns={[
+            firstColumn, withModel && 'Model', { label: 'Requests', className: 'num' }, { label: 'Prompt tokens', className: 'num' }, { label: 'Completion tokens', className: 'num' },
+            { label: 'Total tokens', className: 'num' }, { label: 'Images', className: 'num' }, { label: 'Video s', className: 'num' }, { label: 'Cost', className: 'num' },
+            showBudget && 'Spent in all / budget',
+          ]}
+        >
+          {breakdown.data.groups.map((g) => {
+            const budget = budgets.get(g.group);
+            const name = names.get(g.group) ?? g.group;
+            return (
+              <DataRow key={`${g.group}\u0000${g.model ?? ''}`}>
+                <RowHeader title={g.group}>{name || '—'}</RowHeader>
+                {withModel && <DataCell label="Model">{g.model || '—'}</DataCell>}
+                <DataCell label="Requests" className="num">{formatCount(g.requests)}</DataCell>
+                <DataCell label="Prompt tokens" className="num">{formatCount(g.prompt_tokens)}</DataCell>
+                <DataCell label="Completion tokens" className="num">{formatCount(g.completion_tokens)}</DataCell>
+                <DataCell label="Total tokens" className="num">{formatCount(g.total_tokens)}</DataCell>
+                <DataCell label="Images" className="num">{formatCount(g.images)}</DataCell>
+                <DataCell label="Video s" className="num">{formatCount(g.video_seconds)}</DataCell>
+                <DataCell label="Cost" className="num">{formatUsd(g.cost_usd)}</DataCell>
+                {showBudget && <DataCell label="Spent in all / budget">{budget ? <SpendMeter spent={budget.spent} budget={budget.budget} name={name} /> : '—'}</DataCell>}
+              </DataRow>
+            );
+          })}
+        </DataTable>
       )}
     </section>
   );

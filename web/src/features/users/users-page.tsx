@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useNotify } from '../../app/notify';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Dialog } from '../../components/dialog';
+import { ActionsCell, DataCell, DataRow, DataTable, RowHeader } from '../../components/data-table';
 import { Empty, ErrorNote, Loading, StatusBadge } from '../../components/states';
 import { api, messageOf } from '../../lib/api';
 import { formatCount, formatTime, formatUsd, listOrAll } from '../../lib/format';
@@ -66,64 +67,44 @@ export function UsersPage() {
       {users.loading && !users.data && <Loading what="Loading users" />}
       {users.data && list.length === 0 && <Empty>No users yet.</Empty>}
       {list.length > 0 && (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">Users ({list.length})</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Status</th>
-                <th scope="col">Allowance</th>
-                <th scope="col">Since</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((user) => (
-                <tr key={user.id}>
-                  <th scope="row" className="name-cell">
-                    {user.name}
-                  </th>
-                  <td>{user.email ?? '—'}</td>
-                  <td>{user.role === 'operator' ? 'operator' : 'key holder'}</td>
-                  <td>
-                    <StatusBadge status={statusOf(user)} />
-                  </td>
-                  <td className="clip" title={allowance(user)}>
-                    {allowance(user)}
-                  </td>
-                  <td>{formatTime(user.created_at)}</td>
-                  <td className="actions">
-                    <button type="button" onClick={() => setOpen({ kind: 'edit', user })} aria-label={`Edit ${user.name}`}>
-                      Edit
+        <DataTable caption={`Users (${list.length})`} columns={['Name', 'Email', 'Role', 'Status', 'Allowance', 'Since', { label: 'Actions', hidden: true }]}>
+          {list.map((user) => (
+            <DataRow key={user.id}>
+              <RowHeader className="name-cell">{user.name}</RowHeader>
+              <DataCell label="Email">{user.email ?? '—'}</DataCell>
+              <DataCell label="Role">{user.role === 'operator' ? 'operator' : 'key holder'}</DataCell>
+              <DataCell label="Status">
+                <StatusBadge status={statusOf(user)} />
+              </DataCell>
+              <DataCell label="Allowance" className="clip" title={allowance(user)}>
+                {allowance(user)}
+              </DataCell>
+              <DataCell label="Since">{formatTime(user.created_at)}</DataCell>
+              <ActionsCell>
+                <button type="button" onClick={() => setOpen({ kind: 'edit', user })} aria-label={`Edit ${user.name}`}>
+                  Edit
+                </button>
+                {user.id !== 'operator' && (
+                  <>
+                    <button type="button" onClick={() => void newLink(user)} aria-label={`New invitation link for ${user.name}`}>
+                      New link
                     </button>
-                    {user.id !== 'operator' && (
-                      <>
-                        <button type="button" onClick={() => void newLink(user)} aria-label={`New invitation link for ${user.name}`}>
-                          New link
-                        </button>
-                        <button
-                          type="button"
-                          onClick={() => void patch(user, { disabled: !user.disabled }, user.disabled ? `${user.name} re-enabled.` : `${user.name} disabled: signed out, keys refused.`)}
-                          aria-label={`${user.disabled ? 'Enable' : 'Disable'} ${user.name}`}
-                        >
-                          {user.disabled ? 'Enable' : 'Disable'}
-                        </button>
-                        <button type="button" className="danger" onClick={() => setOpen({ kind: 'remove', user })} aria-label={`Remove ${user.name}`}>
-                          Remove
-                        </button>
-                      </>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+                    <button
+                      type="button"
+                      onClick={() => void patch(user, { disabled: !user.disabled }, user.disabled ? `${user.name} re-enabled.` : `${user.name} disabled: signed out, keys refused.`)}
+                      aria-label={`${user.disabled ? 'Enable' : 'Disable'} ${user.name}`}
+                    >
+                      {user.disabled ? 'Enable' : 'Disable'}
+                    </button>
+                    <button type="button" className="danger" onClick={() => setOpen({ kind: 'remove', user })} aria-label={`Remove ${user.name}`}>
+                      Remove
+                    </button>
+                  </>
+                )}
+              </ActionsCell>
+            </DataRow>
+          ))}
+        </DataTable>
       )}
       {open?.kind === 'invite' && models.data && <InviteUserDialog models={models.data.data} onInvited={users.reload} onClose={() => setOpen(undefined)} />}
       {open?.kind === 'edit' && models.data && (

@@ -1,0 +1,43 @@
+/**
+ * The upstream attempts of one request (issue 22), for the request log's drawer: each try's
+ * channel, the upstream's status (null when none answered), its latency and, when it failed,
+ * the gateway's error code and message.
+ */
+export interface UpstreamAttempt {
+  channel: string;
+  status: number | null;
+  latency_ms: number;
+  error_code: string | null;
+  error_message: string | null;
+}
+
+/** The longest error message an attempt keeps: the drawer shows an excerpt, not an upstream's page. */
+const MAX_MESSAGE = 300;
+
+/**
+ * Adds one attempt to the request's list. A request answered by its first try keeps no list
+ * (`first` stays unrecorded, so the hot path allocates nothing); the list starts at the first
+ * failure, and the attempt that then succeeds is added to it.
+ */
+export function noteAttempt(list: UpstreamAttempt[] | undefined, attempt: UpstreamAttempt, failed: boolean): UpstreamAttempt[] | undefined {
+  if (!list && !failed) return undefined;
+  const message = attempt.error_message && attempt.error_message.length > MAX_MESSAGE ? `${attempt.error_message.slice(0, MAX_MESSAGE)}…` : attempt.error_message;
+  return [...(list ?? []), { ...attempt, error_message: message }];
+}
+
+/**
+ * The attempts the request log shows: the stored list, or, for a request its first try answered
+ * (or one stored before attempts were kept), that one try as the log entry tells it.
+ */
+export function attemptsOf(stored: string | null, entry: { channel: string | null; status: number; latency_ms: number; error_code: string | null; error_message: string | null }): UpstreamAttempt[] {
+  if (stored) {
+    try {
+      return JSON.parse(stored) as UpstreamAttempt[];
+    } catch {
+      // A row cut short: fall back to what the entry says.
+    }
+  }
+  if (entry.channel === null) return [];
+  const failed = entry.status >= 400;
+  return [{ channel: entry.channel, status: entry.status, latency_ms: entry.latency_ms, error_code: failed ? entry.error_code : null, error_message: failed ? entry.error_message : null }];
+}
