@@ -193,7 +193,8 @@ async function sendWithFallback<F extends PairFamily>(options: DispatchOptions<F
             const first = stream ? await openStream(response, channel, typedPair, ctx) : undefined;
             if (!first?.failedBeforeOutput) {
               attemptAnswered(gateway, channel.name, sentAt);
-              request.gw.attempts = noteAttempt(request.gw.attempts, { channel: channel.name, status: answered, latency_ms: Date.now() - sentAt, error_code: null, error_message: null }, false);
+              // Only after a failed try: a first-try answer keeps no list and allocates nothing.
+              if (request.gw.attempts) request.gw.attempts = noteAttempt(request.gw.attempts, { channel: channel.name, status: answered, latency_ms: Date.now() - sentAt, error_code: null, error_message: null }, false);
               settled = true;
               return { response, channel, pair, ctx, span, ...first };
             }

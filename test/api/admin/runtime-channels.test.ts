@@ -56,9 +56,11 @@ describe('channels added, changed and removed at runtime (issue 21)', () => {
     expect(sent.headers.authorization).toBe(`Bearer ${SECRET}`);
     expect(sent.headers['x-org']).toBe('org-secret-header-77');
     expect((sent.body as { model: string }).model).toBe('gpt-4o-mini');
-    // Billed at the operator's price, on the runtime channel.
+    // Billed at the operator's price, on the runtime channel (the 400 before it is logged under the model asked for, unbilled).
     await gateway.deps.usage.flush();
-    const event = await gateway.deps.db.selectFrom('usage_events').selectAll().where('model', '=', 'house-model').executeTakeFirstOrThrow();
+    const events = await gateway.deps.db.selectFrom('usage_events').selectAll().where('model', '=', 'house-model').orderBy('id').execute();
+    expect(events.map((e) => [e.status, e.cost_usd])).toEqual([[400, 0], [200, expect.any(Number)]]);
+    const event = events[1]!;
     expect(event.channel).toBe('acme-openai');
     expect(event.cost_usd).toBeCloseTo((event.prompt_tokens * 1 + event.completion_tokens * 4) / 1e6, 12);
 
