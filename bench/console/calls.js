@@ -18,6 +18,8 @@ export function pageCalls({ world, sample, from7, from30, now, nextBefore, busyN
     { name: 'users list', path: '/admin/api/users', as: 'operator' },
     { name: 'models', path: '/console/api/models', as: 'operator' },
     { name: 'keys list (key holder)', path: '/console/api/keys', as: 'busyUser' },
+    { name: 'keys page (25, revoked hidden)', path: `/admin/api/keys${q({ limit: 25, include_revoked: 'false' })}`, as: 'operator' },
+    { name: 'keys search', path: `/admin/api/keys${q({ q: 'key 1', limit: 25, include_revoked: 'false' })}`, as: 'operator' },
     // Request log
     { name: 'requests, newest', path: log({}), as: 'operator' },
     { name: 'requests, next page', path: log({ before: nextBefore }), as: 'operator' },
@@ -36,6 +38,8 @@ export function pageCalls({ world, sample, from7, from30, now, nextBefore, busyN
     { name: 'requests, by request id', path: log({ request_id: sample.request_id }), as: 'operator' },
     { name: 'requests, one day 10 days ago', path: log(oneDay), as: 'operator' },
     { name: 'request detail', path: `/admin/api/requests/${entryId}`, as: 'operator' },
+    { name: 'requests CSV of a quiet key', path: `/admin/api/requests.csv${q({ key: world.quietKey.id })}`, as: 'operator' },
+    { name: 'requests CSV, error_code=upstream_unavailable, one day', path: `/admin/api/requests.csv${q({ error_code: 'upstream_unavailable', ...oneDay })}`, as: 'operator' },
     { name: 'requests (busiest key holder)', path: `/console/api/requests${q({ limit: 50 })}`, as: 'busyUser' },
     { name: 'requests (quiet key holder)', path: `/console/api/requests${q({ limit: 50 })}`, as: 'quietUser' },
     // Usage
@@ -49,6 +53,8 @@ export function pageCalls({ world, sample, from7, from30, now, nextBefore, busyN
     { name: 'usage 30 days by hour', path: usage({ from: from30, group_by: 'hour' }), as: 'operator' },
     { name: 'usage 30 days, busiest key by model', path: usage({ from: from30, key: world.busiest.id, group_by: 'model' }), as: 'operator' },
     { name: 'usage 30 days, busiest user by model', path: usage({ from: from30, user: world.busyUser.id, group_by: 'model' }), as: 'operator' },
+    { name: 'usage 30 days by user × model', path: usage({ from: from30, group_by: 'user_model' }), as: 'operator' },
+    { name: 'usage 30 days by key × model', path: usage({ from: from30, group_by: 'key_model' }), as: 'operator' },
     { name: 'usage CSV 30 days by user', path: `/admin/api/usage.csv${q({ from: from30, group_by: 'user' })}`, as: 'operator' },
     { name: 'usage 7 days by day (key holder)', path: `/console/api/usage${q({ from: from7, group_by: 'day' })}`, as: 'busyUser' },
     { name: 'usage 7 days by model (key holder)', path: `/console/api/usage${q({ from: from7, group_by: 'model' })}`, as: 'busyUser' },
@@ -62,7 +68,7 @@ export function pages({ from7 }) {
     { path: '/admin/api/keys', as: 'operator' },
   ];
   return [
-    { name: 'Keys', calls: [...common, { path: '/admin/api/users', as: 'operator' }] },
+    { name: 'Keys', calls: [{ path: '/console/api/models', as: 'operator' }, { path: `/admin/api/keys${q({ limit: 25, include_revoked: 'false' })}`, as: 'operator' }, { path: '/admin/api/users', as: 'operator' }] },
     { name: 'Request log', calls: [...common, { path: '/admin/api/requests?limit=50', as: 'operator' }] },
     {
       name: 'Usage',
