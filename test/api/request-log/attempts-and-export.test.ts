@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startTestGateway, TEST_KEY, type TestGateway } from '../../helpers/gateway.js';
-import { admin, bearer } from '../../helpers/admin.js';
-import { consoleCall, inviteUser, type ConsoleSession } from '../../helpers/console.js';
-
-const chat = (gateway: TestGateway, secret: string, body: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
-  call(gateway, 'POST', '/v1/chat/completions', { model: 'delta-4.1', messages: [{ role: 'user', content: 'hi' }], max_tokens: 5, ...body }, { ...bearer(secret), ...headers });
+import { call, TEST_KEY, type TestGateway } from '../../helpers/gateway.js';
+import { admin } from '../../helpers/admin.js';
+import { chat, startRequestLogWorld, type RequestLogWorld } from '../../helpers/request-log-world.js';
+import { consoleCall } from '../../helpers/console.js';
 
 /** A CSV's rows as objects by its header (no quoted commas in what these tests write). */
 function parseCsv(text: string): Array<Record<string, string>> {
@@ -15,19 +13,10 @@ function parseCsv(text: string): Array<Record<string, string>> {
 
 describe('request log: attempts, the model a refused request asked for, CSV export (issue 22)', () => {
   let gateway: TestGateway;
-  let ann: { session: ConsoleSession; id: string; email: string };
-  let annKey: { id: string; key: string };
+  let ann: RequestLogWorld['ann'];
+  let annKey: RequestLogWorld['annKey'];
   beforeAll(async () => {
-    gateway = await startTestGateway({
-      file: {
-        // The first request fails with a 503: retried on the same channel, then answered.
-        channels: [{ name: 'flaky-openai', vendor: 'openai', models: { 'delta-4.1': 'gpt-4.1' }, simulator: { fault_status: 503, fault_times: 1 } }],
-      },
-    });
-    ann = await inviteUser(gateway, { name: 'Ann' });
-    const created = await consoleCall(gateway, 'POST', '/console/api/keys', { name: 'ann-key' }, { session: ann.session });
-    expect(created.status, created.text).toBe(201);
-    annKey = { id: created.json.id, key: created.json.key };
+    ({ gateway, ann, annKey } = await startRequestLogWorld());
   });
   afterAll(() => gateway.stop());
 

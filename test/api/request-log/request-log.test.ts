@@ -3,29 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startTestGateway, TEST_KEY, type TestGateway } from '../../helpers/gateway.js';
 import { admin, bearer, createKey } from '../../helpers/admin.js';
 import { assertEnvelope } from '../../helpers/envelopes.js';
-import { consoleCall, inviteUser, signInWithAdminToken, type ConsoleSession } from '../../helpers/console.js';
-
-const chat = (gateway: TestGateway, secret: string, body: Record<string, unknown> = {}, headers: Record<string, string> = {}) =>
-  call(gateway, 'POST', '/v1/chat/completions', { model: 'delta-4.1', messages: [{ role: 'user', content: 'hi' }], max_tokens: 5, ...body }, { ...bearer(secret), ...headers });
+import { chat, startRequestLogWorld, type RequestLogWorld } from '../../helpers/request-log-world.js';
+import { consoleCall, signInWithAdminToken } from '../../helpers/console.js';
 
 const DAY_MS = 86_400_000;
 
 describe('request log API (issue 12)', () => {
   let gateway: TestGateway;
-  let ann: { session: ConsoleSession; id: string };
-  let annKey: { id: string; key: string };
+  let ann: RequestLogWorld['ann'];
+  let annKey: RequestLogWorld['annKey'];
   beforeAll(async () => {
-    gateway = await startTestGateway({
-      file: {
-        prices: { 'delta-4.1': { prompt_per_1m: 2, completion_per_1m: 8 } },
-        // The first request to it fails with a 503: the gateway retries on the same channel.
-        channels: [{ name: 'flaky-openai', vendor: 'openai', models: { 'delta-4.1': 'gpt-4.1' }, simulator: { fault_status: 503, fault_times: 1 } }],
-      },
-    });
-    ann = await inviteUser(gateway, { name: 'Ann' });
-    const created = await consoleCall(gateway, 'POST', '/console/api/keys', { name: 'ann-key' }, { session: ann.session });
-    expect(created.status, created.text).toBe(201);
-    annKey = { id: created.json.id, key: created.json.key };
+    ({ gateway, ann, annKey } = await startRequestLogWorld({ prices: { 'delta-4.1': { prompt_per_1m: 2, completion_per_1m: 8 } } }));
   });
   afterAll(() => gateway.stop());
 
