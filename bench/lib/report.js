@@ -49,7 +49,7 @@ export function checkTargets(scenarios, idle) {
   const peak = loaded.reduce((max, r) => (r.rss > (max?.rss ?? 0) ? r : max), undefined);
   const peakMb = peak ? rounded(peak.rss / MB, 1) : null;
   add('peak RSS under load (max over scenarios, c ≤ 256)', peakMb, '≤ 100 MB', peakMb <= 100, ' MB', peak ? peak.at : undefined);
-  if (idle) add(`RSS idle, embedded defaults, ${idle.settleS} s after start`, idle.settledMb, '≤ 64 MB', idle.settledMb <= 64, ' MB');
+  if (idle) add(`RSS idle, embedded defaults, ${idle.settleS} s after start (issue 24)`, idle.settledMb, '≤ 64 MB', idle.settledMb <= 64, ' MB');
   // Earlier issues' targets.
   for (const name of ['chat', 'stream']) {
     const vsDirect = ratio(find(byName[name], 'ours', 64)?.rps, find(byName[name], 'direct', 64)?.rps);
