@@ -39,4 +39,4 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 # Node is PID 1 and gets SIGTERM itself: it drains within GATEWAY_SHUTDOWN_TIMEOUT_MS (25 s), then exits 0.
 STOPSIGNAL SIGTERM
-CMD ["node", "--max-semi-space-size=6", "--heap-growing-percent=30", "dist/cli.js", "start"]
+CMD ["node", "--max-semi-space-size=12", "--heap-growing-percent=30", "dist/cli.js", "start"]

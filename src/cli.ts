@@ -1,4 +1,4 @@
-#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=6 --heap-growing-percent=30
+#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=12 --heap-growing-percent=30
 /**
  * The `gateway` command's entry point. It checks the Node version before anything else loads
  * (issue 24): the gateway's modules load native bindings built for Node 22's ABI (on Node 20

@@ -42,12 +42,14 @@ export function wrkAvailable() {
 }
 
 /**
- * One wrk run: two threads (one below c2), a 30 s timeout. The shell that starts wrk reports
- * its waited-for children's CPU (cutime + cstime), which is wrk's own.
+ * One wrk run: one thread, a 30 s timeout. With two threads on the two cores the servers share,
+ * even the bare upstream simulator showed p99 at 70–90× p50 at c256 (1.3 s), against 2× with one
+ * thread, which also sent more requests (bench/results/2026-11-24-tail.md). The shell that starts
+ * wrk reports its waited-for children's CPU (cutime + cstime), which is wrk's own.
  */
 export function runWrk({ url, method, headers, body, connections, durationS }) {
   const env = { ...process.env, ...requestFiles({ method, headers, body }) };
-  const threads = connections >= 2 ? 2 : 1;
+  const threads = 1;
   const args = ['-t', String(threads), '-c', String(connections), '-d', `${Math.max(1, Math.round(durationS))}s`, '--timeout', '30s', '-s', SCRIPT, url];
   const shell = 'wrk "$@" || exit $?; echo "CHILD_STAT $(cat /proc/$$/stat)"';
   return new Promise((resolve, reject) => {

@@ -129,7 +129,7 @@ export function buildScenarios(ctx) {
       name: 'auth-stream-20',
       description: 'Stream chat, 20 events, on the restricted key with limits',
       stream: true,
-      concurrency: [64],
+      concurrency: [64, 256],
       targets: { direct: openaiDirect(s20.direct), ours: ours(s20.ours, ctx.keys.limited), portkey: portkey(s20.direct) },
     },
   ];

@@ -34,6 +34,9 @@ describe('benchmark harness (issue 5)', () => {
     expect(report.idle.afterStartMb).toBeGreaterThan(0);
     expect(report.targets.map((t: { name: string }) => t.name)).toContain(`RSS idle, embedded defaults, ${report.idle.settleS} s after start (issue 24)`);
     expect(report.targets.map((t: { name: string }) => t.name)).toContain('chat c64 throughput vs direct');
+    // Issue 24's table is always printed; a --quick run measures none of it (no Portkey, no c1/c256).
+    const tail = report.targets.find((t: { name: string }) => t.name === 'p99 ÷ p50 at c256, chat');
+    expect(tail).toMatchObject({ limit: '≤ 3×', value: null, pass: null });
     expect(readFileSync(join(out, json!.replace(/json$/, 'md')), 'utf8')).toContain('| c | req/s direct | req/s ours |');
     expect(readFileSync(join(out, 'chart.svg'), 'utf8')).toMatch(/^<svg/);
   }, 90_000);

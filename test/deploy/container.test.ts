@@ -26,10 +26,10 @@ describe('Dockerfile', () => {
   it('checks health on /readyz and starts node itself (exec form), so SIGTERM reaches the server', () => {
     expect(dockerfile).toMatch(/HEALTHCHECK[\s\S]*\/readyz/);
     const cmd = instructions.find((line) => line.startsWith('CMD '))!;
-    expect(JSON.parse(cmd.slice(4))).toEqual(['node', '--max-semi-space-size=6', '--heap-growing-percent=30', 'dist/cli.js', 'start']);
+    expect(JSON.parse(cmd.slice(4))).toEqual(['node', '--max-semi-space-size=12', '--heap-growing-percent=30', 'dist/cli.js', 'start']);
     // The same V8 flags as npm start and the bin's shebang.
     const start = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-    expect(start).toContain('node --max-semi-space-size=6 --heap-growing-percent=30 dist/cli.js start');
+    expect(start).toContain('node --max-semi-space-size=12 --heap-growing-percent=30 dist/cli.js start');
   });
 
   it.skipIf(!has('hadolint'))('passes hadolint', () => {
