@@ -3,13 +3,21 @@
 // INSERT … SELECT FROM unnest(arrays) per 10,000 rows. Written against the tables as every
 // version of the gateway has them (usage_events, request_details, api_keys, users, sessions);
 // what a version adds is used when it is there: its rollups are built by its own code, and its
-// compact header storage (packHeaders) is used for the headers.
+// compact header storage (packHeaders) is used for the headers, and its entry ids (issue 23) join
+// each event to its details, as the gateway writes them.
 import { createHash, randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 
 const EVENT_COLUMNS = ['request_id', 'key_id', 'model', 'channel', 'family', 'status', 'outcome', 'prompt_tokens', 'completion_tokens', 'reasoning_tokens', 'images', 'video_seconds', 'cost_usd', 'latency_ms', 'ttft_ms', 'created_at'];
 const EVENT_TYPES = ['text', 'text', 'text', 'text', 'text', 'int8', 'text', 'int8', 'int8', 'int8', 'int8', 'float8', 'float8', 'int8', 'int8', 'int8'];
 
+const DETAIL_COLUMNS = ['request_id', 'created_at', 'retries', 'fallbacks', 'error_code', 'error_message', 'request_headers'];
+const DETAIL_TYPES = ['text', 'int8', 'int8', 'int8', 'text', 'text', 'text', 'text'];
+const detailColumns = (withEntryIds) => (withEntryIds ? [...DETAIL_COLUMNS, 'entry_id'] : DETAIL_COLUMNS);
+const detailValues = (detail, withEntryIds, packHeaders) => {
+  const values = [detail.request_id, detail.created_at, detail.retries, detail.fallbacks, detail.error_code, detail.error_message, packHeaders ? packHeaders(detail.headers) : JSON.stringify(detail.headers)];
+  return withEntryIds ? [...values, detail.entry_id] : values;
+};
 const sha256 = (text) => createHash('sha256').update(text).digest('hex');
 
 /** What this build of the gateway offers the seed (absent on older builds). */
@@ -18,7 +26,8 @@ async function gatewayModules(root) {
   const connect = await load('db/connect.js');
   const headers = await load('requests/packed-headers.js');
   const rollups = await load('usage/usage-rollups.js');
-  return { connect, packHeaders: headers.packHeaders, rebuildRollups: rollups.rebuildRollups };
+  const entryIds = await load('usage/entry-id.js');
+  return { connect, packHeaders: headers.packHeaders, rebuildRollups: rollups.rebuildRollups, newEntryId: entryIds.newEntryId };
 }
 
 /**
@@ -43,12 +52,16 @@ export async function seed(root, store, world, rows, log) {
     }
     const packed = mods.packHeaders;
     // Builds since issue 22 keep the error code on the event too.
-    const eventColumns = (await columnsOf(db, 'usage_events')).includes('error_code') ? [...EVENT_COLUMNS, 'error_code'] : EVENT_COLUMNS;
+    const present = await columnsOf(db, 'usage_events');
+    // Without entry ids every detail would join no event, and ANALYZE would find their index useless.
+    const withEntryIds = present.includes('entry_id') && mods.newEntryId !== undefined;
+    const eventColumns = [...EVENT_COLUMNS, ...(present.includes('error_code') ? ['error_code'] : []), ...(withEntryIds ? ['entry_id'] : [])];
     const started = Date.now();
     const sampleAt = Math.floor(rows / 2);
     let sample;
     const eventAt = (i) => {
       const generated = world.event(i);
+      if (withEntryIds) generated.event.entry_id = generated.detail.entry_id = mods.newEntryId(generated.event.created_at);
       if (i === sampleAt) sample = generated.event;
       return generated;
     };
@@ -74,12 +87,13 @@ async function columnsOf(db, table) {
 
 function seedSqlite(sqlite, eventAt, rows, eventColumns, packHeaders, log) {
   const insertEvent = sqlite.prepare(`insert into usage_events (${eventColumns.join(', ')}) values (${eventColumns.map(() => '?').join(', ')})`);
-  const insertDetail = sqlite.prepare('insert into request_details (request_id, created_at, retries, fallbacks, error_code, error_message, request_headers) values (?, ?, ?, ?, ?, ?, ?)');
+  const withEntryIds = eventColumns.includes('entry_id');
+  const insertDetail = sqlite.prepare(`insert into request_details (${detailColumns(withEntryIds).join(', ')}) values (${detailColumns(withEntryIds).map(() => '?').join(', ')})`);
   const chunk = sqlite.transaction((from, to) => {
     for (let i = from; i < to; i++) {
       const { event, detail } = eventAt(i);
       insertEvent.run(eventColumns.map((c) => (c === 'error_code' ? detail.error_code : event[c])));
-      insertDetail.run(detail.request_id, detail.created_at, detail.retries, detail.fallbacks, detail.error_code, detail.error_message, packHeaders ? packHeaders(detail.headers) : JSON.stringify(detail.headers));
+      insertDetail.run(detailValues(detail, withEntryIds, packHeaders));
     }
   });
   for (let from = 0; from < rows; from += 20_000) {
@@ -92,19 +106,19 @@ async function seedPostgres(db, eventAt, rows, eventColumns, packHeaders, log) {
   const { sql } = await import('kysely');
   const cast = eventColumns.map((c, i) => `$${i + 1}::${EVENT_TYPES[i] ?? 'text'}[]`).join(', ');
   const eventSql = `insert into usage_events (${eventColumns.join(', ')}) select * from unnest(${cast})`;
-  const detailSql = `insert into request_details (request_id, created_at, retries, fallbacks, error_code, error_message, request_headers)
-    select * from unnest($1::text[], $2::int8[], $3::int8[], $4::int8[], $5::text[], $6::text[], $7::text[])`;
+  const withEntryIds = eventColumns.includes('entry_id');
+  const columns = detailColumns(withEntryIds);
+  const detailSql = `insert into request_details (${columns.join(', ')})
+    select * from unnest(${columns.map((c, i) => `$${i + 1}::${DETAIL_TYPES[i]}[]`).join(', ')})`;
   const { CompiledQuery } = await import('kysely');
   for (let from = 0; from < rows; from += 10_000) {
     const to = Math.min(rows, from + 10_000);
     const events = eventColumns.map(() => []);
-    const details = Array.from({ length: 7 }, () => []);
+    const details = columns.map(() => []);
     for (let i = from; i < to; i++) {
       const { event, detail } = eventAt(i);
       eventColumns.forEach((c, j) => events[j].push(c === 'error_code' ? detail.error_code : event[c]));
-      [detail.request_id, detail.created_at, detail.retries, detail.fallbacks, detail.error_code, detail.error_message, packHeaders ? packHeaders(detail.headers) : JSON.stringify(detail.headers)].forEach((v, j) =>
-        details[j].push(v),
-      );
+      detailValues(detail, withEntryIds, packHeaders).forEach((v, j) => details[j].push(v));
     }
     await db.executeQuery(CompiledQuery.raw(eventSql, events));
     await db.executeQuery(CompiledQuery.raw(detailSql, details));
