@@ -194,7 +194,7 @@ async function sendWithFallback<F extends PairFamily>(options: DispatchOptions<F
             if (!first?.failedBeforeOutput) {
               attemptAnswered(gateway, channel.name, sentAt);
               // Only after a failed try: a first-try answer keeps no list and allocates nothing.
-              if (request.gw.attempts) request.gw.attempts = noteAttempt(request.gw.attempts, { channel: channel.name, status: answered, latency_ms: Date.now() - sentAt, error_code: null, error_message: null }, false);
+              if (request.gw.attempts) request.gw.attempts = noteAttempt(request.gw.attempts, { channel: channel.name, status: answered, latency_ms: Date.now() - sentAt, error_code: null, error_message: null });
               settled = true;
               return { response, channel, pair, ctx, span, ...first };
             }
@@ -218,7 +218,7 @@ async function sendWithFallback<F extends PairFamily>(options: DispatchOptions<F
         }
         span?.end(attemptSpanEnd({ status: answered, errorType: lastError.code }));
         const failure = { channel: channel.name, status: answered ?? null, latency_ms: Date.now() - sentAt, error_code: lastError.kind.publicCode, error_message: lastError.message };
-        request.gw.attempts = noteAttempt(request.gw.attempts, failure, true);
+        request.gw.attempts = noteAttempt(request.gw.attempts, failure);
         const verdict = verdictFor(lastError, status);
         settled = true;
         // The channel's name stays with the operator (log, metrics), never in the client's error.

@@ -15,12 +15,10 @@ export interface UpstreamAttempt {
 const MAX_MESSAGE = 300;
 
 /**
- * Adds one attempt to the request's list. A request answered by its first try keeps no list
- * (`first` stays unrecorded, so the hot path allocates nothing); the list starts at the first
- * failure, and the attempt that then succeeds is added to it.
+ * Adds one attempt to the request's list. The list starts at the first failed try (dispatch adds
+ * an answered try only to a list that exists), so a request its first try answered keeps none.
  */
-export function noteAttempt(list: UpstreamAttempt[] | undefined, attempt: UpstreamAttempt, failed: boolean): UpstreamAttempt[] | undefined {
-  if (!list && !failed) return undefined;
+export function noteAttempt(list: UpstreamAttempt[] | undefined, attempt: UpstreamAttempt): UpstreamAttempt[] {
   const message = attempt.error_message && attempt.error_message.length > MAX_MESSAGE ? `${attempt.error_message.slice(0, MAX_MESSAGE)}…` : attempt.error_message;
   return [...(list ?? []), { ...attempt, error_message: message }];
 }
