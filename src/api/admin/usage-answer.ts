@@ -17,12 +17,11 @@ export interface UsageQueryInput {
 }
 
 /**
- * The usage report for a query; `ownerId` scopes it to one user's keys (the console), and wins
- * over the query's `user`. One function for the admin and console reports, JSON and CSV, so
- * their figures are the same by construction.
+ * The filters the usage reports and the request log share, from a query: `ownerId` (the console's
+ * user) wins over `user`.
  */
-export async function usageAnswer(deps: Pick<GatewayDeps, 'readDb' | 'usage' | 'requestLog'>, query: UsageQueryInput, ownerId?: string) {
-  const filter = {
+export function scopeFilterOf(query: Omit<UsageQueryInput, 'group_by'>, ownerId: string | undefined) {
+  return {
     keyId: query.key,
     model: query.model,
     channel: query.channel,
@@ -30,6 +29,15 @@ export async function usageAnswer(deps: Pick<GatewayDeps, 'readDb' | 'usage' | '
     from: query.from === undefined ? undefined : parseTimestamp(query.from, 'from'),
     to: query.to === undefined ? undefined : parseTimestamp(query.to, 'to'),
   };
+}
+
+/**
+ * The usage report for a query; `ownerId` scopes it to one user's keys (the console), and wins
+ * over the query's `user`. One function for the admin and console reports, JSON and CSV, so
+ * their figures are the same by construction.
+ */
+export async function usageAnswer(deps: Pick<GatewayDeps, 'readDb' | 'usage' | 'requestLog'>, query: UsageQueryInput, ownerId?: string) {
+  const filter = scopeFilterOf(query, ownerId);
   // What this instance has counted but not yet written belongs in the answer.
   await deps.usage.flush();
   // Events older than the log's window may be gone: a range end before it is read by the hour.

@@ -7,7 +7,8 @@ import { attemptsOf } from '../../requests/attempts.js';
 import { requestLogCsv } from '../../requests/request-log-csv.js';
 import { priceUsage, type CostLine } from '../../usage/cost-lines.js';
 import type { PriceConfig } from '../../config/schema.js';
-import { iso, parseTimestamp } from '../admin/key-input.js';
+import { iso } from '../admin/key-input.js';
+import { scopeFilterOf } from '../admin/usage-answer.js';
 import { pageLimit, type ScopedListRoutes } from '../paging.js';
 import { validated } from '../admin/route-validation.js';
 import {
@@ -125,19 +126,9 @@ export async function requestLogRoutes(app: FastifyInstance, { base, opts, owner
   );
 }
 
-/** The list's and the export's filter from the query; `ownerId` (the console's user) wins over `user`. */
+/** The list's and the export's filter from the query: the reports' filters, and the log's own. */
 function filterOf(query: Query, ownerId: string | undefined) {
-  return {
-    keyId: query.key,
-    model: query.model,
-    channel: query.channel,
-    requestId: query.request_id,
-    errorCode: query.error_code,
-    status: query.status,
-    ownerId: ownerId ?? query.user,
-    from: query.from === undefined ? undefined : parseTimestamp(query.from, 'from'),
-    to: query.to === undefined ? undefined : parseTimestamp(query.to, 'to'),
-  };
+  return { ...scopeFilterOf(query, ownerId), requestId: query.request_id, errorCode: query.error_code, status: query.status };
 }
 
 /** The bill line by line, worked out again from the event's usage parts and the price it was billed at. */
