@@ -15,7 +15,7 @@ import { registerUsageRecording } from './plugins/usage-recorder.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
 import { adminRoutes } from './api/admin/routes.js';
 import { registerMetrics } from './plugins/metrics.js';
-import type { GatewayDeps } from './plugins/request-context.js';
+import type { GatewayDeps } from './gateway-deps.js';
 import { systemRoutes } from './api/system/routes.js';
 import { modelsRoutes } from './api/models/routes.js';
 import { chatCompletionsRoutes } from './api/chat-completions/routes.js';

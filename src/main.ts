@@ -10,7 +10,7 @@ import { KeyCacheBus } from './keys/key-cache-bus.js';
 import { ensureAdminToken, ensureBootstrapKey } from './keys/bootstrap.js';
 import { UpstreamClient } from './gateway/upstream-client.js';
 import { buildApp } from './app.js';
-import type { GatewayDeps } from './plugins/request-context.js';
+import type { GatewayDeps } from './gateway-deps.js';
 import { connectRedis } from './db/redis.js';
 import { UsageRecorder } from './usage/usage-recorder.js';
 import { UsageJournal } from './usage/usage-journal.js';
@@ -22,7 +22,7 @@ import { DEFAULT_RETRY_POLICY } from './gateway/retry-policy.js';
 import { startTracing } from './telemetry/tracing.js';
 import { DEFAULT_INSTANCE_LEASE_MS, InstanceRegistry } from './db/instance-registry.js';
 import { forgetInstances } from './usage/shared-budget-holds.js';
-import { RuntimeCatalog } from './catalog/runtime-catalog.js';
+import { RuntimeCatalog } from './gateway/runtime-catalog.js';
 
 export interface RunningGateway {
   app: FastifyInstance;

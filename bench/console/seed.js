@@ -25,7 +25,7 @@ async function gatewayModules(root) {
   const load = async (path) => import(join(root, 'dist', path)).catch(() => ({}));
   const connect = await load('db/connect.js');
   const headers = await load('requests/packed-headers.js');
-  const rollups = await load('usage/usage-rollups.js');
+  const rollups = await load('db/usage-rollups.js');
   const entryIds = await load('usage/entry-id.js');
   return { connect, packHeaders: headers.packHeaders, rebuildRollups: rollups.rebuildRollups, newEntryId: entryIds.newEntryId };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/connect.js';
 import type { ModelConfig, PriceConfig } from '../config/schema.js';
-import type { OPERATOR_FAMILIES, OPERATOR_KINDS } from './models.js';
+import type { OPERATOR_FAMILIES, OPERATOR_KINDS } from '../contracts/endpoint-family.js';
 
 /** The settings row every change below moves on; instances compare it to know when to re-read. */
 const REVISION_SETTING = 'catalog_revision';

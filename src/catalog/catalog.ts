@@ -1,5 +1,8 @@
+import type { ModelLookup } from '../contracts/model-lookup.js';
 import type { ModelConfig } from '../config/schema.js';
-import { CATALOG, FAMILIES_BY_KIND, type EndpointFamily, type ModelKind } from './models.js';
+import { CATALOG } from './models.js';
+import { FAMILIES_BY_KIND, type ModelKind } from '../contracts/endpoint-family.js';
+import { type EndpointFamily } from '../contracts/endpoint-family.js';
 import { PRICE_SHEET } from './price-sheet.js';
 
 /** Where a model's entry comes from, in rising precedence after the spec's (which nothing replaces). */
@@ -12,16 +15,6 @@ export interface CatalogEntry {
   readonly kind: ModelKind;
   readonly families: readonly EndpointFamily[];
   readonly source: ModelSource;
-}
-
-/** What validation asks of the catalog (the lead's Anthropic-native mode calls it too). */
-export interface ModelLookup {
-  /** Whether `id` is served on `family`: a spec model of it, or a model a channel maps whose entry lists it. */
-  servesModel(family: EndpointFamily, id: string): boolean;
-  /** Every model served on `family`: the spec's first, in the spec's order, then the others sorted. */
-  modelsFor(family: EndpointFamily): readonly string[];
-  /** Whether any model beyond the spec's is served on `family`; with none, validation is exactly the spec's. */
-  extendsFamily(family: EndpointFamily): boolean;
 }
 
 /** The channels' part the catalog needs: which public ids each maps, and its vendor. */

@@ -1,35 +1,9 @@
+import { VIDEOALT_MODELS } from '../protocols/kling-video/types.js';
+import type { EndpointFamily, ModelKind } from '../contracts/endpoint-family.js';
 /**
  * The public model catalog (spec "Endpoints"). Public ids keep the spec's neutral words; the
  * vendor serving each one by default and its upstream name live in the provider registry.
  */
-export type EndpointFamily =
-  | 'chat-completions'
-  | 'messages'
-  | 'responses'
-  | 'video-generations'
-  | 'images'
-  | 'generate-content'
-  | 'videoalt'
-  | 'cloud-asset';
-
-/** What a model makes: text (with or without reasoning), images or videos; `asset` is the asset library. */
-export type ModelKind = 'chat' | 'reasoning' | 'image' | 'video' | 'asset';
-
-/** The kinds an operator's model may have. */
-export const OPERATOR_KINDS = ['chat', 'reasoning', 'image', 'video'] as const satisfies readonly ModelKind[];
-/** Families an operator's model may be served on (videoalt and cloud-asset keep their own model lists). */
-export const OPERATOR_FAMILIES = ['chat-completions', 'messages', 'responses', 'generate-content', 'images', 'video-generations'] as const satisfies readonly EndpointFamily[];
-/** Public ids: no colon (it separates model and method on the native paths), at most 128 characters. */
-export const MODEL_ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._@/+-]{0,127}$';
-
-/** Where a model of a kind is served unless its entry says otherwise. */
-export const FAMILIES_BY_KIND: Readonly<Record<(typeof OPERATOR_KINDS)[number], readonly EndpointFamily[]>> = {
-  chat: ['chat-completions', 'messages', 'responses', 'generate-content'],
-  reasoning: ['chat-completions', 'messages', 'responses', 'generate-content'],
-  image: ['images', 'generate-content'],
-  video: ['video-generations'],
-};
-
 export interface CatalogModel {
   readonly id: string;
   /** The neutral vendor word, shown as `owned_by` in /v1/models. */
@@ -73,11 +47,6 @@ export const MESSAGES_MODELS = ['alpha-sonnet-4-5-20250929', 'alpha-opus-4-20250
 export const VIDEO_MODELS = ['zeta-1.0-r2v'] as const;
 export const IMAGE_MODELS = ['gamma-3.1-flash-image'] as const;
 /** Kling-native `model_name` values accepted on /videoalt (protocols/kling.md), per capability. */
-export const VIDEOALT_MODELS = {
-  text2video: ['kling-v1', 'kling-v1-6', 'kling-v2-master', 'kling-v2-1-master', 'kling-v2-5-turbo', 'kling-v2-6', 'kling-v3'],
-  image2video: ['kling-v1', 'kling-v1-5', 'kling-v1-6', 'kling-v2-master', 'kling-v2-1', 'kling-v2-1-master', 'kling-v2-5-turbo', 'kling-v2-6', 'kling-v3'],
-  'multi-image2video': ['kling-v1-6'],
-} as const;
 export const ASSET_MODEL = 'cloud-asset';
 /** The native-style endpoints: each path names one model and one method (spec §8, §9). */
 export const GENERATE_CONTENT_ENDPOINTS = {

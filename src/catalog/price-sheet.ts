@@ -1,5 +1,5 @@
 import type { PriceConfig } from '../config/schema.js';
-import type { ModelKind } from './models.js';
+import type { ModelKind } from '../contracts/endpoint-family.js';
 
 /**
  * The built-in price sheet (issue 21): list prices in USD of the models behind the default

@@ -1,28 +1,10 @@
 import { Type, type Static } from 'typebox';
-import { OPERATOR_FAMILIES, OPERATOR_KINDS, MODEL_ID_PATTERN } from '../catalog/models.js';
+import { SimulatorOptionsSchema } from '../simulator/options.js';
+import { OPERATOR_FAMILIES, OPERATOR_KINDS, MODEL_ID_PATTERN } from '../contracts/endpoint-family.js';
 
 /** Typed `string`, as before: TypeBox 1 infers a union built from an array (not a tuple) as `never`. */
 const VendorSchema = Type.Unsafe<string>(
   Type.Union(['openai', 'volcengine-ark', 'zhipu', 'anthropic', 'gemini', 'alibaba-dashscope', 'kling'].map((v) => Type.Literal(v))),
-);
-
-/** Behaviour of a built-in simulator upstream (all optional; defaults answer at once). */
-export const SimulatorOptionsSchema = Type.Object(
-  {
-    first_token_delay_ms: Type.Optional(Type.Integer({ minimum: 0 })),
-    /** Stream pacing; 0 streams as fast as possible. */
-    tokens_per_second: Type.Optional(Type.Number({ minimum: 0 })),
-    /** How long a simulated video task takes from submission to result. */
-    video_task_ms: Type.Optional(Type.Integer({ minimum: 0 })),
-    /** Answer every request with this HTTP status and the vendor's error body. */
-    fault_status: Type.Optional(Type.Integer({ minimum: 400, maximum: 599 })),
-    /** With fault_status: only the first N requests fail. */
-    fault_times: Type.Optional(Type.Integer({ minimum: 1 })),
-    fault_retry_after_s: Type.Optional(Type.Integer({ minimum: 0 })),
-    /** Cut streams after this many events, without the closing events. */
-    cut_stream_after: Type.Optional(Type.Integer({ minimum: 0 })),
-  },
-  { additionalProperties: false },
 );
 
 const Usd = Type.Number({ minimum: 0, maximum: 1_000_000 });
@@ -198,7 +180,6 @@ export const FileConfigSchema = Type.Object(
 
 export type FileConfig = Static<typeof FileConfigSchema>;
 export type ChannelConfig = Static<typeof ChannelSchema>;
-export type SimulatorOptionsConfig = Static<typeof SimulatorOptionsSchema>;
 export type ModelLimitsConfig = Static<typeof ModelLimitsSchema>;
 export type TierConfig = Static<typeof TierSchema>;
 export type PriceConfig = Static<typeof PriceSchema>;

@@ -1,6 +1,10 @@
-import type { GatewayDeps } from '../plugins/request-context.js';
+import type { ChannelHealth } from './channel-health.js';
+import type { CircuitBreakers } from './circuit-breaker.js';
 
-type Trackers = Pick<GatewayDeps, 'circuits' | 'channelHealth'>;
+interface Trackers {
+  circuits: CircuitBreakers;
+  channelHealth: ChannelHealth;
+}
 
 /**
  * The end of one upstream attempt, told to the channel's circuit (routing) and its health figures

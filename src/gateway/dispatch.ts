@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError, isGatewayError } from '../errors.js';
-import type { FamilyPairs, PairFamily, StreamErrorRenderer, StreamTextExtractor, StreamTranslator, TranslateContext, TranslatorPair, Usage } from '../providers/types.js';
+import type { FamilyPairs, PairFamily, StreamErrorRenderer, StreamTextExtractor, StreamTranslator, TranslateContext, TranslatorPair } from '../contracts/translator.js';
+import type { Usage } from '../contracts/usage.js';
 import { partialStreamUsage } from '../usage/partial-usage.js';
 import type { Channel } from './channel.js';
 import { routeModelOffering } from './route-model.js';
@@ -9,9 +10,9 @@ import { parseRetryAfter, retryDelayMs, RETRYABLE_STATUSES } from './retry-polic
 import { readErrorBody, toTransportError, type UpstreamResponse } from './upstream-client.js';
 import type { UpstreamBody } from './upstream-body.js';
 import { ClientGone, pause, type Cancellation } from './cancellation.js';
-import { SseDecoder } from './sse/parse.js';
-import { SseRelay, formatEvents } from './sse/relay.js';
-import { SseWriter } from './sse/write.js';
+import { SseDecoder } from '../sse/parse.js';
+import { SseRelay, formatEvents } from '../sse/relay.js';
+import { SseWriter } from '../sse/write.js';
 import { serializeInTurns } from './serialize-in-turns.js';
 import { attemptAnswered, attemptFailed } from './attempt-outcome.js';
 import { noteAttempt } from '../requests/attempts.js';

@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { Agent } from './undici-agent.js';
 import type { Channel } from './channel.js';
-import type { UpstreamCall } from '../providers/types.js';
+import type { UpstreamCall } from '../contracts/upstream-call.js';
 import { GatewayError, isGatewayError } from '../errors.js';
 import { NEVER_CANCELLED, type Cancellation } from './cancellation.js';
 import { UpstreamBody } from './upstream-body.js';

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/connect.js';
 import { isStoreUnavailable, storeUnavailable } from '../db/store-errors.js';
 import type { ApiKeyTable } from '../db/schema.js';
-import type { EndpointFamily } from '../catalog/models.js';
+import type { EndpointFamily } from '../contracts/endpoint-family.js';
 import { digestsEqual, displayPrefix, generateSecret, hashSecret } from './secrets.js';
 
 export interface ApiKey {

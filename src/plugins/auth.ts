@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GatewayError } from '../errors.js';
 import { isGoogleMethodPath } from '../api/google-style.js';
-import type { EndpointFamily } from '../catalog/models.js';
+import type { EndpointFamily } from '../contracts/endpoint-family.js';
 import type { ApiKey, KeyLookup } from '../keys/key-store.js';
 
 /**

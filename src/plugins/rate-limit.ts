@@ -5,6 +5,7 @@ import { estimateTokens } from '../ratelimit/estimate.js';
 import { RateLimiters, type LimitKind, type LimitState, type Taken } from '../ratelimit/limiters.js';
 import { limitsFor } from '../ratelimit/policy.js';
 import { BudgetTracker } from '../usage/budget.js';
+import { VideoTaskRepo } from '../tasks/task-repo.js';
 import { isRefusal, LocalBudgetHolds, type BudgetHolds } from '../usage/budget-holds.js';
 import { SharedBudgetHolds } from '../usage/shared-budget-holds.js';
 import { reasoningCeilingOf, reasoningReserve, worstCaseCost } from '../usage/worst-case.js';
@@ -38,7 +39,8 @@ export interface AdmitOptions {
 
 export function registerRateLimit(app: FastifyInstance): void {
   const { redis, db, usage, now, instances } = app.gateway;
-  const budgets = new BudgetTracker(db, usage, now);
+  const videoTasks = new VideoTaskRepo(db);
+  const budgets = new BudgetTracker(db, usage, (keyId) => videoTasks.pendingCost(keyId), now);
   // With Redis, what each instance holds and counts is its own (db/instance-registry.ts, issue 23).
   const holds = redis && instances ? new SharedBudgetHolds(redis, instances, budgets, usage) : new LocalBudgetHolds(budgets);
   app.decorate('admission', { limiters: new RateLimiters(redis, now, instances), budgets, holds, parallel: new Map() } satisfies Admission);

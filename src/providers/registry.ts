@@ -1,4 +1,5 @@
-import type { FamilyPairs, ProviderModule, VendorId } from './types.js';
+import type { ProviderModule, VendorId } from './types.js';
+import type { FamilyPairs } from '../contracts/translator.js';
 import type { ResponsesTranslatorPair } from '../protocols/openai-responses/types.js';
 import { viaChatHub } from './chat-hub/compose.js';
 import { anthropicViaChat } from './chat-hub/anthropic-via-chat.js';

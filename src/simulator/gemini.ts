@@ -1,4 +1,4 @@
-import { formatSse } from '../gateway/sse/write.js';
+import { formatSse } from '../sse/write.js';
 import type { PromptCache } from './prompt-cache.js';
 import {
   GEMINI_IMAGE_ASPECT_RATIOS,

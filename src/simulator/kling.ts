@@ -1,5 +1,5 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import { VIDEOALT_MODELS } from '../catalog/models.js';
+import { VIDEOALT_MODELS } from '../protocols/kling-video/types.js';
 import type { SimRequest, SimResponse, SimulatorSpec } from './server.js';
 import { DEFAULT_VIDEO_TASK_MS, SIM_FAIL_MARKER, decodeSimTaskId, encodeSimTaskId, readSampleVideo, simOrigin, simTaskPhase } from './async-task.js';
 

@@ -1,4 +1,4 @@
-import { formatSse } from '../gateway/sse/write.js';
+import { formatSse } from '../sse/write.js';
 import type { OpenAIChatChunk, OpenAIChatCompletion, OpenAIChatMessage, OpenAIChatRequest, OpenAIChatToolCall } from '../protocols/openai-chat/types.js';
 import type { SimErrorBody, SimHandler, SimRequest, SimResponse, SimulatorSpec } from './server.js';
 import { countTokens, simulateText, stableId, tokenPieces, type SimulatedText } from './text.js';

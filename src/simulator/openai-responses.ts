@@ -1,4 +1,4 @@
-import { formatSse } from '../gateway/sse/write.js';
+import { formatSse } from '../sse/write.js';
 import type { SimErrorBody, SimHandler, SimRequest, SimResponse } from './server.js';
 import { countTokens, simulateText, stableId, tokenPieces, type SimulatedText } from './text.js';
 import { answerPromptAfterTools, quotedRequest } from './tool-calls.js';

@@ -6,12 +6,13 @@ import type { Channel } from '../gateway/channel.js';
 import { parseRetryAfter, retryDelayMs, RETRYABLE_STATUSES } from '../gateway/retry-policy.js';
 import { routeModelOffering } from '../gateway/route-model.js';
 import { readErrorBody, toTransportError, type UpstreamResponse } from '../gateway/upstream-client.js';
-import type { TranslateContext, UpstreamCall } from '../providers/types.js';
+import type { TranslateContext } from '../contracts/translator.js';
+import type { UpstreamCall } from '../contracts/upstream-call.js';
 import { worstCaseCost } from '../usage/worst-case.js';
 import { attemptSpanEnd, attemptSpanStart } from '../telemetry/attempt-span.js';
 import type { AttemptTrace } from '../telemetry/tracing.js';
 import { NOT_SUBMITTED, VideoTaskRepo } from './task-repo.js';
-import type { VideoAdapter, VideoAdapterSurface, VideoSurfaceAdapters } from './video-adapter.js';
+import type { VideoAdapter, VideoAdapterSurface, VideoSurfaceAdapters } from '../contracts/video-adapter.js';
 import type { VideoSurface, VideoTask } from './video-task.js';
 import { attemptAnswered, attemptFailed } from '../gateway/attempt-outcome.js';
 

@@ -8,13 +8,14 @@ import { GatewayError, isGatewayError } from '../errors.js';
 import type { Channel } from '../gateway/channel.js';
 import { readErrorBody } from '../gateway/upstream-client.js';
 import { cancellationOf } from '../gateway/cancellation.js';
-import type { GatewayDeps } from '../plugins/request-context.js';
+import type { GatewayDeps } from '../gateway-deps.js';
 import { chargeOf } from '../usage/charge.js';
 import { downloadVideo, videoDir } from './media-store.js';
 import { VIDEO_COMPLETED } from '../usage/budget-holds.js';
 import { NOT_SUBMITTED, VideoTaskRepo } from './task-repo.js';
-import type { VideoAdapter, VideoAdapterSurface } from './video-adapter.js';
-import { completedChange, isTerminal, observedChange, type VideoFailureCode, type VideoSurface, type VideoTask } from './video-task.js';
+import type { VideoAdapter, VideoAdapterSurface } from '../contracts/video-adapter.js';
+import { completedChange, isTerminal, observedChange, type VideoSurface, type VideoTask } from './video-task.js';
+import { type VideoFailureCode } from '../contracts/video-adapter.js';
 
 export interface VideoTaskPollerOptions {
   deps: GatewayDeps;

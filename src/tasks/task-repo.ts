@@ -2,7 +2,8 @@ import type { Selectable } from 'kysely';
 import type { Db } from '../db/connect.js';
 import { GatewayError } from '../errors.js';
 import type { VideoTaskTable } from '../db/schema.js';
-import type { TaskChange, VideoSurface, VideoTask, VideoTaskFailure, VideoTaskResult, VideoTaskStatus } from './video-task.js';
+import type { TaskChange, VideoSurface, VideoTask, VideoTaskResult, VideoTaskStatus } from './video-task.js';
+import type { VideoTaskFailure } from '../contracts/video-adapter.js';
 
 /** What creating a task records: the task's identity and first state, plus when to poll it. */
 export type NewVideoTask = Pick<

@@ -1,3 +1,4 @@
+import type { UpstreamTaskState, VideoTaskFailure } from '../contracts/video-adapter.js';
 /**
  * Our video-task state machine (STYLE.md §6). Vendors only translate their task states into an
  * `UpstreamTaskState`; which of our states that leads to, and when, is decided here.
@@ -13,27 +14,6 @@ export type VideoTaskStatus = 'queued' | 'in_progress' | 'completed' | 'failed';
 
 /** The two public surfaces that create tasks (the `surface` column). */
 export type VideoSurface = 'video-generations' | 'videoalt';
-
-/** Failure reasons clients see as `error.code`; upstream codes are mapped onto these, never passed raw. */
-export type VideoFailureCode =
-  | 'generation_failed'
-  | 'content_filter'
-  | 'cancelled'
-  | 'expired'
-  | 'upstream_error'
-  | 'download_failed';
-
-export interface VideoTaskFailure {
-  code: VideoFailureCode;
-  message: string;
-}
-
-/** What a vendor translator reports about an upstream task. */
-export type UpstreamTaskState =
-  | { status: 'queued' }
-  | { status: 'in_progress'; progress?: number }
-  | { status: 'completed'; videoUrl: string; durationSeconds?: number; resolution?: string; ratio?: string }
-  | { status: 'failed'; error: VideoTaskFailure };
 
 /** The finished video, stored under `<dataDir>/media/videos/<file>`. */
 export interface VideoTaskResult {

@@ -1,11 +1,18 @@
-import type { EndpointFamily } from '../catalog/models.js';
-import type { Channel } from '../gateway/channel.js';
-import type { Usage } from '../providers/types.js';
+import type { EndpointFamily } from '../contracts/endpoint-family.js';
+import type { Usage } from '../contracts/usage.js';
 import { operationNameOf, usageAttributes } from './gen-ai-attributes.js';
 import type { SpanEnd, SpanStart } from './tracing.js';
 
+/** What a span says of the channel it calls (a gateway Channel has these). */
+export interface SpanChannel {
+  readonly name: string;
+  readonly vendor: string;
+  readonly baseUrl: string;
+  readonly provider: { readonly genAiProviderName?: string | undefined };
+}
+
 export interface AttemptSpanOptions {
-  channel: Channel;
+  channel: SpanChannel;
   family: EndpointFamily;
   /** The channel's name for the model (what the vendor is asked for). */
   upstreamModel: string;

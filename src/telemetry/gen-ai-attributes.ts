@@ -1,5 +1,5 @@
-import type { EndpointFamily } from '../catalog/models.js';
-import type { Usage } from '../providers/types.js';
+import type { EndpointFamily } from '../contracts/endpoint-family.js';
+import type { Usage } from '../contracts/usage.js';
 import type { SpanAttributes } from './tracing.js';
 
 /**

@@ -1,6 +1,5 @@
 import type { Db } from '../db/connect.js';
 import type { UsageRecorder } from './usage-recorder.js';
-import { VideoTaskRepo } from '../tasks/task-repo.js';
 import { keySpentUsd } from './key-spend.js';
 
 interface Spend {
@@ -24,14 +23,14 @@ const PENDING_REFRESH_MS = 1_000;
 export class BudgetTracker {
   private readonly spend = new Map<string, Spend>();
   private readonly pending = new Map<string, { usd: number; readAt: number }>();
-  private readonly tasks: VideoTaskRepo;
 
   constructor(
     private readonly db: Db,
     private readonly usage: UsageRecorder,
+    /** The reserved cost of the key's video tasks still running (tasks/task-repo.ts reads it). */
+    private readonly pendingVideoCost: (keyId: string) => Promise<number>,
     private readonly now: () => number = Date.now,
   ) {
-    this.tasks = new VideoTaskRepo(db);
     usage.subscribe((event) => {
       const entry = event.key_id ? this.spend.get(event.key_id) : undefined;
       if (entry) entry.usd += Number(event.cost_usd);
@@ -63,7 +62,7 @@ export class BudgetTracker {
     if (cached && this.now() - cached.readAt < PENDING_REFRESH_MS) return cached.usd;
     let usd: number;
     try {
-      usd = await this.tasks.pendingCost(keyId);
+      usd = await this.pendingVideoCost(keyId);
     } catch (error) {
       // The database is down: the last figure read stands in (the key itself works from its cache too).
       if (cached) return cached.usd;

@@ -1,6 +1,6 @@
 import type { PriceBook } from '../catalog/price-book.js';
 import type { PriceConfig } from '../config/schema.js';
-import type { Usage } from '../providers/types.js';
+import type { Usage } from '../contracts/usage.js';
 import { billingDetailsOf } from './billing-details.js';
 import { costOfUsage, perImage, perVideoSecond, type BillableUsage } from './cost-lines.js';
 

@@ -1,4 +1,4 @@
-import type { Usage } from '../providers/types.js';
+import type { Usage } from '../contracts/usage.js';
 import { promptTokens as countPromptTokens } from '../ratelimit/estimate.js';
 import { countTokens } from '../tokens/tokenizer.js';
 

@@ -1,4 +1,4 @@
-import { PERIOD_MS } from './usage-rollups.js';
+import { PERIOD_MS } from '../db/usage-rollups.js';
 
 /** A part of a report's range and where its figures come from. Bounds are epoch ms; undefined is open. */
 export interface Span {

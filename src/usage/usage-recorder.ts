@@ -2,7 +2,7 @@ import { sql, type Insertable, type Kysely } from 'kysely';
 import { BatchInsert } from '../db/batch-insert.js';
 import { OneWriteAtATime } from '../db/one-write-at-a-time.js';
 import { sqliteHandleOf, type Db } from '../db/connect.js';
-import { prepareSqliteRollup } from './usage-rollups.js';
+import { prepareSqliteRollup } from '../db/usage-rollups.js';
 import type { Database, UsageEventTable } from '../db/schema.js';
 import type { UsageJournal } from './usage-journal.js';
 import { newEntryId } from './entry-id.js';

@@ -1,6 +1,6 @@
 import { sql, type RawBuilder } from 'kysely';
 import type { Db } from '../db/connect.js';
-import { grainFor, type RollupGrain } from './usage-rollups.js';
+import { grainFor, type RollupGrain } from '../db/usage-rollups.js';
 import { reportSpans, type Span } from './report-spans.js';
 
 export type ReportGroupBy = 'hour' | 'day' | 'model' | 'key' | 'channel' | 'user' | 'user_model' | 'key_model';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/connect.js';
 import type { UserTable } from '../db/schema.js';
-import type { EndpointFamily } from '../catalog/models.js';
+import type { EndpointFamily } from '../contracts/endpoint-family.js';
 import { OPERATOR_USER_ID } from '../keys/key-store.js';
 
 export type UserRole = 'operator' | 'user';

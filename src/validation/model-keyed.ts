@@ -1,6 +1,6 @@
 import type { Static, TObject } from 'typebox';
-import type { ModelLookup } from '../catalog/catalog.js';
-import type { EndpointFamily } from '../catalog/models.js';
+import type { ModelLookup } from '../contracts/model-lookup.js';
+import type { EndpointFamily } from '../contracts/endpoint-family.js';
 import { GatewayError, isGatewayError } from '../errors.js';
 import { compileValidator, type Validator } from './compile.js';
 

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { envelopeForPath, type EnvelopeKind } from '../../src/api/envelopes.js';
 import { PROVIDERS } from '../../src/providers/registry.js';
-import type { PairFamily, ProviderModule } from '../../src/providers/types.js';
+import type { ProviderModule } from '../../src/providers/types.js';
+import type { PairFamily } from '../../src/contracts/translator.js';
 import { assertEnvelope } from '../helpers/envelopes.js';
 import { call, startTestGateway, TEST_KEY, type TestGateway } from '../helpers/gateway.js';
 

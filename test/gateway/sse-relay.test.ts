@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SseDecoder, type SseEvent } from '../../src/gateway/sse/parse.js';
-import { SseRelay, formatEvents } from '../../src/gateway/sse/relay.js';
-import type { StreamTranslator } from '../../src/providers/types.js';
+import { SseDecoder } from '../../src/sse/parse.js';
+import { type SseEvent } from '../../src/contracts/sse-event.js';
+import { SseRelay, formatEvents } from '../../src/sse/relay.js';
+import type { StreamTranslator } from '../../src/contracts/translator.js';
 
 /** A translator whose fast path answers exactly what its onEvent would: the relay must not change the output. */
 function agreeingTranslator() {

@@ -3,9 +3,10 @@ import { expect } from 'vitest';
 import { isGatewayError } from '../../src/errors.js';
 import { renderChatStreamError } from '../../src/api/chat-completions/stream-error.js';
 import { join } from 'node:path';
-import { parseSseText } from '../../src/gateway/sse/parse.js';
-import { formatSse, type OutEvent } from '../../src/gateway/sse/write.js';
-import type { StreamTranslator, TranslateContext } from '../../src/providers/types.js';
+import { parseSseText } from '../../src/sse/parse.js';
+import { formatSse } from '../../src/sse/write.js';
+import { type OutEvent } from '../../src/contracts/sse-event.js';
+import type { StreamTranslator, TranslateContext } from '../../src/contracts/translator.js';
 
 export const FIXTURES = join(import.meta.dirname, '..', 'fixtures');
 

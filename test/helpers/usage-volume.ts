@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, sql, type LogEvent } from 'kysely';
 import { connectPostgres, connectSqlite, postgresPool, sqliteHandleOf, type Db } from '../../src/db/connect.js';
 import type { Database } from '../../src/db/schema.js';
-import { rebuildRollups } from '../../src/usage/usage-rollups.js';
+import { rebuildRollups } from '../../src/db/usage-rollups.js';
 import { createTestDatabase, type TestDatabase } from './services.js';
 
 export const DAY_MS = 86_400_000;

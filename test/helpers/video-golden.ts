@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
-import type { TranslateContext } from '../../src/providers/types.js';
-import type { PollTarget, VideoAdapter } from '../../src/tasks/video-adapter.js';
+import type { TranslateContext } from '../../src/contracts/translator.js';
+import type { PollTarget, VideoAdapter } from '../../src/contracts/video-adapter.js';
 
 interface VideoCase {
   description: string;

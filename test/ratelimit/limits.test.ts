@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { bearer, createKey } from '../helpers/admin.js';
 import { assertEnvelope } from '../helpers/envelopes.js';
-import { parseSse } from '../../src/gateway/sse/parse.js';
+import { parseSse } from '../../src/sse/parse.js';
 
 const USER = [{ role: 'user', content: 'Say something about rate limits' }];
 const chat = (gateway: TestGateway, secret: string, extra: Record<string, unknown> = {}) =>

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseSseText } from '../../src/gateway/sse/parse.js';
+import { parseSseText } from '../../src/sse/parse.js';
 import { anthropicSimulator } from '../../src/simulator/anthropic.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/server.js';
 

@@ -1,11 +1,11 @@
 import { promptTokens as countPromptTokens } from '../../src/ratelimit/estimate.js';
 import { countTokens } from '../../src/tokens/tokenizer.js';
-import { parseSseText } from '../../src/gateway/sse/parse.js';
+import { parseSseText } from '../../src/sse/parse.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { admin, bearer, createKey } from '../helpers/admin.js';
 import { assertEnvelope } from '../helpers/envelopes.js';
-import { parseSse } from '../../src/gateway/sse/parse.js';
+import { parseSse } from '../../src/sse/parse.js';
 
 const PRICES = { 'delta-4.1': { prompt_per_1m: 2, completion_per_1m: 8 }, 'zeta-1.0-r2v': { per_video_second: 0.25 } };
 const USER = [{ role: 'user', content: 'Tell me about ledgers' }];

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { UsageRecorder, type UsageEvent } from '../../src/usage/usage-recorder.js';
-import { PERIOD_MS, rebuildRollups, ROLLUP_MEASURES } from '../../src/usage/usage-rollups.js';
+import { PERIOD_MS, rebuildRollups, ROLLUP_MEASURES } from '../../src/db/usage-rollups.js';
 import type { UsageRollupTable } from '../../src/db/schema.js';
 import { openTestStore, type TestStore } from '../helpers/usage-volume.js';
 

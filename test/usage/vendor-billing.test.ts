@@ -3,7 +3,7 @@ import OpenAI from 'openai';
 import { call, startTestGateway, TEST_KEY, type TestGateway } from '../helpers/gateway.js';
 import { admin, bearer, createKey } from '../helpers/admin.js';
 import { startCannedUpstream, type CannedAnswer, type CannedUpstream } from '../helpers/canned-upstream.js';
-import { parseSseText } from '../../src/gateway/sse/parse.js';
+import { parseSseText } from '../../src/sse/parse.js';
 
 /**
  * Exact billing from each vendor's own usage shape (issue 21): a fake upstream answers with the

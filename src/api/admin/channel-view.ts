@@ -1,4 +1,4 @@
-import type { GatewayDeps } from '../../plugins/request-context.js';
+import type { GatewayDeps } from '../../gateway-deps.js';
 import type { Channel } from '../../gateway/channel.js';
 import { HEALTH_WINDOW_MS } from '../../gateway/channel-health.js';
 import { maskSecret } from '../../keys/secret-box.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { CatalogEntry } from '../../catalog/catalog.js';
-import { FAMILIES_BY_KIND } from '../../catalog/models.js';
+import { FAMILIES_BY_KIND } from '../../contracts/endpoint-family.js';
 import { PRICE_SHEET } from '../../catalog/price-sheet.js';
 import type { ModelConfig } from '../../config/schema.js';
 import { GatewayError } from '../../errors.js';

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { MODEL_ID_PATTERN, OPERATOR_FAMILIES, OPERATOR_KINDS } from '../../catalog/models.js';
+import { MODEL_ID_PATTERN, OPERATOR_FAMILIES, OPERATOR_KINDS } from '../../contracts/endpoint-family.js';
 import { PriceSchema } from '../../config/schema.js';
 import { compileValidator } from '../../validation/compile.js';
 

@@ -1,6 +1,7 @@
 import { LIMITS, NO_NUL } from '../../validation/limits.js';
 import { Type, type Static, type TSchema } from 'typebox';
-import { CATALOG, type EndpointFamily } from '../../catalog/models.js';
+import { CATALOG } from '../../catalog/models.js';
+import { type EndpointFamily } from '../../contracts/endpoint-family.js';
 import { compileValidator } from '../../validation/compile.js';
 import { PriceSchema, TierSchema } from '../../config/schema.js';
 

@@ -1,6 +1,6 @@
 import type { FastifyReply } from 'fastify';
 import type { Db } from '../../db/connect.js';
-import type { GatewayDeps } from '../../plugins/request-context.js';
+import type { GatewayDeps } from '../../gateway-deps.js';
 import { usageReport, type ReportGroupBy } from '../../usage/usage-report.js';
 import { usageReportToCsv } from '../../usage/usage-csv.js';
 import { parseTimestamp } from './key-input.js';

@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { OpenAIChatCompletion, OpenAIChatRequest } from '../../protocols/openai-chat/types.js';
-import type { TranslatorPair } from '../../providers/types.js';
+import type { TranslatorPair } from '../../contracts/translator.js';
 import { toFastifyValidator } from '../../validation/compile.js';
 import { chatShapedHandler } from './chat-shaped-handler.js';
 import { ChatCompletionsRequestDoc, validateChatCompletionsRequest } from './schemas.js';
 
-declare module '../../providers/types.js' {
+declare module '../../contracts/translator.js' {
   interface FamilyPairs {
     'chat-completions': TranslatorPair<OpenAIChatRequest, OpenAIChatCompletion>;
   }

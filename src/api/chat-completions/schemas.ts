@@ -3,7 +3,7 @@ import { BETA_FAMILY_MODELS, FAMILY_A_MODELS, FAMILY_C_MODELS } from '../../cata
 import { discriminatedUnion } from '../../validation/discriminated-union.js';
 import { compileValidator, type Validator } from '../../validation/compile.js';
 import { GatewayError } from '../../errors.js';
-import type { ModelLookup } from '../../catalog/catalog.js';
+import type { ModelLookup } from '../../contracts/model-lookup.js';
 import { withCatalogModels, withOpenModel } from '../../validation/model-keyed.js';
 import type { OpenAIChatRequest } from '../../protocols/openai-chat/types.js';
 import { LIMITS } from '../../validation/limits.js';

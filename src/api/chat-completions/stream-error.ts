@@ -1,5 +1,6 @@
 import type { GatewayError } from '../../errors.js';
-import { eventObject, type OutEvent } from '../../gateway/sse/write.js';
+import { eventObject } from '../../sse/write.js';
+import { type OutEvent } from '../../contracts/sse-event.js';
 import { renderError } from '../envelopes.js';
 
 /**

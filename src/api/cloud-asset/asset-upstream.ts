@@ -3,7 +3,7 @@ import { GatewayError } from '../../errors.js';
 import type { Channel } from '../../gateway/channel.js';
 import { routeModel } from '../../gateway/route-model.js';
 import { readErrorBody, type UpstreamClient } from '../../gateway/upstream-client.js';
-import type { AssetAction, AssetOutcome } from './asset-adapter.js';
+import type { AssetAction, AssetOutcome } from '../../contracts/asset-adapter.js';
 import { ASSET_ID_PATTERN } from './schemas.js';
 
 const ASSET_ID = new RegExp(ASSET_ID_PATTERN);

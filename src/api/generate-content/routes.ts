@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GENERATE_CONTENT_ENDPOINTS, IMAGE_MODELS } from '../../catalog/models.js';
 import type { GeminiGenerateContentRequest, GeminiGenerateContentResponse, GeminiMethod, GenerateContentCall } from '../../protocols/gemini-generate/types.js';
-import type { TranslatorPair } from '../../providers/types.js';
+import type { TranslatorPair } from '../../contracts/translator.js';
 import { dispatchJson, dispatchStream } from '../../gateway/dispatch.js';
 import { admit } from '../../plugins/rate-limit.js';
 import { toFastifyValidator } from '../../validation/compile.js';
@@ -12,7 +12,7 @@ import { googleModelsRoutes } from './google-models.js';
 import { compileValidator } from '../../validation/compile.js';
 import type { Catalog } from '../../catalog/catalog.js';
 
-declare module '../../providers/types.js' {
+declare module '../../contracts/translator.js' {
   interface FamilyPairs {
     'generate-content': TranslatorPair<GenerateContentCall, GeminiGenerateContentResponse>;
   }

@@ -1,5 +1,5 @@
 import type { GatewayError } from '../../errors.js';
-import type { OutEvent } from '../../gateway/sse/write.js';
+import type { OutEvent } from '../../contracts/sse-event.js';
 import { renderError } from '../envelopes.js';
 
 /**

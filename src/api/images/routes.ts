@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../../errors.js';
 import type { OpenAIImageData, OpenAIImagesRequest, OpenAIImagesResponse, OpenAIImagesUsage } from '../../protocols/openai-images/types.js';
-import type { TranslatorPair, Usage } from '../../providers/types.js';
+import type { TranslatorPair } from '../../contracts/translator.js';
+import type { Usage } from '../../contracts/usage.js';
 import { dispatchJson } from '../../gateway/dispatch.js';
 import { admit } from '../../plugins/rate-limit.js';
 import { toFastifyValidator } from '../../validation/compile.js';
@@ -9,7 +10,7 @@ import { ImagesRequestSchema, validateImagesRequest } from './schemas.js';
 import { readImage, sniffImageExtension, storeImage } from './media-files.js';
 import { sendImageStream } from './stream.js';
 
-declare module '../../providers/types.js' {
+declare module '../../contracts/translator.js' {
   interface FamilyPairs {
     images: TranslatorPair<OpenAIImagesRequest, OpenAIImagesResponse>;
   }

@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { IMAGE_MODELS } from '../../catalog/models.js';
 import { OPENAI_IMAGE_SIZES, type OpenAIImagesRequest } from '../../protocols/openai-images/types.js';
 import { modelKeyedValidator } from '../../validation/model-keyed.js';
-import type { ModelLookup } from '../../catalog/catalog.js';
+import type { ModelLookup } from '../../contracts/model-lookup.js';
 
 /**
  * POST /v1/images/generations: OpenAI's CreateImageRequest (openai.md §3) for the catalog's

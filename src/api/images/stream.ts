@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OpenAIImagesRequest, OpenAIImagesResponse } from '../../protocols/openai-images/types.js';
-import { SseWriter, formatSse } from '../../gateway/sse/write.js';
+import { SseWriter, formatSse } from '../../sse/write.js';
 
 /**
  * `stream: true` answered the way OpenAI's Images API streams (the `openai` SDK's

@@ -6,13 +6,13 @@ import { findModel } from '../../catalog/models.js';
 import { admit } from '../../plugins/rate-limit.js';
 import { assertModelAllowed, familyRefusal } from '../../plugins/auth.js';
 import type { AnthropicMessage, AnthropicMessagesRequest } from '../../protocols/anthropic-messages/types.js';
-import type { ClientPassThrough, TranslatorPair } from '../../providers/types.js';
+import type { ClientPassThrough, TranslatorPair } from '../../contracts/translator.js';
 import { toFastifyValidator } from '../../validation/compile.js';
 import { AnthropicCountTokensSchema, AnthropicMessagesRequestSchema, validateAnthropicCountTokens, validateAnthropicMessagesRequest, type AnthropicCountTokensRequest } from './anthropic-schemas.js';
 import { anthropicEventText, anthropicStreamError } from './anthropic-stream.js';
 import { countAnthropicInputTokens } from './count-tokens.js';
 
-declare module '../../providers/types.js' {
+declare module '../../contracts/translator.js' {
   interface FamilyPairs {
     /** Anthropic-native /v1/messages: Anthropic's Messages API on both sides of the hub. */
     'anthropic-messages': TranslatorPair<AnthropicMessagesRequest, AnthropicMessage>;

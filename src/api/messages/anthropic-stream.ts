@@ -1,6 +1,7 @@
 import type { GatewayError } from '../../errors.js';
-import { eventObject, type OutEvent } from '../../gateway/sse/write.js';
-import type { StreamErrorRenderer } from '../../providers/types.js';
+import { eventObject } from '../../sse/write.js';
+import { type OutEvent } from '../../contracts/sse-event.js';
+import type { StreamErrorRenderer } from '../../contracts/translator.js';
 import { renderError } from '../envelopes.js';
 
 /**

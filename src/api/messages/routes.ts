@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { OpenAIChatCompletion, OpenAIChatRequest } from '../../protocols/openai-chat/types.js';
-import type { TranslatorPair } from '../../providers/types.js';
+import type { TranslatorPair } from '../../contracts/translator.js';
 import { toFastifyValidator } from '../../validation/compile.js';
 import { chatShapedHandler } from '../chat-completions/chat-shaped-handler.js';
 import { MessagesRequest, validateMessagesRequest } from './schemas.js';
 import { anthropicMessagesRoutes } from './anthropic-routes.js';
 
-declare module '../../providers/types.js' {
+declare module '../../contracts/translator.js' {
   interface FamilyPairs {
     /** /v1/messages is chat-shaped on both sides (spec §2), so it uses the chat hub types. */
     messages: TranslatorPair<OpenAIChatRequest, OpenAIChatCompletion>;

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { CatalogEntry } from '../../catalog/catalog.js';
-import type { EndpointFamily } from '../../catalog/models.js';
+import type { EndpointFamily } from '../../contracts/endpoint-family.js';
 import { isGoogleStyleRequest } from '../google-style.js';
 import { googleModelOr404, googleModelsFor } from '../generate-content/google-models.js';
 

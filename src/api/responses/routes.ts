@@ -6,7 +6,7 @@ import { toFastifyValidator } from '../../validation/compile.js';
 import { ResponsesRequest, validateResponsesRequest } from './schemas.js';
 import { renderResponsesStreamError, responsesEventText } from './stream-error.js';
 
-declare module '../../providers/types.js' {
+declare module '../../contracts/translator.js' {
   interface FamilyPairs {
     responses: ResponsesTranslatorPair;
   }

@@ -4,7 +4,7 @@ import { BETA_FAMILY_MODELS } from '../../catalog/models.js';
 import { INPUT_ITEM_DEFS, InputItem, stringOrArray } from './input-item-schemas.js';
 import { ResponsesTool, ResponsesToolChoice, TOOL_DEFS } from './tool-schemas.js';
 import { modelKeyedValidator } from '../../validation/model-keyed.js';
-import type { ModelLookup } from '../../catalog/catalog.js';
+import type { ModelLookup } from '../../contracts/model-lookup.js';
 import {
   OPENAI_REASONING_EFFORTS,
   OPENAI_REASONING_SUMMARIES,

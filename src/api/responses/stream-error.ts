@@ -1,5 +1,5 @@
 import type { GatewayError } from '../../errors.js';
-import type { OutEvent } from '../../gateway/sse/write.js';
+import type { OutEvent } from '../../contracts/sse-event.js';
 
 /**
  * How a /v1/responses stream that fails after its first byte ends (openai.md §2, "Terminal

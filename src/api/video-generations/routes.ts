@@ -6,13 +6,13 @@ import type { VideoGenerationRequest } from '../../protocols/video-generations/t
 import { createVideoTask, newAsyncTaskId } from '../../tasks/create-task.js';
 import { sendVideoFile } from '../../tasks/media-store.js';
 import { VideoTaskPoller } from '../../tasks/poller.js';
-import type { VideoAdapter } from '../../tasks/video-adapter.js';
+import type { VideoAdapter } from '../../contracts/video-adapter.js';
 import type { VideoTask } from '../../tasks/video-task.js';
 import { toFastifyValidator } from '../../validation/compile.js';
 import { MAX_VIDEO_SECONDS, VideoGenerationCreateRequest, validateVideoGenerationRequest } from './schemas.js';
 import { toCreatedVideo, toVideoObject } from './video-object.js';
 
-declare module '../../tasks/video-adapter.js' {
+declare module '../../contracts/video-adapter.js' {
   interface VideoSurfaceAdapters {
     'video-generations': VideoAdapter<VideoGenerationRequest>;
   }

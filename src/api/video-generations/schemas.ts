@@ -3,7 +3,7 @@ import { VIDEO_MODELS } from '../../catalog/models.js';
 import { GatewayError } from '../../errors.js';
 import type { VideoGenerationRequest } from '../../protocols/video-generations/types.js';
 import { modelKeyedValidator } from '../../validation/model-keyed.js';
-import type { ModelLookup } from '../../catalog/catalog.js';
+import type { ModelLookup } from '../../contracts/model-lookup.js';
 
 /**
  * POST /v1/video/generations (spec §4). Decisions where the spec is silent (docs in the report):

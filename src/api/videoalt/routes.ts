@@ -6,13 +6,13 @@ import { admit } from '../../plugins/rate-limit.js';
 import { KLING_CAPABILITIES, type KlingCapability, type KlingVideoRequest } from '../../protocols/kling-video/types.js';
 import { createVideoTask } from '../../tasks/create-task.js';
 import { VideoTaskPoller } from '../../tasks/poller.js';
-import type { VideoAdapter } from '../../tasks/video-adapter.js';
+import type { VideoAdapter } from '../../contracts/video-adapter.js';
 import type { VideoTask } from '../../tasks/video-task.js';
 import { toFastifyValidator } from '../../validation/compile.js';
 import { klingEnvelope, toKlingCreated, toKlingTask } from './kling-task.js';
 import { DEFAULT_MODEL, MAX_KLING_SECONDS, VIDEOALT_SCHEMAS, effectiveModel, validateVideoaltRequest } from './schemas.js';
 
-declare module '../../tasks/video-adapter.js' {
+declare module '../../contracts/video-adapter.js' {
   interface VideoSurfaceAdapters {
     videoalt: VideoAdapter<KlingVideoRequest>;
   }

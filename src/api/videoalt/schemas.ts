@@ -1,5 +1,5 @@
 import { Type, type TSchema } from 'typebox';
-import { VIDEOALT_MODELS } from '../../catalog/models.js';
+import { VIDEOALT_MODELS } from '../../protocols/kling-video/types.js';
 import { GatewayError } from '../../errors.js';
 import type { KlingCapability, KlingCreateBody } from '../../protocols/kling-video/types.js';
 import { compileValidator, type Validator } from '../../validation/compile.js';

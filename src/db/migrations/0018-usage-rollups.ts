@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Migration } from 'kysely';
 import { columnTypesFor, dialectOf, migrateAtomically } from '../dialect.js';
-import { installRollupTrigger, rollUpStoredEvents, type RollupMeasure } from '../../usage/usage-rollups.js';
+import { installRollupTrigger, rollUpStoredEvents, type RollupMeasure } from '../usage-rollups.js';
 
 /** The figures this migration rolls up (frozen here: later migrations add theirs). */
 const MEASURES: readonly RollupMeasure[] = [

@@ -42,3 +42,10 @@ export interface KlingEnvelope<Data> {
   request_id: string;
   data?: Data;
 }
+
+/** The models each capability accepts (spec §videoalt). */
+export const VIDEOALT_MODELS = {
+  text2video: ['kling-v1', 'kling-v1-6', 'kling-v2-master', 'kling-v2-1-master', 'kling-v2-5-turbo', 'kling-v2-6', 'kling-v3'],
+  image2video: ['kling-v1', 'kling-v1-5', 'kling-v1-6', 'kling-v2-master', 'kling-v2-1', 'kling-v2-1-master', 'kling-v2-5-turbo', 'kling-v2-6', 'kling-v3'],
+  'multi-image2video': ['kling-v1-6'],
+} as const;

@@ -1,4 +1,4 @@
-import type { Usage } from '../../providers/types.js';
+import type { Usage } from '../../contracts/usage.js';
 /**
  * OpenAI Chat Completions wire types (shared/protocols/openai.md §1): the hub format for
  * chat-shaped traffic. Only the fields the gateway reads or writes are named; the index

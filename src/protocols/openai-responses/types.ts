@@ -4,8 +4,9 @@
  * signatures carry the rest through untouched.
  */
 import type { GatewayError } from '../../errors.js';
-import type { OutEvent } from '../../gateway/sse/write.js';
-import type { StreamTranslator, TranslateContext, TranslatorPair, Usage } from '../../providers/types.js';
+import type { OutEvent } from '../../contracts/sse-event.js';
+import type { StreamTranslator, TranslateContext, TranslatorPair } from '../../contracts/translator.js';
+import type { Usage } from '../../contracts/usage.js';
 import { tokenCount } from '../openai-chat/types.js';
 
 import type { OpenAIResponsesInputItem } from './input-items.js';

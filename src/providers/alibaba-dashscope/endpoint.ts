@@ -5,7 +5,7 @@
  * Docs: https://www.alibabacloud.com/help/doc-detail/3030778.html
  * Auth: `Authorization: Bearer <DASHSCOPE_API_KEY>`; host, model and key must share a region.
  */
-import type { ChannelCredentials } from '../types.js';
+import type { ChannelCredentials } from '../../contracts/upstream-call.js';
 
 /** Singapore (international) region; Beijing is https://dashscope.aliyuncs.com. */
 export const DASHSCOPE_BASE_URL = 'https://dashscope-intl.aliyuncs.com';

@@ -1,8 +1,8 @@
 import { GatewayError } from '../../errors.js';
-import { sanitizeUpstreamMessage, upstreamStatusError } from '../../gateway/upstream-errors.js';
+import { sanitizeUpstreamMessage, upstreamStatusError } from '../../providers/upstream-errors.js';
 import type { VideoGenerationRequest } from '../../protocols/video-generations/types.js';
-import type { VideoAdapter } from '../../tasks/video-adapter.js';
-import type { UpstreamTaskState, VideoFailureCode } from '../../tasks/video-task.js';
+import type { VideoAdapter } from '../../contracts/video-adapter.js';
+import type { UpstreamTaskState, VideoFailureCode } from '../../contracts/video-adapter.js';
 import { DASHSCOPE_CREATE_PATH, dashscopeTaskPath } from './endpoint.js';
 import type { DashScopeErrorBody, DashScopeTaskResponse, DashScopeTaskStatus, DashScopeVideoSynthesisRequest } from './wire.js';
 

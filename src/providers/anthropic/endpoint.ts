@@ -4,7 +4,7 @@
  * Auth: `x-api-key: <key>`; every call also names the API version in `anthropic-version`
  * (the official SDK hard-codes 2023-06-01).
  */
-import type { ChannelCredentials } from '../types.js';
+import type { ChannelCredentials } from '../../contracts/upstream-call.js';
 
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 export const ANTHROPIC_VERSION = '2023-06-01';

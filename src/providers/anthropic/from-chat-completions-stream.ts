@@ -1,8 +1,8 @@
 import { GatewayError } from '../../errors.js';
-import type { SseEvent } from '../../gateway/sse/parse.js';
-import type { OutEvent } from '../../gateway/sse/write.js';
+import type { SseEvent } from '../../contracts/sse-event.js';
+import type { OutEvent } from '../../contracts/sse-event.js';
 import type { OpenAIChatChunk, OpenAIChatDelta, OpenAIFinishReason } from '../../protocols/openai-chat/types.js';
-import type { StreamTranslator, TranslateContext } from '../types.js';
+import type { StreamTranslator, TranslateContext } from '../../contracts/translator.js';
 import { latestCounts, mapStopReason, toChatUsage, toGatewayUsage, tokenCountsOf, type AnthropicTokenCounts } from './response-mapping.js';
 import { parseAnthropicEvent, streamError } from './stream-events.js';
 import type { AnthropicBlockDelta, AnthropicContentBlock } from './wire.js';

@@ -1,8 +1,10 @@
 import { GatewayError } from '../../errors.js';
 import { assertChatToolShapes } from '../../protocols/openai-chat/tool-shapes.js';
-import { upstreamMessage, upstreamStatusError } from '../../gateway/upstream-errors.js';
+import { upstreamMessage, upstreamStatusError } from '../../providers/upstream-errors.js';
 import type { OpenAIChatCompletion, OpenAIChatRequest, OpenAIChatTool, OpenAIChatToolCall } from '../../protocols/openai-chat/types.js';
-import type { TranslateContext, TranslatorPair, Usage, UpstreamCall } from '../types.js';
+import type { TranslateContext, TranslatorPair } from '../../contracts/translator.js';
+import type { Usage } from '../../contracts/usage.js';
+import type { UpstreamCall } from '../../contracts/upstream-call.js';
 import { ANTHROPIC_MESSAGES_PATH } from './endpoint.js';
 import { createChatCompletionsStreamTranslator } from './from-chat-completions-stream.js';
 import { mapStopReason, toChatUsage, toGatewayUsage, tokenCountsOf } from './response-mapping.js';

@@ -1,10 +1,12 @@
 import { GatewayError } from '../../errors.js';
-import { replaceTopLevelString } from '../../gateway/json-text.js';
-import { upstreamMessage, upstreamStatusError } from '../../gateway/upstream-errors.js';
-import type { SseEvent } from '../../gateway/sse/parse.js';
-import type { OutEvent } from '../../gateway/sse/write.js';
+import { replaceTopLevelString } from '../../providers/json-text.js';
+import { upstreamMessage, upstreamStatusError } from '../../providers/upstream-errors.js';
+import type { SseEvent } from '../../contracts/sse-event.js';
+import type { OutEvent } from '../../contracts/sse-event.js';
 import type { AnthropicMessage, AnthropicMessagesRequest } from '../../protocols/anthropic-messages/types.js';
-import type { StreamTranslator, TranslateContext, TranslatorPair, Usage, UpstreamCall } from '../types.js';
+import type { StreamTranslator, TranslateContext, TranslatorPair } from '../../contracts/translator.js';
+import type { Usage } from '../../contracts/usage.js';
+import type { UpstreamCall } from '../../contracts/upstream-call.js';
 import { ANTHROPIC_MESSAGES_PATH } from './endpoint.js';
 import { parseAnthropicEvent, streamError } from './stream-events.js';
 import { latestCounts, toGatewayUsage, tokenCountsOf, type AnthropicTokenCounts } from './response-mapping.js';

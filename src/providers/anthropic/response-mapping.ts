@@ -1,5 +1,5 @@
 import type { OpenAIChatUsage, OpenAIFinishReason } from '../../protocols/openai-chat/types.js';
-import type { Usage } from '../types.js';
+import type { Usage } from '../../contracts/usage.js';
 import type { AnthropicStopReason } from './wire.js';
 
 /**

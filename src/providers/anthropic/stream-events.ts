@@ -1,7 +1,7 @@
 /** Reading Anthropic's named stream events (anthropic.md "Streaming"), for every pair that consumes them. */
 import { GatewayError } from '../../errors.js';
-import { upstreamStatusError } from '../../gateway/upstream-errors.js';
-import type { SseEvent } from '../../gateway/sse/parse.js';
+import { upstreamStatusError } from '../../providers/upstream-errors.js';
+import type { SseEvent } from '../../contracts/sse-event.js';
 import { ANTHROPIC_STATUS_BY_ERROR_TYPE, type AnthropicMessagesEvent } from './wire.js';
 
 /** An `error` event after HTTP 200 (e.g. overloaded_error) fails the stream like the matching status. */

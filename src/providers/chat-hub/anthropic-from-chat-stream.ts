@@ -1,7 +1,7 @@
-import type { OutEvent } from '../../gateway/sse/write.js';
+import type { OutEvent } from '../../contracts/sse-event.js';
 import type { OpenAIChatChunk, OpenAIChatDelta, OpenAIChatUsage, OpenAIFinishReason } from '../../protocols/openai-chat/types.js';
 import type { AnthropicContentBlock, AnthropicMessagesEvent } from '../../protocols/anthropic-messages/types.js';
-import type { TranslateContext } from '../types.js';
+import type { TranslateContext } from '../../contracts/translator.js';
 import type { ChunkTranslator } from './compose.js';
 import { messageIdFor, toAnthropicUsage, toStopReason } from './anthropic-from-chat.js';
 

@@ -1,7 +1,7 @@
 import { GatewayError } from '../../errors.js';
 import type { OpenAIChatCompletion, OpenAIChatUsage, OpenAIFinishReason } from '../../protocols/openai-chat/types.js';
 import type { AnthropicContentBlock, AnthropicMessage, AnthropicStopReason, AnthropicUsage } from '../../protocols/anthropic-messages/types.js';
-import type { TranslateContext } from '../types.js';
+import type { TranslateContext } from '../../contracts/translator.js';
 
 /**
  * Chat finish reasons as Anthropic stop reasons: the reverse of the mapping open-source adapters

@@ -10,7 +10,7 @@ import type {
   AnthropicTool,
   AnthropicToolResultBlock,
 } from '../../protocols/anthropic-messages/types.js';
-import type { TranslateContext } from '../types.js';
+import type { TranslateContext } from '../../contracts/translator.js';
 
 /**
  * Request fields a chat upstream has no use for, left out on purpose (docs/decisions.md,

@@ -1,8 +1,9 @@
 import type { GatewayError } from '../../errors.js';
-import type { SseEvent } from '../../gateway/sse/parse.js';
-import { eventObject, type OutEvent } from '../../gateway/sse/write.js';
+import type { SseEvent } from '../../contracts/sse-event.js';
+import { eventObject } from '../../sse/write.js';
+import { type OutEvent } from '../../contracts/sse-event.js';
 import type { OpenAIChatChunk, OpenAIChatCompletion, OpenAIChatRequest } from '../../protocols/openai-chat/types.js';
-import type { StreamTranslator, TranslateContext, TranslatorPair } from '../types.js';
+import type { StreamTranslator, TranslateContext, TranslatorPair } from '../../contracts/translator.js';
 
 /** Turns the chat chunks of one stream (as the vendor's chat pair hands them to a chat client) into a family's events. */
 export interface ChunkTranslator {

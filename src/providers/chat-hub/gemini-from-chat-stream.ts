@@ -1,7 +1,7 @@
-import type { OutEvent } from '../../gateway/sse/write.js';
+import type { OutEvent } from '../../contracts/sse-event.js';
 import type { GeminiGenerateContentResponse, GeminiPart } from '../../protocols/gemini-generate/types.js';
 import type { OpenAIChatChunk, OpenAIChatToolCall, OpenAIChatUsage, OpenAIFinishReason } from '../../protocols/openai-chat/types.js';
-import type { TranslateContext } from '../types.js';
+import type { TranslateContext } from '../../contracts/translator.js';
 import type { ChunkTranslator } from './compose.js';
 import { toolInput } from './anthropic-from-chat.js';
 import { responseIdFor, toGeminiFinishReason, toUsageMetadata } from './gemini-from-chat.js';

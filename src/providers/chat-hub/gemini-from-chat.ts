@@ -1,6 +1,6 @@
 import type { GeminiFinishReason, GeminiGenerateContentResponse, GeminiPart, GeminiUsageMetadata } from '../../protocols/gemini-generate/types.js';
 import type { OpenAIChatCompletion, OpenAIChatUsage, OpenAIFinishReason } from '../../protocols/openai-chat/types.js';
-import type { TranslateContext } from '../types.js';
+import type { TranslateContext } from '../../contracts/translator.js';
 import { toolInput } from './anthropic-from-chat.js';
 
 /** Chat finish reasons as Gemini's (gemini.md "finishReason values"); tool calls end with STOP, as Gemini's do. */

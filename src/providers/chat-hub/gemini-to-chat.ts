@@ -1,7 +1,7 @@
 import { GatewayError } from '../../errors.js';
 import type { GeminiContent, GeminiGenerationConfig, GeminiPart, GeminiTool, GeminiToolConfig, GenerateContentCall } from '../../protocols/gemini-generate/types.js';
 import type { OpenAIChatContentPart, OpenAIChatMessage, OpenAIChatRequest, OpenAIChatTool, OpenAIChatToolCall } from '../../protocols/openai-chat/types.js';
-import type { TranslateContext } from '../types.js';
+import type { TranslateContext } from '../../contracts/translator.js';
 
 const refuse = (param: string, what: string): GatewayError =>
   new GatewayError('GW_REQ_INVALID_PARAM', `'${param}': ${what} is not supported for this model: its channel answers through chat completions`, { param });

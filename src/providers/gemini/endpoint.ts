@@ -5,7 +5,7 @@
  * Auth: `x-goog-api-key: <key>`, as the SDK sends it. The `?key=` form also works upstream but
  * would put our credential into URLs (and proxy logs), so the gateway never uses it.
  */
-import type { ChannelCredentials } from '../types.js';
+import type { ChannelCredentials } from '../../contracts/upstream-call.js';
 import type { GeminiMethod } from '../../protocols/gemini-generate/types.js';
 
 export const GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com';

@@ -1,9 +1,9 @@
 import { GatewayError } from '../../errors.js';
-import type { SseEvent } from '../../gateway/sse/parse.js';
-import type { OutEvent } from '../../gateway/sse/write.js';
+import type { SseEvent } from '../../contracts/sse-event.js';
+import type { OutEvent } from '../../contracts/sse-event.js';
 import type { GeminiCandidate, GeminiUsageMetadata } from '../../protocols/gemini-generate/types.js';
 import type { OpenAIChatChunk, OpenAIChatDelta, OpenAIFinishReason } from '../../protocols/openai-chat/types.js';
-import type { StreamTranslator, TranslateContext } from '../types.js';
+import type { StreamTranslator, TranslateContext } from '../../contracts/translator.js';
 import { chatCompletionId, mapFinishReason, toChatUsage, toToolCall } from './chat-response-mapping.js';
 import { parseGeminiChunk, usageFromGemini } from './wire.js';
 

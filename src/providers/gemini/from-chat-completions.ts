@@ -8,7 +8,9 @@ import type {
   GeminiToolConfig,
 } from '../../protocols/gemini-generate/types.js';
 import type { OpenAIChatCompletion, OpenAIChatRequest, OpenAIChatToolCall } from '../../protocols/openai-chat/types.js';
-import type { TranslateContext, TranslatorPair, Usage, UpstreamCall } from '../types.js';
+import type { TranslateContext, TranslatorPair } from '../../contracts/translator.js';
+import type { Usage } from '../../contracts/usage.js';
+import type { UpstreamCall } from '../../contracts/upstream-call.js';
 import { chatCompletionId, mapFinishReason, toChatUsage, toToolCall } from './chat-response-mapping.js';
 import { geminiModelPath } from './endpoint.js';
 import { createChatCompletionsStreamTranslator } from './from-chat-completions-stream.js';

@@ -1,5 +1,7 @@
 import type { GeminiGenerateContentResponse, GenerateContentCall } from '../../protocols/gemini-generate/types.js';
-import type { TranslateContext, TranslatorPair, Usage, UpstreamCall } from '../types.js';
+import type { TranslateContext, TranslatorPair } from '../../contracts/translator.js';
+import type { Usage } from '../../contracts/usage.js';
+import type { UpstreamCall } from '../../contracts/upstream-call.js';
 import { geminiModelPath } from './endpoint.js';
 import { createGenerateContentStreamTranslator } from './generate-content-stream.js';
 import { asGeminiResponse, geminiErrorToGateway, outputImageParts, usageFromGemini } from './wire.js';

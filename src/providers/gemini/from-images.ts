@@ -1,7 +1,9 @@
 import { GatewayError } from '../../errors.js';
 import type { GeminiGenerateContentRequest, GeminiImageConfig, GeminiImageSize, GeminiUsageMetadata } from '../../protocols/gemini-generate/types.js';
 import type { OpenAIImageSize, OpenAIImagesRequest, OpenAIImagesResponse, OpenAIImagesUsage } from '../../protocols/openai-images/types.js';
-import type { StreamTranslator, TranslateContext, TranslatorPair, Usage, UpstreamCall } from '../types.js';
+import type { StreamTranslator, TranslateContext, TranslatorPair } from '../../contracts/translator.js';
+import type { Usage } from '../../contracts/usage.js';
+import type { UpstreamCall } from '../../contracts/upstream-call.js';
 import { geminiModelPath } from './endpoint.js';
 import { asGeminiResponse, FILTER_REASONS, geminiErrorToGateway, outputImageParts, usageFromGemini } from './wire.js';
 

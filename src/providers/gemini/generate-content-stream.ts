@@ -1,7 +1,7 @@
 import { GatewayError } from '../../errors.js';
-import type { OutEvent } from '../../gateway/sse/write.js';
+import type { OutEvent } from '../../contracts/sse-event.js';
 import type { GeminiCandidate, GeminiGenerateContentResponse, GeminiUsageMetadata } from '../../protocols/gemini-generate/types.js';
-import type { StreamTranslator, TranslateContext } from '../types.js';
+import type { StreamTranslator, TranslateContext } from '../../contracts/translator.js';
 import { outputImageParts, parseGeminiChunk, usageFromGemini } from './wire.js';
 
 /**

@@ -1,8 +1,8 @@
 import { GatewayError } from '../../errors.js';
-import { upstreamStatusError } from '../../gateway/upstream-errors.js';
+import { upstreamStatusError } from '../../providers/upstream-errors.js';
 import type { GeminiGenerateContentResponse, GeminiPart, GeminiUsageMetadata } from '../../protocols/gemini-generate/types.js';
 import { tokenCount } from '../../protocols/openai-chat/types.js';
-import type { Usage } from '../types.js';
+import type { Usage } from '../../contracts/usage.js';
 
 /** The parts of a Google error body the gateway reads (gemini.md "Errors"). */
 interface GoogleErrorInfo {

@@ -6,7 +6,7 @@
  * signed with the SecretKey (Kling "General Info" page, official sample).
  */
 import { createHash, createHmac } from 'node:crypto';
-import type { ChannelCredentials } from '../types.js';
+import type { ChannelCredentials } from '../../contracts/upstream-call.js';
 
 /** Replaced https://api.klingai.com for servers outside China. */
 export const KLING_BASE_URL = 'https://api-singapore.klingai.com';

@@ -1,5 +1,5 @@
 import type { ProviderModule } from '../types.js';
-import { VIDEOALT_MODELS } from '../../catalog/models.js';
+import { VIDEOALT_MODELS } from '../../protocols/kling-video/types.js';
 import { lazySimulator } from '../../simulator/server.js';
 import { KLING_BASE_URL, klingAuthHeaders } from './endpoint.js';
 import { videoaltToKling } from './video.js';

@@ -1,7 +1,7 @@
 import { GatewayError } from '../../errors.js';
-import { sanitizeUpstreamMessage, upstreamStatusError } from '../../gateway/upstream-errors.js';
-import type { VideoAdapter } from '../../tasks/video-adapter.js';
-import type { UpstreamTaskState } from '../../tasks/video-task.js';
+import { sanitizeUpstreamMessage, upstreamStatusError } from '../../providers/upstream-errors.js';
+import type { VideoAdapter } from '../../contracts/video-adapter.js';
+import type { UpstreamTaskState } from '../../contracts/video-adapter.js';
 import { klingCreatePath, klingTaskPath } from './endpoint.js';
 import {
   KLING_ACCOUNT_CODES, KLING_AUTH_CODES, KLING_BAD_REQUEST_CODES, KLING_POLICY_CODES, KLING_RATE_CODES,

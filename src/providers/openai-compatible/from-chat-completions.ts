@@ -1,6 +1,6 @@
 import { GatewayError } from '../../errors.js';
-import { upstreamMessage, upstreamStatusError } from '../../gateway/upstream-errors.js';
-import type { OutEvent } from '../../gateway/sse/write.js';
+import { upstreamMessage, upstreamStatusError } from '../../providers/upstream-errors.js';
+import type { OutEvent } from '../../contracts/sse-event.js';
 import {
   usageFromOpenAI,
   type OpenAIChatChunk,
@@ -8,7 +8,9 @@ import {
   type OpenAIChatRequest,
   type OpenAIFinishReason,
 } from '../../protocols/openai-chat/types.js';
-import type { StreamTranslator, TranslateContext, TranslatorPair, Usage, UpstreamCall } from '../types.js';
+import type { StreamTranslator, TranslateContext, TranslatorPair } from '../../contracts/translator.js';
+import type { Usage } from '../../contracts/usage.js';
+import type { UpstreamCall } from '../../contracts/upstream-call.js';
 import type { OpenAICompatibleQuirks } from './quirks.js';
 import { parseChatChunk } from './parse-chat-chunk.js';
 import { rewriteChunkText, rewriteCompletionText } from './raw-chunk.js';

@@ -1,10 +1,11 @@
 import { GatewayError } from '../../errors.js';
-import type { SseEvent } from '../../gateway/sse/parse.js';
-import type { OutEvent } from '../../gateway/sse/write.js';
+import type { SseEvent } from '../../contracts/sse-event.js';
+import type { OutEvent } from '../../contracts/sse-event.js';
 import { usageFromOpenAI, type OpenAIChatUsage } from '../../protocols/openai-chat/types.js';
 import { responseFailedEvent } from '../../protocols/openai-responses/failed-event.js';
 import type { OpenAIOutputItem, OpenAIResponsesEvent, ResponsesStreamTranslator } from '../../protocols/openai-responses/types.js';
-import type { TranslateContext, Usage } from '../types.js';
+import type { TranslateContext } from '../../contracts/translator.js';
+import type { Usage } from '../../contracts/usage.js';
 import type { OpenAICompatibleQuirks } from './quirks.js';
 import { parseChatChunk } from './parse-chat-chunk.js';
 import {

@@ -1,9 +1,11 @@
 import { GatewayError } from '../../errors.js';
-import { upstreamMessage, upstreamStatusError } from '../../gateway/upstream-errors.js';
+import { upstreamMessage, upstreamStatusError } from '../../providers/upstream-errors.js';
 import type { OpenAIChatCompletion, OpenAIChatMessage, OpenAIChatRequest } from '../../protocols/openai-chat/types.js';
 import { usageFromOpenAI } from '../../protocols/openai-chat/types.js';
 import type { OpenAIOutputItem, OpenAIResponse, OpenAIResponsesRequest, ResponsesTranslatorPair } from '../../protocols/openai-responses/types.js';
-import type { TranslateContext, Usage, UpstreamCall } from '../types.js';
+import type { TranslateContext } from '../../contracts/translator.js';
+import type { Usage } from '../../contracts/usage.js';
+import type { UpstreamCall } from '../../contracts/upstream-call.js';
 import { createResponsesFromChatStreamTranslator } from './from-responses-stream.js';
 import type { OpenAICompatibleQuirks } from './quirks.js';
 import { endingFor, messageItem, reasoningItem, responseIdsFor, responseObject, toResponsesUsage } from './responses-from-chat.js';

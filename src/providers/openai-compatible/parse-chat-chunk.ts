@@ -1,5 +1,5 @@
 import { GatewayError } from '../../errors.js';
-import { upstreamMessage, upstreamStatusError } from '../../gateway/upstream-errors.js';
+import { upstreamMessage, upstreamStatusError } from '../../providers/upstream-errors.js';
 import type { OpenAIChatChunk } from '../../protocols/openai-chat/types.js';
 
 /** Parses one chat stream event; an `{error}` event mid-stream becomes our upstream error. */

@@ -8,7 +8,7 @@ import type {
   OpenAIResponse,
   OpenAIResponsesUsage,
 } from '../../protocols/openai-responses/types.js';
-import type { TranslateContext } from '../types.js';
+import type { TranslateContext } from '../../contracts/translator.js';
 import type { OpenAICompatibleQuirks } from './quirks.js';
 
 /** Building blocks of a Response made from chat-completion data (non-stream and stream alike). */

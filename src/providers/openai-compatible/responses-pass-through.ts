@@ -1,7 +1,7 @@
 import { GatewayError } from '../../errors.js';
-import { upstreamMessage, upstreamStatusError } from '../../gateway/upstream-errors.js';
-import type { OutEvent } from '../../gateway/sse/write.js';
-import type { SseEvent } from '../../gateway/sse/parse.js';
+import { upstreamMessage, upstreamStatusError } from '../../providers/upstream-errors.js';
+import type { OutEvent } from '../../contracts/sse-event.js';
+import type { SseEvent } from '../../contracts/sse-event.js';
 import { responseFailedEvent, type ResponseSnapshot } from '../../protocols/openai-responses/failed-event.js';
 import {
   usageFromResponses,
@@ -11,7 +11,9 @@ import {
   type ResponsesStreamTranslator,
   type ResponsesTranslatorPair,
 } from '../../protocols/openai-responses/types.js';
-import type { TranslateContext, Usage, UpstreamCall } from '../types.js';
+import type { TranslateContext } from '../../contracts/translator.js';
+import type { Usage } from '../../contracts/usage.js';
+import type { UpstreamCall } from '../../contracts/upstream-call.js';
 
 /**
  * Responses to an upstream with its own Responses API (OpenAI, and Ark per volcengine-ark.md

@@ -4,7 +4,7 @@
  *   POST /v1/responses          https://platform.openai.com/docs/api-reference/responses
  * Auth: `Authorization: Bearer <key>`.
  */
-import type { ChannelCredentials } from '../types.js';
+import type { ChannelCredentials } from '../../contracts/upstream-call.js';
 
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 

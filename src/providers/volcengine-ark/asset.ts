@@ -1,7 +1,7 @@
 import { GatewayError } from '../../errors.js';
-import { sanitizeUpstreamMessage, upstreamStatusError } from '../../gateway/upstream-errors.js';
-import type { AssetAction, AssetAdapter, AssetOutcome } from '../../api/cloud-asset/asset-adapter.js';
-import type { UpstreamCall } from '../types.js';
+import { sanitizeUpstreamMessage, upstreamStatusError } from '../../providers/upstream-errors.js';
+import type { AssetAction, AssetAdapter, AssetOutcome } from '../../contracts/asset-adapter.js';
+import type { UpstreamCall } from '../../contracts/upstream-call.js';
 import { ARK_OPENAPI_VERSION } from './endpoint.js';
 
 /** The Volcengine OpenAPI envelope (volcengine-ark.md "Asset library"). */

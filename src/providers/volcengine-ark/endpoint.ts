@@ -4,7 +4,7 @@
  *   POST /api/v3/responses          Responses API
  * Auth: `Authorization: Bearer <ARK_API_KEY>`. Errors: https://volcengine.com/docs/82379/1299023
  */
-import type { ChannelCredentials, SignableRequest } from '../types.js';
+import type { ChannelCredentials, SignableRequest } from '../../contracts/upstream-call.js';
 import { signVolcengineRequest } from './openapi-signature.js';
 
 export const ARK_BASE_URL = 'https://ark.cn-beijing.volces.com/api/v3';

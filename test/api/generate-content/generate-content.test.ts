@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GoogleGenAI } from '@google/genai';
 import { PNG } from 'pngjs';
-import { parseSseText } from '../../../src/gateway/sse/parse.js';
+import { parseSseText } from '../../../src/sse/parse.js';
 import { startTestGateway, TEST_KEY, type TestGateway } from '../../helpers/gateway.js';
 
 const IMAGE = '/v1beta/models/gamma-3.1-flash-image:streamGenerateContent';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseSseText } from '../../../src/gateway/sse/parse.js';
+import { parseSseText } from '../../../src/sse/parse.js';
 import { call, startTestGateway, TEST_KEY, type TestGateway } from '../../helpers/gateway.js';
 import { createKey } from '../../helpers/admin.js';
 

@@ -1,4 +1,4 @@
-import { parseSseText } from '../../../src/gateway/sse/parse.js';
+import { parseSseText } from '../../../src/sse/parse.js';
 import { TEST_KEY } from '../../helpers/gateway.js';
 
 export interface RawStream {

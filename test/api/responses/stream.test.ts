@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { parseSseText } from '../../../src/gateway/sse/parse.js';
+import { parseSseText } from '../../../src/sse/parse.js';
 import { startTestGateway, TEST_KEY, type TestGateway } from '../../helpers/gateway.js';
 
 /** The documented order (openai.md §2) with runs of deltas collapsed to one entry. */

@@ -10,7 +10,7 @@ import { UpstreamClient } from '../../../src/gateway/upstream-client.js';
 import { CircuitBreakers } from '../../../src/gateway/circuit-breaker.js';
 import { UsageRecorder } from '../../../src/usage/usage-recorder.js';
 import { registerMetrics } from '../../../src/plugins/metrics.js';
-import type { GatewayDeps } from '../../../src/plugins/request-context.js';
+import type { GatewayDeps } from '../../../src/gateway-deps.js';
 import { call, startTestGateway, TEST_ADMIN_TOKEN, TEST_KEY, type TestGateway } from '../../helpers/gateway.js';
 
 const admin = { authorization: `Bearer ${TEST_ADMIN_TOKEN}` };

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { videoGenerationsToDashScope } from '../../../src/providers/alibaba-dashscope/video.js';
-import type { VideoAdapter } from '../../../src/tasks/video-adapter.js';
+import type { VideoAdapter } from '../../../src/contracts/video-adapter.js';
 import { runVideoGoldenCases } from '../../helpers/video-golden.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/alibaba-dashscope/', import.meta.url));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OpenAIChatRequest } from '../../../src/protocols/openai-chat/types.js';
 import { anthropic } from '../../../src/providers/anthropic/index.js';
-import type { TranslatorPair } from '../../../src/providers/types.js';
+import type { TranslatorPair } from '../../../src/contracts/translator.js';
 import type { OpenAIChatCompletion } from '../../../src/protocols/openai-chat/types.js';
 import { clientChatStream, expectGolden, expectGoldenStream, goldenContext, loadCases } from '../../helpers/golden.js';
 

@@ -4,7 +4,7 @@ import { chatCompletionToAnthropic } from '../../../src/providers/chat-hub/anthr
 import { createAnthropicFromChatStream } from '../../../src/providers/chat-hub/anthropic-from-chat-stream.js';
 import type { AnthropicMessagesRequest } from '../../../src/protocols/anthropic-messages/types.js';
 import type { OpenAIChatChunk } from '../../../src/protocols/openai-chat/types.js';
-import type { TranslateContext } from '../../../src/providers/types.js';
+import type { TranslateContext } from '../../../src/contracts/translator.js';
 
 const ctx: TranslateContext = { model: 'delta-4.1', upstreamModel: 'gpt-4.1', requestId: 'req_abc', now: 1_700_000_000, includeUsage: false };
 

@@ -3,7 +3,7 @@ import { geminiToChatRequest } from '../../../src/providers/chat-hub/gemini-to-c
 import { createGeminiFromChatStream } from '../../../src/providers/chat-hub/gemini-from-chat-stream.js';
 import type { GenerateContentCall } from '../../../src/protocols/gemini-generate/types.js';
 import type { OpenAIChatChunk } from '../../../src/protocols/openai-chat/types.js';
-import type { TranslateContext } from '../../../src/providers/types.js';
+import type { TranslateContext } from '../../../src/contracts/translator.js';
 
 const ctx: TranslateContext = { model: 'gamma-2.5-flash-lite', upstreamModel: 'gpt-4.1', requestId: 'req_r1', now: 1, includeUsage: false };
 

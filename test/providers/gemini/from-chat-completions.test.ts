@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { OutEvent } from '../../../src/gateway/sse/write.js';
+import type { OutEvent } from '../../../src/contracts/sse-event.js';
 import type { GeminiGenerateContentRequest } from '../../../src/protocols/gemini-generate/types.js';
 import type { OpenAIChatCompletion, OpenAIChatRequest } from '../../../src/protocols/openai-chat/types.js';
 import { gemini } from '../../../src/providers/gemini/index.js';
 import { geminiErrorToGateway } from '../../../src/providers/gemini/wire.js';
-import type { TranslatorPair } from '../../../src/providers/types.js';
+import type { TranslatorPair } from '../../../src/contracts/translator.js';
 import { clientChatStream, expectGolden, expectGoldenStream, goldenContext, loadCases } from '../../helpers/golden.js';
 
 /**

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import { renderError } from '../../../src/api/envelopes.js';
-import type { TranslatorPair } from '../../../src/providers/types.js';
+import type { TranslatorPair } from '../../../src/contracts/translator.js';
 import { goldenContext, parseGoldenStream, runStream, type GoldenCase } from '../../helpers/golden.js';
 
 /** Rewrites a golden file when UPDATE_GOLDEN=1 (STYLE.md §9); otherwise compares. */

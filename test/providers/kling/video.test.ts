@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { klingAuthHeaders, signKlingJwt } from '../../../src/providers/kling/endpoint.js';
 import { videoaltToKling } from '../../../src/providers/kling/video.js';
-import type { VideoAdapter } from '../../../src/tasks/video-adapter.js';
+import type { VideoAdapter } from '../../../src/contracts/video-adapter.js';
 import { runVideoGoldenCases } from '../../helpers/video-golden.js';
 
 const FIXTURES = fileURLToPath(new URL('../../fixtures/kling/', import.meta.url));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../../src/errors.js';
-import { parseSseText } from '../../../src/gateway/sse/parse.js';
+import { parseSseText } from '../../../src/sse/parse.js';
 import { OPENAI_QUIRKS } from '../../../src/providers/openai-compatible/quirks.js';
 import { responsesToOpenAICompatible, toChatPart } from '../../../src/providers/openai-compatible/from-responses.js';
 import { zhipu } from '../../../src/providers/zhipu/index.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { GatewayError } from '../../../src/errors.js';
-import { parseSseText } from '../../../src/gateway/sse/parse.js';
+import { parseSseText } from '../../../src/sse/parse.js';
 import { volcengineArk } from '../../../src/providers/volcengine-ark/index.js';
 import { goldenContext, loadCases, runStream } from '../../helpers/golden.js';
 import { checkResponsesGoldenCase, payloads } from '../../helpers/responses-golden.js';

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type SqliteDatabase from 'better-sqlite3';
-import { dialectOf, type Dialect } from '../db/dialect.js';
+import { dialectOf, type Dialect } from './dialect.js';
 
 /**
  * Usage rollups (issue 22): the ledger summed per hour and per day, so reports, the keys list's

@@ -1,4 +1,4 @@
-import type { UpstreamCall } from '../../providers/types.js';
+import type { UpstreamCall } from './upstream-call.js';
 
 /** The asset actions that reach an upstream asset library (listing stays local: it is per key). */
 export type AssetAction = 'CreateAsset' | 'GetAsset' | 'DeleteAsset';
@@ -11,11 +11,4 @@ export interface AssetAdapter {
   toAssetCall(action: AssetAction, body: Record<string, unknown>): UpstreamCall;
   /** Reads the upstream's answer; throws a GatewayError for failures other than "no such asset". */
   fromAssetResponse(status: number, body: unknown): AssetOutcome;
-}
-
-declare module '../../providers/types.js' {
-  interface ProviderModule {
-    /** An upstream asset library (vendors that have one); without a channel, assets stay local. */
-    readonly asset?: AssetAdapter;
-  }
 }

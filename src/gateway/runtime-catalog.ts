@@ -1,15 +1,15 @@
 import type { GatewayConfig } from '../config/schema.js';
 import { withStartupLock, type Db } from '../db/connect.js';
-import { ChannelBuilder } from '../gateway/build-channels.js';
-import type { Channel } from '../gateway/channel.js';
-import type { ChannelControl } from '../gateway/channel-control.js';
-import { mergeChannelDefinitions, RuntimeChannelStore, type ChannelDefinition } from '../gateway/channel-store.js';
+import { ChannelBuilder } from './build-channels.js';
+import type { Channel } from './channel.js';
+import type { ChannelControl } from './channel-control.js';
+import { mergeChannelDefinitions, RuntimeChannelStore, type ChannelDefinition } from './channel-store.js';
 import { loadSecretBox } from '../keys/secret-box.js';
-import { Catalog } from './catalog.js';
-import { CatalogStore } from './catalog-store.js';
-import { CatalogSync } from './catalog-sync.js';
-import { checkCatalogReferences } from './check-config.js';
-import { PriceBook } from './price-book.js';
+import { Catalog } from '../catalog/catalog.js';
+import { CatalogStore } from '../catalog/catalog-store.js';
+import { CatalogSync } from '../catalog/catalog-sync.js';
+import { checkCatalogReferences } from '../catalog/check-config.js';
+import { PriceBook } from '../catalog/price-book.js';
 
 export interface RuntimeCatalogOptions {
   db: Db;

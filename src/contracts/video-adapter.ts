@@ -1,6 +1,27 @@
 import type { GatewayError } from '../errors.js';
-import type { TranslateContext, UpstreamCall } from '../providers/types.js';
-import type { UpstreamTaskState } from './video-task.js';
+import type { TranslateContext } from './translator.js';
+import type { UpstreamCall } from './upstream-call.js';
+
+/** Failure reasons clients see as `error.code`; upstream codes are mapped onto these, never passed raw. */
+export type VideoFailureCode =
+  | 'generation_failed'
+  | 'content_filter'
+  | 'cancelled'
+  | 'expired'
+  | 'upstream_error'
+  | 'download_failed';
+
+export interface VideoTaskFailure {
+  code: VideoFailureCode;
+  message: string;
+}
+
+/** What a vendor translator reports about an upstream task. */
+export type UpstreamTaskState =
+  | { status: 'queued' }
+  | { status: 'in_progress'; progress?: number }
+  | { status: 'completed'; videoUrl: string; durationSeconds?: number; resolution?: string; ratio?: string }
+  | { status: 'failed'; error: VideoTaskFailure };
 
 /** Where an existing upstream task lives: its id and, for per-capability APIs, the creating capability. */
 export interface PollTarget {
@@ -31,10 +52,3 @@ export interface VideoAdapter<Req> {
 export interface VideoSurfaceAdapters {}
 
 export type VideoAdapterSurface = keyof VideoSurfaceAdapters;
-
-declare module '../providers/types.js' {
-  interface ProviderModule {
-    /** Asynchronous video-task translators, by surface (only vendors that create video tasks). */
-    readonly video?: Partial<VideoSurfaceAdapters>;
-  }
-}

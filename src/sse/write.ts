@@ -1,10 +1,5 @@
 import type { ServerResponse } from 'node:http';
-
-/** An event to send: `data` is an object (serialised here) or text sent as is (e.g. `[DONE]`). */
-export interface OutEvent {
-  event?: string;
-  data: unknown;
-}
+import type { OutEvent } from '../contracts/sse-event.js';
 
 /** An event's data as an object, parsing it when a fast path sent it as JSON text. */
 export function eventObject(out: OutEvent): unknown {

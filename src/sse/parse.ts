@@ -1,11 +1,5 @@
 import { createParser } from 'eventsource-parser';
-
-/** One parsed server-sent event. `data` is the raw text; translators decide whether to JSON-parse it. */
-export interface SseEvent {
-  event?: string;
-  data: string;
-  id?: string;
-}
+import type { SseEvent } from '../contracts/sse-event.js';
 
 /**
  * The one SSE parser of the gateway (CRLF, BOM, comments and events split across chunks are

@@ -1,7 +1,9 @@
 import { StringDecoder } from 'node:string_decoder';
-import type { StreamTranslator } from '../../providers/types.js';
-import { SseDecoder, type SseEvent } from './parse.js';
-import { formatSse, type OutEvent } from './write.js';
+import type { StreamTranslator } from '../contracts/translator.js';
+import { SseDecoder } from './parse.js';
+import { type SseEvent } from '../contracts/sse-event.js';
+import { formatSse } from './write.js';
+import { type OutEvent } from '../contracts/sse-event.js';
 
 const BLANK_LINE = '\n\n';
 

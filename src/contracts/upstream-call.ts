@@ -1,0 +1,34 @@
+/** What a translator asks the upstream to do. Credentials are added by the vendor's endpoint.ts. */
+export interface UpstreamCall {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** Path relative to the channel's base URL, starting with '/'. */
+  path: string;
+  query?: Record<string, string>;
+  headers?: Record<string, string>;
+  /** Serialised as JSON unless already a string. */
+  body?: unknown;
+  /** The response is an SSE stream. */
+  stream?: boolean;
+  /**
+   * `request-signature`: credentials go into a signature over the whole request (the provider's
+   * `signRequest`), not into static headers. Used by AK/SK-signed control-plane APIs.
+   */
+  auth?: 'headers' | 'request-signature';
+}
+
+/** The parts of an outgoing request a signature covers. */
+export interface SignableRequest {
+  method: string;
+  url: URL;
+  /** The exact body bytes that will be sent (JSON text). */
+  body: string;
+}
+
+/** Channel credentials, resolved from ${ENV} references at start-up. */
+export interface ChannelCredentials {
+  apiKey?: string;
+  accessKey?: string;
+  secretKey?: string;
+  /** The signing region for AK/SK-signed APIs (Volcengine's `cn-beijing`, BytePlus's `ap-southeast-1`). */
+  region?: string;
+}
