@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app/app';
+import { App } from './app';
 import './styles.css';
 
 createRoot(document.getElementById('root')!).render(

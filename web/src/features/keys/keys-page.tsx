@@ -1,9 +1,10 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { apiBase, useUser } from '../../app/session';
-import { useNotify } from '../../app/notify';
+import { apiBase, useUser } from '../../shell/session';
+import { useNotify } from '../../shell/notify';
 import { ConfirmDialog } from '../../components/confirm-dialog';
-import { Empty, ErrorNote, Loading, StatusBadge } from '../../components/states';
+import { Empty, ErrorNote, StatusBadge } from '../../components/states';
+import { Loading } from '../../shell/loading';
 import { api, messageOf, queryString } from '../../lib/api';
 import { formatCount, formatTime, formatUsd, listOrAll } from '../../lib/format';
 import { usePageTitle } from '../../lib/page-title';

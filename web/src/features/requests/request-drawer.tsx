@@ -1,5 +1,6 @@
 import { Dialog } from '../../components/dialog';
-import { ErrorNote, Loading } from '../../components/states';
+import { ErrorNote } from '../../components/states';
+import { Loading } from '../../shell/loading';
 import { api } from '../../lib/api';
 import { formatCount, formatMs, formatSeconds, formatUsd } from '../../lib/format';
 import type { Attempt, RequestDetail } from '../../lib/types';

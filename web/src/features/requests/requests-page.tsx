@@ -1,15 +1,16 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { apiBase, useUser } from '../../app/session';
+import { apiBase, useUser } from '../../shell/session';
 import { ActionsCell, DataCell, DataRow, DataTable, RowHeader } from '../../components/data-table';
-import { Empty, ErrorNote, Loading, NotAvailable } from '../../components/states';
+import { Empty, ErrorNote, NotAvailable } from '../../components/states';
+import { Loading } from '../../shell/loading';
 import { api, isNotAvailable, queryString } from '../../lib/api';
 import { formatCount, formatMs, formatSeconds, formatUsd } from '../../lib/format';
 import { usePageTitle } from '../../lib/page-title';
 import type { ApiKey, Channel, ConsoleModel, ListAnswer, RequestEntry, User } from '../../lib/types';
-import { useCursorPages } from '../../lib/use-cursor-pages';
+import { useCursorPages } from '../../components/use-cursor-pages';
 import { useLoad } from '../../lib/use-load';
-import { FilterBar } from '../usage/usage-filters';
+import { FilterBar } from '../../components/usage-filters';
 import { RequestDrawer } from './request-drawer';
 
 const PAGE_SIZE = 50;

@@ -1,13 +1,14 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { apiBase, useUser } from '../../app/session';
-import { Empty, ErrorNote, Loading } from '../../components/states';
+import { apiBase, useUser } from '../../shell/session';
+import { Empty, ErrorNote } from '../../components/states';
+import { Loading } from '../../shell/loading';
 import { api, queryString } from '../../lib/api';
 import { formatCount, formatUsd } from '../../lib/format';
 import { usePageTitle } from '../../lib/page-title';
 import type { ApiKey, ConsoleModel, ListAnswer, UsageReport, User } from '../../lib/types';
 import { useLoad } from '../../lib/use-load';
-import { FilterBar, type UsageFilter } from './usage-filters';
+import { FilterBar, type UsageFilter } from '../../components/usage-filters';
 import { DataCell, DataRow, DataTable, RowHeader } from '../../components/data-table';
 import { SpendMeter } from '../../components/spend-meter';
 import type { Bucket } from './usage-charts';
