@@ -1,7 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { ErrorNote } from './states';
 import { api } from '../lib/api';
-import type { Page } from '../lib/types';
+import type { Page } from '../lib/log-types';
 import { useLoad, type Loaded } from '../lib/use-load';
 
 export interface CursorPages<T> {

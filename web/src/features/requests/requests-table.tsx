@@ -1,6 +1,6 @@
 import { ActionsCell, DataCell, DataRow, DataTable, RowHeader } from '../../components/data-table';
 import { formatCount, formatMs, formatSeconds, formatUsd } from '../../lib/format';
-import type { RequestEntry } from '../../lib/types';
+import type { RequestEntry } from '../../lib/log-types';
 
 const failed = (entry: RequestEntry) => entry.outcome !== 'success' || (typeof entry.status === 'number' && entry.status >= 400);
 

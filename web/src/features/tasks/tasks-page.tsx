@@ -5,7 +5,7 @@ import { Loading } from '../../shell/loading';
 import { isNotAvailable, queryString } from '../../lib/api';
 import { formatTime } from '../../lib/format';
 import { usePageTitle } from '../../lib/page-title';
-import type { VideoTask } from '../../lib/types';
+import type { VideoTask } from '../../lib/log-types';
 import { useCursorPages } from '../../components/use-cursor-pages';
 
 const PAGE_SIZE = 50;
