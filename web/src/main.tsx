@@ -1,7 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app/app';
+import { App } from './app';
 import './styles.css';
+import './tables.css';
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

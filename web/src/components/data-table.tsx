@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 
 /**
  * The console's one list table (issue 22): a real <table> while it fits, cards when its own width
- * is narrow (a container query in styles.css, so a phone and a squeezed column both get cards).
+ * is narrow (a container query in tables.css, so a phone and a squeezed column both get cards).
  * Cells wrap instead of widening the table, each card cell carries its column's name, and a row's
  * actions wrap on their own line: every action is on screen with no sideways scrolling.
  *

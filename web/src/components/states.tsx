@@ -1,12 +1,6 @@
 import type { ReactNode } from 'react';
 import { ApiError, messageOf } from '../lib/api';
 
-export const Loading = ({ what = 'Loading' }: { what?: string }) => (
-  <p className="muted" role="status" aria-live="polite">
-    {what}…
-  </p>
-);
-
 export function ErrorNote({ error, retry }: { error: unknown; retry?: () => void }) {
   const forbidden = error instanceof ApiError && error.status === 403;
   return (

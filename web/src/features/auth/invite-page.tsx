@@ -3,7 +3,7 @@ import { Link, useNavigate } from 'react-router';
 import { api, ApiError } from '../../lib/api';
 import { usePageTitle } from '../../lib/page-title';
 import type { SessionAnswer } from '../../lib/types';
-import { useSession } from '../../app/session';
+import { useSession } from '../../shell/session';
 
 const MIN_PASSWORD = 10;
 

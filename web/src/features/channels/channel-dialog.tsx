@@ -3,38 +3,11 @@ import { Dialog } from '../../components/dialog';
 import { FormFooter } from '../../components/form-footer';
 import { api, messageOf } from '../../lib/api';
 import type { Channel } from '../../lib/types';
+import { modelsText, num, parseHeaders, parseModels } from './channel-text';
 
 const VENDORS = ['openai', 'anthropic', 'gemini', 'volcengine-ark', 'zhipu', 'alibaba-dashscope', 'kling'] as const;
 /** Vendors that sign with an access key pair (Kling's JWT; Ark's asset library) besides, or instead of, an API key. */
 const KEY_PAIR_VENDORS = new Set(['kling', 'volcengine-ark']);
-
-/** `public = upstream` per line, as typed; blank lines and spaces around `=` are fine. */
-function parseModels(text: string): { models: Record<string, string>; problem?: string } {
-  const models: Record<string, string> = {};
-  for (const [index, raw] of text.split('\n').entries()) {
-    const line = raw.trim();
-    if (!line) continue;
-    const [left, ...rest] = line.split('=');
-    const publicId = left!.trim();
-    const upstream = rest.join('=').trim() || publicId;
-    if (!publicId) return { models, problem: `Models, line ${index + 1}: write “public-id = upstream-name”.` };
-    models[publicId] = upstream;
-  }
-  return { models };
-}
-
-/** `Name: value` per line. */
-function parseHeaders(text: string): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const raw of text.split('\n')) {
-    const at = raw.indexOf(':');
-    if (at > 0) headers[raw.slice(0, at).trim()] = raw.slice(at + 1).trim();
-  }
-  return headers;
-}
-
-const modelsText = (map: Record<string, string>) => Object.entries(map).map(([id, upstream]) => `${id} = ${upstream}`).join('\n');
-const num = (text: string): number | undefined => (text.trim() === '' ? undefined : Number(text));
 
 /**
  * Add a channel (a vendor account), or edit one (issue 21): the same fields as a channel of the

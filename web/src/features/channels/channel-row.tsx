@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useNotify } from '../../app/notify';
+import { useNotify } from '../../shell/notify';
 import { ActionsCell, DataCell, DataRow, RowHeader } from '../../components/data-table';
 import { StatusBadge } from '../../components/states';
 import { api, messageOf } from '../../lib/api';

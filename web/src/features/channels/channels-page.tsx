@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { useNotify } from '../../app/notify';
+import { useNotify } from '../../shell/notify';
 import { ConfirmDialog } from '../../components/confirm-dialog';
-import { Empty, ErrorNote, Loading, NotAvailable } from '../../components/states';
+import { Empty, ErrorNote, NotAvailable } from '../../components/states';
+import { Loading } from '../../shell/loading';
 import { api, isNotAvailable, messageOf } from '../../lib/api';
 import { DataTable } from '../../components/data-table';
 import { usePageTitle } from '../../lib/page-title';

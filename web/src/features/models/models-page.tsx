@@ -1,8 +1,9 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
-import { useNotify } from '../../app/notify';
+import { useNotify } from '../../shell/notify';
 import { ConfirmDialog } from '../../components/confirm-dialog';
-import { Empty, ErrorNote, Loading, NotAvailable } from '../../components/states';
+import { Empty, ErrorNote, NotAvailable } from '../../components/states';
+import { Loading } from '../../shell/loading';
 import { api, isNotAvailable } from '../../lib/api';
 import { usePageTitle } from '../../lib/page-title';
 import type { CatalogModel, ListAnswer } from '../../lib/types';

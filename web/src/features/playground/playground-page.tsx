@@ -1,6 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { ErrorNote, Loading } from '../../components/states';
+import { ErrorNote } from '../../components/states';
+import { Loading } from '../../shell/loading';
 import { api, messageOf } from '../../lib/api';
 import { formatCount, formatMs } from '../../lib/format';
 import { usePageTitle } from '../../lib/page-title';

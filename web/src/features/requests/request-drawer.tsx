@@ -1,8 +1,9 @@
 import { Dialog } from '../../components/dialog';
-import { ErrorNote, Loading } from '../../components/states';
+import { ErrorNote } from '../../components/states';
+import { Loading } from '../../shell/loading';
 import { api } from '../../lib/api';
 import { formatCount, formatMs, formatSeconds, formatUsd } from '../../lib/format';
-import type { Attempt, RequestDetail } from '../../lib/types';
+import type { Attempt, RequestDetail } from '../../lib/log-types';
 import { useLoad } from '../../lib/use-load';
 
 /** Pretty-prints a JSON body; anything else is shown as it is. */

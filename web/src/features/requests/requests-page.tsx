@@ -1,24 +1,24 @@
 import { useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { apiBase, useUser } from '../../app/session';
-import { ActionsCell, DataCell, DataRow, DataTable, RowHeader } from '../../components/data-table';
-import { Empty, ErrorNote, Loading, NotAvailable } from '../../components/states';
+import { apiBase, useUser } from '../../shell/session';
+import { Empty, ErrorNote, NotAvailable } from '../../components/states';
+import { Loading } from '../../shell/loading';
 import { api, isNotAvailable, queryString } from '../../lib/api';
-import { formatCount, formatMs, formatSeconds, formatUsd } from '../../lib/format';
 import { usePageTitle } from '../../lib/page-title';
-import type { ApiKey, Channel, ConsoleModel, ListAnswer, RequestEntry, User } from '../../lib/types';
-import { useCursorPages } from '../../lib/use-cursor-pages';
+import type { ApiKey, Channel, ConsoleModel, ListAnswer, User } from '../../lib/types';
+import type { RequestEntry } from '../../lib/log-types';
+import { useCursorPages } from '../../components/use-cursor-pages';
 import { useLoad } from '../../lib/use-load';
-import { FilterBar } from '../usage/usage-filters';
+import { FilterBar } from '../../components/usage-filters';
 import { RequestDrawer } from './request-drawer';
+import { RequestExtraFilters, type ExtraFilters } from './request-extra-filters';
+import { RequestsTable } from './requests-table';
 
 const PAGE_SIZE = 50;
 
 /** The URL's filters, in the API's names: the list, its CSV and a shared link read the same. */
 const FILTERS = ['key', 'model', 'status', 'from', 'to', 'request_id', 'error_code', 'channel', 'user'] as const;
 type Filter = Partial<Record<(typeof FILTERS)[number], string>>;
-
-const failed = (entry: RequestEntry) => entry.outcome !== 'success' || (typeof entry.status === 'number' && entry.status >= 400);
 
 /** The request log, newest first: filters in the URL, cursor pages ("load more"), a detail drawer, the filtered requests as CSV. */
 export function RequestsPage() {
@@ -29,8 +29,8 @@ export function RequestsPage() {
   const [params, setParams] = useSearchParams();
   const filter: Filter = Object.fromEntries(FILTERS.map((name) => [name, params.get(name) ?? undefined]).filter(([name, v]) => v !== undefined && (isOperator || (name !== 'channel' && name !== 'user'))));
   const [openId, setOpenId] = useState<string>();
-  const [extra, setExtra] = useState({ status: filter.status ?? '', request_id: filter.request_id ?? '', error_code: filter.error_code ?? '', channel: filter.channel ?? '', user: filter.user ?? '' });
-  const setField = (name: keyof typeof extra) => (event: { target: { value: string } }) => setExtra((current) => ({ ...current, [name]: event.target.value }));
+  const [extra, setExtra] = useState<ExtraFilters>({ status: filter.status ?? '', request_id: filter.request_id ?? '', error_code: filter.error_code ?? '', channel: filter.channel ?? '', user: filter.user ?? '' });
+  const setField = (name: keyof ExtraFilters) => (event: { target: { value: string } }) => setExtra((current) => ({ ...current, [name]: event.target.value }));
 
   const { first, rows, more } = useCursorPages<RequestEntry>((before) => `${base}/requests${queryString({ ...filter, before, limit: PAGE_SIZE })}`, [base, params.toString()]);
   const keys = useLoad((signal) => api<ListAnswer<ApiKey>>('GET', `${base}/keys`, undefined, { signal }), [base]);
@@ -77,97 +77,12 @@ export function RequestsPage() {
         models={models.data?.data ?? []}
         onApply={(v) => apply({ ...v, ...extra })}
       >
-        <label>
-          Status
-          <input value={extra.status} onChange={setField('status')} placeholder="429, 4xx, error or success" />
-        </label>
-        <label>
-          Error code
-          <input value={extra.error_code} onChange={setField('error_code')} placeholder="rate_limit_exceeded" />
-        </label>
-        <label>
-          Request id
-          <input value={extra.request_id} onChange={setField('request_id')} placeholder="x-request-id" />
-        </label>
-        {isOperator && (
-          <label>
-            Channel
-            <select value={extra.channel} onChange={setField('channel')}>
-              <option value="">All channels</option>
-              {(channels.data?.data ?? []).map((c) => (
-                <option key={c.id} value={c.id}>
-                  {c.id}
-                </option>
-              ))}
-            </select>
-          </label>
-        )}
-        {isOperator && (
-          <label>
-            User
-            <select value={extra.user} onChange={setField('user')}>
-              <option value="">All users</option>
-              {(users.data?.data ?? []).map((u) => (
-                <option key={u.id} value={u.id}>
-                  {u.email ?? u.name}
-                </option>
-              ))}
-            </select>
-          </label>
-        )}
+        <RequestExtraFilters value={extra} onChange={setField} isOperator={isOperator} channels={channels.data?.data ?? []} users={users.data?.data ?? []} />
       </FilterBar>
       {first.error !== undefined && <ErrorNote error={first.error} retry={first.reload} />}
       {first.loading && !first.data && <Loading what="Loading requests" />}
       {first.data && rows.length === 0 && <Empty>No requests match these filters.</Empty>}
-      {rows.length > 0 && (
-        <DataTable
-          caption={`Requests (${rows.length} shown)`}
-          columns={[
-            'Time', 'Status', 'Model', 'Key', isOperator && 'User', isOperator && 'Channel', { label: 'Tokens in / out', className: 'num' }, { label: 'Cost', className: 'num' },
-            { label: 'Latency / first byte', className: 'num' }, { label: 'Retries / fallbacks', className: 'num' }, { label: 'Details', hidden: true },
-          ]}
-        >
-          {rows.map((entry) => (
-            <DataRow key={entry.id}>
-              <RowHeader title={entry.created_at}>
-                {formatSeconds(entry.created_at)}
-              </RowHeader>
-              <DataCell label="Status" title={entry.error_message ?? undefined}>
-                <span className={`badge ${failed(entry) ? 'badge-failed' : 'badge-succeeded'}`}>
-                  <span aria-hidden="true">{failed(entry) ? '✕' : '✓'}</span> {entry.status ?? '—'}
-                </span>
-                {entry.error_code && <div className="small mono">{entry.error_code}</div>}
-              </DataCell>
-              <DataCell label="Model">
-                {entry.model ?? '—'}
-                <div className="small muted">{entry.family ?? ''}</div>
-              </DataCell>
-              <DataCell label="Key" className="clip">
-                {entry.key_name ?? entry.key_id ?? '—'}
-              </DataCell>
-              {isOperator && <DataCell label="User">{userName(entry.user_id)}</DataCell>}
-              {isOperator && <DataCell label="Channel">{entry.channel ?? '—'}</DataCell>}
-              <DataCell label="Tokens in / out" className="num">
-                {formatCount(entry.prompt_tokens)} / {formatCount(entry.completion_tokens)}
-              </DataCell>
-              <DataCell label="Cost" className="num">
-                {formatUsd(entry.cost_usd)}
-              </DataCell>
-              <DataCell label="Latency / first byte" className="num">
-                {formatMs(entry.latency_ms)} / {formatMs(entry.ttfb_ms)}
-              </DataCell>
-              <DataCell label="Retries / fallbacks" className="num">
-                {entry.retries ?? 0} / {entry.fallbacks ?? 0}
-              </DataCell>
-              <ActionsCell>
-                <button type="button" onClick={() => setOpenId(entry.id)} aria-label={`Details of request ${entry.id}`}>
-                  Details
-                </button>
-              </ActionsCell>
-            </DataRow>
-          ))}
-        </DataTable>
-      )}
+      {rows.length > 0 && <RequestsTable rows={rows} isOperator={isOperator} userName={userName} onDetails={setOpenId} />}
       {more}
       {openId && <RequestDrawer base={base} id={openId} onClose={() => setOpenId(undefined)} />}
     </section>

@@ -1,11 +1,12 @@
 import { useSearchParams } from 'react-router';
-import { apiBase, useUser } from '../../app/session';
-import { Empty, ErrorNote, Loading, NotAvailable, StatusBadge } from '../../components/states';
+import { apiBase, useUser } from '../../shell/session';
+import { Empty, ErrorNote, NotAvailable, StatusBadge } from '../../components/states';
+import { Loading } from '../../shell/loading';
 import { isNotAvailable, queryString } from '../../lib/api';
 import { formatTime } from '../../lib/format';
 import { usePageTitle } from '../../lib/page-title';
-import type { VideoTask } from '../../lib/types';
-import { useCursorPages } from '../../lib/use-cursor-pages';
+import type { VideoTask } from '../../lib/log-types';
+import { useCursorPages } from '../../components/use-cursor-pages';
 
 const PAGE_SIZE = 50;
 // The task states of src/tasks/video-task.ts.

@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { useNotify } from '../../app/notify';
+import { useNotify } from '../../shell/notify';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Dialog } from '../../components/dialog';
 import { ActionsCell, DataCell, DataRow, DataTable, RowHeader } from '../../components/data-table';
-import { Empty, ErrorNote, Loading, StatusBadge } from '../../components/states';
+import { Empty, ErrorNote, StatusBadge } from '../../components/states';
+import { Loading } from '../../shell/loading';
 import { api, messageOf } from '../../lib/api';
 import { formatCount, formatTime, formatUsd, listOrAll } from '../../lib/format';
 import { usePageTitle } from '../../lib/page-title';

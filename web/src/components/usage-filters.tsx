@@ -1,6 +1,6 @@
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { isoToLocalInput, localInputToIso, localZoneLabel } from '../../lib/format';
-import type { ApiKey, ConsoleModel } from '../../lib/types';
+import { isoToLocalInput, localInputToIso, localZoneLabel } from '../lib/format';
+import type { ApiKey, ConsoleModel } from '../lib/types';
 
 export interface UsageFilter {
   from: string | undefined;

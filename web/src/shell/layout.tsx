@@ -1,5 +1,5 @@
 import { Suspense, useEffect, useState } from 'react';
-import { Loading } from '../components/states';
+import { Loading } from './loading';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { useSession, useUser } from './session';
 import type { Role } from '../lib/types';

@@ -1,8 +1,8 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { ErrorNote } from '../components/states';
-import { api } from './api';
-import type { Page } from './types';
-import { useLoad, type Loaded } from './use-load';
+import { ErrorNote } from './states';
+import { api } from '../lib/api';
+import type { Page } from '../lib/log-types';
+import { useLoad, type Loaded } from '../lib/use-load';
 
 export interface CursorPages<T> {
   /** The first page's load (its error, reload, and whether it is still loading). */

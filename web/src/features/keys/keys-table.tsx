@@ -1,0 +1,79 @@
+import { Link } from 'react-router';
+import { ActionsCell, DataCell, DataRow, DataTable, RowHeader } from '../../components/data-table';
+import { SpendMeter } from '../../components/spend-meter';
+import { StatusBadge } from '../../components/states';
+import { formatCount, formatTime, formatUsd, listOrAll } from '../../lib/format';
+import type { ApiKey } from '../../lib/types';
+
+/** What a row's Regenerate or Revoke button asks the page to confirm. */
+export type PendingKeyAction = { kind: 'revoke' | 'regenerate'; key: ApiKey } | undefined;
+
+const limits = (key: ApiKey) => `${key.rpm ?? '∞'} / ${key.tpm === null ? '∞' : formatCount(key.tpm)}`;
+
+interface KeysTableProps {
+  rows: readonly ApiKey[];
+  total: number;
+  isOperator: boolean;
+  onSetDisabled: (key: ApiKey, disabled: boolean) => void;
+  onConfirm: (action: PendingKeyAction) => void;
+}
+
+/** One page of keys with their limits, spend and row actions (a revoked key keeps only its usage link). */
+export function KeysTable({ rows, total, isOperator, onSetDisabled, onConfirm }: KeysTableProps) {
+  return (
+    <DataTable
+      caption={`API keys (${rows.length} of ${total})`}
+      columns={['Name', 'Prefix', isOperator && 'Owner', 'Models', 'Limits rpm / tpm', 'Spent / budget', 'Last used', 'Spent this month', 'Status', { label: 'Actions', hidden: true }]}
+    >
+      {rows.map((key) => (
+        <DataRow key={key.id}>
+          <RowHeader className="name-cell" title={key.name}>
+            {key.name}
+          </RowHeader>
+          <DataCell label="Prefix" className="mono">
+            {key.prefix}…
+          </DataCell>
+          {isOperator && <DataCell label="Owner">{key.owner_email ?? key.owner}</DataCell>}
+          <DataCell label="Models" className="clip" title={listOrAll(key.models, 'All models')}>
+            {key.models === null ? 'All models' : `${key.models.length}: ${key.models.join(', ')}`}
+          </DataCell>
+          <DataCell label="Limits rpm / tpm">{limits(key)}</DataCell>
+          <DataCell label="Spent / budget">
+            <SpendMeter spent={key.spent_usd ?? key.spent_month_usd} budget={key.budget_usd} name={key.name} />
+          </DataCell>
+          <DataCell label="Last used" title={key.last_used_at ?? undefined}>
+            {key.last_used_at ? formatTime(key.last_used_at) : 'Never'}
+          </DataCell>
+          <DataCell label="Spent this month">{formatUsd(key.spent_month_usd)}</DataCell>
+          <DataCell label="Status">
+            <StatusBadge status={key.status} />
+          </DataCell>
+          <ActionsCell>
+            {key.status !== 'revoked' && (
+              <>
+                {key.disabled ? (
+                  <button type="button" onClick={() => onSetDisabled(key, false)} aria-label={`Enable ${key.name}`}>
+                    Enable
+                  </button>
+                ) : (
+                  <button type="button" onClick={() => onSetDisabled(key, true)} aria-label={`Disable ${key.name}`}>
+                    Disable
+                  </button>
+                )}
+                <button type="button" onClick={() => onConfirm({ kind: 'regenerate', key })} aria-label={`Regenerate ${key.name}`}>
+                  Regenerate
+                </button>
+                <button type="button" className="danger" onClick={() => onConfirm({ kind: 'revoke', key })} aria-label={`Revoke ${key.name}`}>
+                  Revoke
+                </button>
+              </>
+            )}
+            <Link to={`/usage?key=${encodeURIComponent(key.id)}`} aria-label={`Usage of ${key.name}`}>
+              Usage
+            </Link>
+          </ActionsCell>
+        </DataRow>
+      ))}
+    </DataTable>
+  );
+}
