@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { SimulatorOptionsSchema } from '../simulator/options.js';
+import { SimulatorOptionsSchema } from '../contracts/simulator-options.js';
 import { OPERATOR_FAMILIES, OPERATOR_KINDS, MODEL_ID_PATTERN } from '../contracts/endpoint-family.js';
 
 /** Typed `string`, as before: TypeBox 1 infers a union built from an array (not a tuple) as `never`. */

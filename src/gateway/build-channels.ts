@@ -1,5 +1,5 @@
 import type { ChannelConfig } from '../config/schema.js';
-import type { SimulatorOptionsConfig } from '../simulator/options.js';
+import type { SimulatorOptionsConfig } from '../contracts/simulator-options.js';
 import type { ProviderModule, VendorId } from '../providers/types.js';
 import { PROVIDERS, providerFor } from '../providers/registry.js';
 import { startSimulator, type RunningSimulator } from '../simulator/server.js';

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { SimulatorOptionsConfig } from './options.js';
+import type { SimulatorOptionsConfig } from '../contracts/simulator-options.js';
 import type { PromptCache } from './prompt-cache.js';
 
 /** A request as the simulator received it; tests assert on exactly what the gateway sent. */
