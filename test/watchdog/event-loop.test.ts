@@ -10,15 +10,25 @@ import { startGatewayProcess, type GatewayProcess } from '../helpers/instance-pr
 
 /**
  * Issue 13 item 4, the event-loop watchdog: while one request with its endpoint's largest legal
- * body or a most adversarial shape is processed, `/healthz` keeps answering within 100 ms. A
- * prober asks every 5 ms and keeps the slowest answer; each case is one request.
+ * body or a most adversarial shape is processed, `/healthz` keeps answering. A prober asks every
+ * 5 ms and keeps the slowest answer; each case is one request.
+ *
+ * The bound is relative (issue 36 item 5): a fixed 100 ms failed on a loaded machine (145-196 ms).
+ * Right before each case, on the same machine under the same load, the sender times a known,
+ * benign load of the same size (parsing and re-serialising a 30 MB chat body of ordinary prose,
+ * see send-body.mjs); the slowest answer must stay under STALL_FACTOR times that plus
+ * STALL_FLOOR_MS for the probe's own scheduling. On an idle machine the calibration is some
+ * 50-100 ms, so a request that holds the loop for 300 ms fails, and a loaded machine slows the
+ * calibration and the gateway alike. The calibration runs in a worker, apart from the gateway's
+ * code, so a stall every request pays (not only hostile shapes) is caught as well.
  *
  * The gateway runs as a process of its own, from the build as `npm start` runs it, and its
  * channels point at fake vendors in a third process, as real vendors are remote (the built-in
  * simulator would parse every body a second time on the same loop). Each body is built and sent
  * by a worker thread, so the 30 MB upload never delays the prober's own loop.
  */
-const LIMIT_MS = 100;
+const STALL_FACTOR = 1.5;
+const STALL_FLOOR_MS = 40;
 const BODY_BYTES = 30 * 1024 * 1024; // under the 32 MB default body limit
 
 const fill = (unit: string, bytes: number) => unit.repeat(Math.floor(bytes / Buffer.byteLength(unit)));
@@ -75,10 +85,11 @@ describe('event-loop watchdog', { retry: 2 }, () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it.each(CASES)('%s: /healthz stays under 100 ms', async (name, path, body) => {
-    const sender = new Worker(new URL('./send-body.mjs', import.meta.url), { workerData: { url: gateway.url + path, key: TEST_KEY, body: JSON.stringify(body) } });
-    const next = () => new Promise<{ status?: number; error?: string }>((resolve) => sender.once('message', resolve));
-    await next();
+  it.each(CASES)('%s: /healthz stays within the calibrated bound', async (name, path, body) => {
+    const workerData = { url: gateway.url + path, key: TEST_KEY, body: JSON.stringify(body), calibrationBytes: BODY_BYTES };
+    const sender = new Worker(new URL('./send-body.mjs', import.meta.url), { workerData });
+    const next = () => new Promise<{ status?: number; error?: string; calibrationMs?: number }>((resolve) => sender.once('message', resolve));
+    const { calibrationMs } = await next();
     let slowest = 0;
     let running = true;
     const prober = (async () => {
@@ -97,6 +108,8 @@ describe('event-loop watchdog', { retry: 2 }, () => {
     await sender.terminate();
     expect(error, name).toBeUndefined();
     expect(status).toBeLessThan(500);
-    expect(slowest, `slowest /healthz during ${name}`).toBeLessThan(LIMIT_MS);
+    const boundMs = STALL_FACTOR * calibrationMs! + STALL_FLOOR_MS;
+    console.log(`WD ${name}: slowest ${slowest.toFixed(1)} bound ${boundMs.toFixed(1)}`);
+    expect(slowest, `slowest /healthz during ${name} (calibration ${calibrationMs!.toFixed(1)} ms)`).toBeLessThan(boundMs);
   }, 60_000);
 });
