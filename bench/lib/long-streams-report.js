@@ -62,8 +62,8 @@ export function longStreamsMarkdown(run) {
     '',
     '## Long-stream table',
     '',
-    '| streams | target | open at plateau | TTFT p50 / p99 ms | added TTFT p50 / p99 ms | RSS idle → plateau MB | RSS per open stream KiB | CPU µs per stream-second (cores) | /healthz p50 / p99 / max ms | complete / failed |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '| streams | target | open at plateau | TTFT p50 / p99 ms | added TTFT p50 / p99 ms | RSS idle → plateau MB | RSS per open stream KiB | CPU µs per stream-second (cores) | /healthz p50 / p99 / max ms | complete / failed | other work, cores |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
   );
   for (const level of run.levels) {
     for (const [target, r] of [['direct', level.direct], ['ours', level.ours]]) {
@@ -71,7 +71,7 @@ export function longStreamsMarkdown(run) {
       lines.push(
         `| ${level.streams.toLocaleString('en')} | ${target} | ${r.meanOpenStreams} | ${fmt(r.ttftMs.p50, 2)} / ${fmt(r.ttftMs.p99, 2)} | ${added} | ` +
           `${fmt(r.idleRssMb)} → ${fmt(r.plateauRssMb)} | ${fmt(r.rssPerStreamKiB, 2)} | ${fmt(r.cpuUsPerStreamSecond)} (${fmt(r.coresAtPlateau, 2)}) | ` +
-          `${fmt(r.healthzMs.p50, 2)} / ${fmt(r.healthzMs.p99, 2)} / ${fmt(r.healthzMs.max)} | ${r.completed} / ${r.incomplete + r.failed} |`,
+          `${fmt(r.healthzMs.p50, 2)} / ${fmt(r.healthzMs.p99, 2)} / ${fmt(r.healthzMs.max)} | ${r.completed} / ${r.incomplete + r.failed} | ${fmt(r.otherCoresAtPlateau, 2)} |`,
       );
     }
   }
@@ -82,6 +82,8 @@ export function longStreamsMarkdown(run) {
     'TTFT: request sent to first body byte, over the streams that arrived during the plateau; added TTFT is ours minus direct, same percentile.',
     'RSS per open stream: (median RSS over the plateau − RSS idle after a 20-stream warm-up) ÷ mean open streams. CPU per stream-second: the process\'s',
     'utime + stime over the plateau ÷ the open-stream seconds in it. /healthz: latency of a probe every 20 ms from the bench process during the plateau (event-loop delay seen from outside).',
+    'Other work: machine busy time (/proc/stat) during the plateau not spent by the server, the upstream or the load client (the bench itself, other users): where it',
+    'approaches the core count, the processes measured were starved of CPU and their latencies say more about the machine than about them.',
     '',
   );
   return lines.join('\n');

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BOOTSTRAP_KEY, prepareDataDir, removeDataDir, startOurs } from './setup.js';
-import { cpuSeconds, currentRss, openFileLimit, startProcess, withOpenFileLimit } from './procs.js';
+import { cpuSeconds, currentRss, machineBusySeconds, openFileLimit, startProcess, withOpenFileLimit } from './procs.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const SAMPLE_EVERY_MS = 250;
@@ -54,11 +54,12 @@ function portsWarning(streams) {
 function runClient(config, openFiles, onProgress) {
   const [command, args] = withOpenFileLimit(openFiles, process.execPath, [join(here, 'long-stream-client.js'), JSON.stringify(config)]);
   const child = spawn(command, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  return new Promise((resolve, reject) => {
+  const report = new Promise((resolve, reject) => {
     let done;
     child.on('message', (message) => (message.type === 'progress' ? onProgress(message) : (done = message)));
     child.on('exit', (code) => (done ? resolve(done) : reject(new Error(`long-stream client exited (${code}) before its report`))));
   });
+  return { pid: child.pid, report };
 }
 
 /** /healthz every PROBE_GAP_MS, one at a time; each answer's latency with when it was asked. */
@@ -94,7 +95,7 @@ async function warmUp(request) {
  * One phase: C streams to `request`, the serving process `server` watched. The plateau is the
  * window after the first streams' length (open count levelled off) until arrivals stop.
  */
-async function measurePhase({ request, server, healthz, streams, options, openFiles }) {
+async function measurePhase({ request, server, upstream, healthz, streams, options, openFiles }) {
   await warmUp(request);
   await sleep(1000);
   const idleRssBytes = currentRss(server.pid);
@@ -111,9 +112,15 @@ async function measurePhase({ request, server, healthz, streams, options, openFi
   const startedAt = performance.now();
   const samples = [];
   let latest = { open: 0, waiting: 0 };
-  const sampler = setInterval(() => samples.push({ atS: (performance.now() - startedAt) / 1000, rssBytes: currentRss(server.pid), cpuS: cpuSeconds(server.pid), open: latest.open }), SAMPLE_EVERY_MS);
   const stopProber = startProber(healthz, startedAt);
-  const report = await runClient(config, openFiles, (progress) => (latest = progress));
+  const client = runClient(config, openFiles, (progress) => (latest = progress));
+  // Machine busy time outside the server, the upstream and the client: other work on the box.
+  const ours = () => cpuSeconds(server.pid) + (upstream ? cpuSeconds(upstream.pid) : 0) + cpuSeconds(client.pid);
+  const sampler = setInterval(
+    () => samples.push({ atS: (performance.now() - startedAt) / 1000, rssBytes: currentRss(server.pid), cpuS: cpuSeconds(server.pid), otherS: machineBusySeconds() - ours(), open: latest.open }),
+    SAMPLE_EVERY_MS,
+  );
+  const report = await client.report;
   clearInterval(sampler);
   const probes = await stopProber();
   // Plateau: from one stream length (plus a second to settle) until arrivals stop.
@@ -133,6 +140,7 @@ async function measurePhase({ request, server, healthz, streams, options, openFi
     rssPerStreamKiB: meanOpen > 0 && plateauRss !== null ? round((plateauRss - idleRssBytes) / meanOpen / 1024, 2) : null,
     cpuUsPerStreamSecond: streamSeconds > 0 ? round(((last.cpuS - first.cpuS) / streamSeconds) * 1e6, 2) : null,
     coresAtPlateau: plateau.length > 1 ? round((last.cpuS - first.cpuS) / (last.atS - first.atS), 2) : null,
+    otherCoresAtPlateau: plateau.length > 1 ? round(Math.max(0, last.otherS - first.otherS) / (last.atS - first.atS), 2) : null,
     ttftMs: report.ttftMs,
     ttftAllMs: report.ttftAllMs,
     healthzMs: percentiles(probes.filter((p) => p.atS >= from && p.atS <= to).map((p) => p.ms)),
@@ -181,6 +189,7 @@ export async function runLongStreams(root, options, log) {
         const through = await measurePhase({
           request: { url: `${ours.url}/v1/chat/completions`, headers: { ...json, authorization: `Bearer ${BOOTSTRAP_KEY}` }, body: body('delta-4.1') },
           server: ours,
+          upstream,
           healthz: `${ours.url}/healthz`,
           streams,
           options,
@@ -203,5 +212,5 @@ export async function runLongStreams(root, options, log) {
 function summary(r) {
   return `${r.meanOpenStreams} open, RSS ${r.idleRssMb} → ${r.plateauRssMb} MB (${r.rssPerStreamKiB} KiB/stream), ` +
     `${r.cpuUsPerStreamSecond} µs CPU per stream-second, TTFT p50 ${r.ttftMs.p50} p99 ${r.ttftMs.p99} ms, ` +
-    `/healthz p99 ${r.healthzMs.p99} ms, ${r.completed} complete, ${r.incomplete + r.failed} failed`;
+    `/healthz p99 ${r.healthzMs.p99} ms, ${r.completed} complete, ${r.incomplete + r.failed} failed, other work ${r.otherCoresAtPlateau} cores`;
 }
