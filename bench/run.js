@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // npm run bench [-- --quick | --profile | --alloc | --scenarios chat,stream --concurrency 1,64 --duration 5
 //                   --warmup 1 --rounds 3 --no-portkey --workers N --out DIR --no-build --loader wrk | --floor
-//                   --gateway-node-flags=--max-semi-space-size=16 | --soak MINUTES | --idle-seconds N]
+//                   --gateway-node-flags=--max-semi-space-size=16 | --soak MINUTES | --idle-seconds N
+//                   | --long-streams [1000,5000] --stream-seconds 10 --plateau-seconds 5 --token-interval-ms 50]
 // Starts the upstream simulator, our gateway and Portkey as child processes, then measures each
 // scenario direct / ours / Portkey in turn at each concurrency. See README "Benchmarks".
 import { execFileSync } from 'node:child_process';
@@ -22,9 +23,17 @@ import { runAllocations } from './lib/alloc-run.js';
 import { runSoak } from './lib/soak.js';
 import { runFloor } from './lib/floor-run.js';
 import { measureIdleRss } from './lib/idle.js';
+import { runLongStreams } from './lib/long-streams.js';
+import { checkLongStreamTargets, longStreamsMarkdown } from './lib/long-streams-report.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+// `--long-streams` alone means the default counts, sized for a 2-core machine.
+const DEFAULT_LONG_STREAMS = '1000,5000';
+const argv = process.argv.slice(2);
+const bare = argv.findIndex((arg, i) => arg === '--long-streams' && (argv[i + 1] === undefined || argv[i + 1].startsWith('--')));
+if (bare >= 0) argv.splice(bare + 1, 0, DEFAULT_LONG_STREAMS);
 const { values: args } = parseArgs({
+  args: argv,
   options: {
     quick: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
@@ -43,6 +52,10 @@ const { values: args } = parseArgs({
     loader: { type: 'string', default: 'autocannon' },
     floor: { type: 'boolean', default: false },
     'idle-seconds': { type: 'string' },
+    'long-streams': { type: 'string' },
+    'stream-seconds': { type: 'string' },
+    'plateau-seconds': { type: 'string' },
+    'token-interval-ms': { type: 'string' },
   },
 });
 
@@ -131,6 +144,7 @@ async function main() {
   }
   if (args.floor) return runFloor(root, options, args.out ?? join(root, 'bench/results'), log);
   if (args.soak) return runSoak(root, Number(args.soak), args.out ?? join(root, 'bench/results'), log);
+  if (args['long-streams']) return longStreams(startedAt);
   let idle;
   if (options.idleS > 0) {
     idle = await measureIdleRss(root, { settleS: options.idleS });
@@ -194,6 +208,38 @@ async function main() {
     await Promise.all([stopGateways(), upstream.stop()]);
     removeDataDir(dataDir);
   }
+}
+
+/** The long-stream scenario (issue 36): its own table and goals, written to <date>-long-streams.*. */
+async function longStreams(startedAt) {
+  const longOptions = {
+    streams: args['long-streams'].split(',').map(Number),
+    streamS: Number(args['stream-seconds'] ?? 20),
+    plateauS: Number(args['plateau-seconds'] ?? 5),
+    intervalMs: Number(args['token-interval-ms'] ?? 50),
+    gatewayNodeFlags: options.gatewayNodeFlags,
+  };
+  if (longOptions.streams.some((c) => !Number.isInteger(c) || c < 1)) throw new Error(`--long-streams takes stream counts such as 1000,5000; got '${args['long-streams']}'`);
+  const loadAverageAtStart = round(loadavg()[0], 2);
+  const result = await runLongStreams(root, longOptions, log);
+  const run = {
+    date,
+    command: `npm run bench -- ${process.argv.slice(2).join(' ')}`,
+    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown', node: process.version, loadAverageAtStart },
+    options: longOptions,
+    openFiles: { soft: result.limit?.soft ?? null, hard: result.limit?.hard ?? null, raisedTo: result.openFiles ?? null },
+    wallSeconds: Math.round((Date.now() - startedAt) / 1000),
+    skipped: result.skipped,
+    levels: result.levels,
+    targets: checkLongStreamTargets(result.levels),
+  };
+  const dir = args.out ?? join(root, 'bench/results');
+  mkdirSync(dir, { recursive: true });
+  const base = join(dir, `${date}-long-streams`);
+  writeFileSync(`${base}.json`, JSON.stringify(run, null, 2) + '\n');
+  writeFileSync(`${base}.md`, longStreamsMarkdown(run));
+  process.stdout.write(longStreamsMarkdown(run));
+  log(`\nwrote ${relative(root, base)}.json and .md in ${run.wallSeconds} s`);
 }
 
 main().then(

@@ -153,3 +153,23 @@ export function machineBusySeconds() {
   const busy = fields[0] + fields[1] + fields[2] + fields[5] + fields[6] + (fields[7] ?? 0);
   return busy / CLOCK_TICKS;
 }
+
+/** This process's open-file limit (soft and hard), from /proc/self/limits; null where unreadable. */
+export function openFileLimit() {
+  try {
+    const match = /^Max open files\s+(\d+|unlimited)\s+(\d+|unlimited)/m.exec(readFileSync('/proc/self/limits', 'utf8'));
+    const value = (word) => (word === 'unlimited' ? Infinity : Number(word));
+    return match ? { soft: value(match[1]), hard: value(match[2]) } : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The command and arguments that run `command` with its soft open-file limit raised to `files`
+ * (up to the hard limit, which needs no privilege): `sh -c 'ulimit -n N && exec …'`, so the pid
+ * is the program's own. Node cannot raise its own limit.
+ */
+export function withOpenFileLimit(files, command, args) {
+  return ['/bin/sh', ['-c', `ulimit -n ${files} && exec "$0" "$@"`, command, ...args]];
+}

@@ -40,4 +40,27 @@ describe('benchmark harness (issue 5)', () => {
     expect(readFileSync(join(out, json!.replace(/json$/, 'md')), 'utf8')).toContain('| c | req/s direct | req/s ours |');
     expect(readFileSync(join(out, 'chart.svg'), 'utf8')).toMatch(/^<svg/);
   }, 90_000);
+
+  it('npm run bench -- --long-streams prints the long-stream table and the issue 36 goals, direct beside ours (issue 36)', async () => {
+    const longOut = join(out, 'long');
+    await run(process.execPath, ['bench/run.js', '--long-streams', '20', '--stream-seconds', '1', '--plateau-seconds', '1', '--no-build', '--out', longOut], { cwd: root, timeout: 60_000 });
+    const [json] = readdirSync(longOut).filter((name) => name.endsWith('-long-streams.json'));
+    const report = JSON.parse(readFileSync(join(longOut, json!), 'utf8'));
+    const [level] = report.levels;
+    expect(level.streams).toBe(20);
+    for (const target of ['direct', 'ours']) {
+      expect(level[target].completed).toBeGreaterThan(0);
+      expect(level[target].failed).toBe(0);
+      expect(level[target].ttftMs.count).toBeGreaterThan(0);
+      expect(level[target].idleRssMb).toBeGreaterThan(0);
+    }
+    expect(report.targets.map((t: { name: string }) => t.name)).toEqual([
+      'gateway RSS with 10,000 concurrent streams (projected)',
+      'added TTFT p99 at 20 concurrent streams (ours − direct)',
+    ]);
+    const markdown = readFileSync(join(longOut, json!.replace(/json$/, 'md')), 'utf8');
+    expect(markdown).toContain('## Goals (issue 36)');
+    expect(markdown).toContain('| streams | target | open at plateau | TTFT p50 / p99 ms | added TTFT p50 / p99 ms |');
+    expect(markdown).toMatch(/^\| 20 \| ours \|/m);
+  }, 90_000);
 });

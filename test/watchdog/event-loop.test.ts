@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -10,16 +10,37 @@ import { startGatewayProcess, type GatewayProcess } from '../helpers/instance-pr
 
 /**
  * Issue 13 item 4, the event-loop watchdog: while one request with its endpoint's largest legal
- * body or a most adversarial shape is processed, `/healthz` keeps answering within 100 ms. A
- * prober asks every 5 ms and keeps the slowest answer; each case is one request.
+ * body or a most adversarial shape is processed, `/healthz` keeps answering. A prober asks every
+ * 5 ms and keeps the slowest answer; each case is one request.
+ *
+ * The bound is relative (issue 36 item 5): a fixed 100 ms failed on a loaded machine (145-196 ms).
+ * Right before each case, on the same machine, the sender times a known, benign load of the same
+ * size on the CPU (parsing and re-serialising a 30 MB chat body of ordinary prose, see
+ * send-body.mjs); the slowest answer must stay under STALL_FACTOR times that plus STALL_FLOOR_MS.
+ * Each answer's time leaves out what the gateway's loop thread and the prober's thread spent
+ * runnable but waiting for a CPU (Linux schedstat), so other work on the machine slows neither
+ * side of the comparison, while a request that holds the loop does. Measured on 2 shared cores
+ * (load average 6): calibration 135-150 ms, slowest answer 2-42 ms, and 280-320 ms once a
+ * synchronous 300 ms CPU loop was put in the chat handler, which failed. The calibration runs in
+ * a worker, apart from the gateway's code, so a stall every request pays is caught too.
  *
  * The gateway runs as a process of its own, from the build as `npm start` runs it, and its
  * channels point at fake vendors in a third process, as real vendors are remote (the built-in
  * simulator would parse every body a second time on the same loop). Each body is built and sent
  * by a worker thread, so the 30 MB upload never delays the prober's own loop.
  */
-const LIMIT_MS = 100;
+const STALL_FACTOR = 1;
+const STALL_FLOOR_MS = 40;
 const BODY_BYTES = 30 * 1024 * 1024; // under the 32 MB default body limit
+
+/** Milliseconds a thread has been runnable but waiting for a CPU; 0 where schedstat is unreadable. */
+function waitingForCpuMs(thread: string): number {
+  try {
+    return Number(readFileSync(`${thread}/schedstat`, 'utf8').split(' ')[1]) / 1e6;
+  } catch {
+    return 0;
+  }
+}
 
 const fill = (unit: string, bytes: number) => unit.repeat(Math.floor(bytes / Buffer.byteLength(unit)));
 /** As many copies of `item` as fit in about `bytes` of JSON. */
@@ -44,7 +65,7 @@ const CASES: Array<[string, string, unknown]> = [
   ['chat: a base64 image of 30 MB', '/v1/chat/completions', { model: 'delta-4.1', messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${fill('QUFB', BODY_BYTES)}` } }] }] }],
 ];
 
-// Timing on a shared 2-core machine: a case that loses the CPU to other test files is tried again.
+// A probe that meets an unlucky moment (a GC in the prober, a page fault) is tried again.
 describe('event-loop watchdog', { retry: 2 }, () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'gateway-watchdog-'));
   let gateway: GatewayProcess;
@@ -75,17 +96,21 @@ describe('event-loop watchdog', { retry: 2 }, () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it.each(CASES)('%s: /healthz stays under 100 ms', async (name, path, body) => {
-    const sender = new Worker(new URL('./send-body.mjs', import.meta.url), { workerData: { url: gateway.url + path, key: TEST_KEY, body: JSON.stringify(body) } });
-    const next = () => new Promise<{ status?: number; error?: string }>((resolve) => sender.once('message', resolve));
-    await next();
+  it.each(CASES)('%s: /healthz stays within the calibrated bound', async (name, path, body) => {
+    const workerData = { url: gateway.url + path, key: TEST_KEY, body: JSON.stringify(body), calibrationBytes: BODY_BYTES };
+    const sender = new Worker(new URL('./send-body.mjs', import.meta.url), { workerData });
+    const next = () => new Promise<{ status?: number; error?: string; calibrationMs?: number }>((resolve) => sender.once('message', resolve));
+    const { calibrationMs } = await next();
     let slowest = 0;
     let running = true;
+    // The gateway's event loop is its main thread, whose id is the process id.
+    const waited = () => waitingForCpuMs(`/proc/${gateway.pid}/task/${gateway.pid}`) + waitingForCpuMs('/proc/thread-self');
     const prober = (async () => {
       while (running) {
         const started = performance.now();
+        const waitedBefore = waited();
         await fetch(`${gateway.url}/healthz`).then((r) => r.arrayBuffer());
-        slowest = Math.max(slowest, performance.now() - started);
+        slowest = Math.max(slowest, performance.now() - started - (waited() - waitedBefore));
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
     })();
@@ -97,6 +122,7 @@ describe('event-loop watchdog', { retry: 2 }, () => {
     await sender.terminate();
     expect(error, name).toBeUndefined();
     expect(status).toBeLessThan(500);
-    expect(slowest, `slowest /healthz during ${name}`).toBeLessThan(LIMIT_MS);
+    const boundMs = STALL_FACTOR * calibrationMs! + STALL_FLOOR_MS;
+    expect(slowest, `slowest /healthz during ${name} (calibration ${calibrationMs!.toFixed(1)} ms)`).toBeLessThan(boundMs);
   }, 60_000);
 });
