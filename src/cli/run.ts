@@ -14,6 +14,8 @@ import { describeStore, keysCommand, KEYS_USAGE, UsageError } from './keys-comma
 import { SQLITE_FILE } from '../db/connect.js';
 import { rotateAdminToken } from '../keys/bootstrap.js';
 import { compactSqlite } from '../db/compact-sqlite.js';
+import { lockDataDir } from '../db/data-dir-lock.js';
+import { makeDataDirPrivate, PRIVATE_UMASK } from '../db/private-data-dir.js';
 
 const USAGE = `usage:
   gateway start                      start the gateway (PORT, HOST, GATEWAY_DATA_DIR, GATEWAY_CONFIG, ...)
@@ -23,8 +25,12 @@ ${KEYS_USAGE}
 
 async function main(argv: string[]): Promise<number> {
   const [command, sub, ...rest] = argv;
+  // Everything any command creates (store, journal, media, keys) is this user's alone (db/private-data-dir.ts).
+  process.umask(PRIVATE_UMASK);
   const config = loadConfig();
   if (command === 'start') {
+    // The primary claims the directory; its workers (GATEWAY_WORKERS) serve from it under that claim.
+    if (cluster.isPrimary) claimDataDir(config);
     if (config.workers > 1 && cluster.isPrimary) return startPrimary(config);
     const gateway = await startGateway(config, cluster.isWorker ? { announce: () => undefined } : {});
     if (cluster.isWorker) {
@@ -111,6 +117,17 @@ function dbCommand(config: ReturnType<typeof loadConfig>, sub: string | undefine
     process.stderr.write(`gateway: ${busy ? 'the database is in use: stop the gateway, then compact' : (error as Error).message}\n`);
     return 1;
   }
+}
+
+/**
+ * Makes the data directory private and, for the embedded store, this process's alone until it
+ * exits (db/data-dir-lock.ts): a second `gateway start` on it stops here, naming the holder.
+ */
+function claimDataDir(config: ReturnType<typeof loadConfig>): void {
+  makeDataDirPrivate(config.dataDir, (line) => process.stderr.write(`gateway: ${line}\n`));
+  if (config.databaseUrl) return;
+  const lock = lockDataDir(config.dataDir);
+  process.on('exit', () => lock.release());
 }
 
 /** The server's store, never a new one: an empty data directory is a mistake (wrong directory or variables). */

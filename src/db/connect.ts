@@ -102,8 +102,7 @@ function numberTypes(types: typeof pg.types): pg.CustomTypesConfig {
 
 /**
  * Connects to PostgreSQL and brings the schema up to date. Several instances may start at once:
- * Kysely's Migrator runs the migrations in one transaction under a PostgreSQL advisory lock, so
- * one instance migrates and the others wait, then find nothing left to do.
+ * one migrates and the others wait, then find nothing left to do (`migrate`).
  */
 export async function connectPostgres(url: string, poolSize = 10): Promise<Db> {
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: postgresPool(url, poolSize) }) });
@@ -125,8 +124,33 @@ export function postgresPool(url: string, max: number): pg.Pool {
   return pool;
 }
 
-/** Brings the schema up to date (or, for upgrade tests, up to the migration named `upTo`). */
+/**
+ * Brings the schema up to date (or, for upgrade tests, up to the migration named `upTo`), all or
+ * nothing (issue 34): every pending migration and the rows that record them commit together, so a
+ * start killed at any point leaves the schema it found and the next start runs the upgrade again.
+ * PostgreSQL: Kysely's migrator does this itself, in one transaction under a session advisory
+ * lock (instances starting together wait for each other). SQLite: Kysely runs migrations outside
+ * any transaction (its adapter declines transactional DDL, which SQLite has), so the whole run is
+ * wrapped here in one `BEGIN IMMEDIATE` on the store's single connection; the write lock is taken
+ * up front, so a second process (a CLI command) waits instead of migrating alongside. No migration
+ * may run a statement SQLite refuses inside a transaction (VACUUM, `PRAGMA journal_mode` and
+ * `auto_vacuum`: those are set in connectSqlite, before this).
+ */
 export async function migrate(db: Db, upTo?: string): Promise<void> {
+  if (dialectOf(db) === 'postgres') return runMigrator(db, upTo);
+  await db.connection().execute(async (connection) => {
+    await sql`begin immediate`.execute(connection);
+    try {
+      await runMigrator(connection, upTo);
+      await sql`commit`.execute(connection);
+    } catch (error) {
+      await sql`rollback`.execute(connection).catch(() => undefined);
+      throw error;
+    }
+  });
+}
+
+async function runMigrator(db: Db, upTo: string | undefined): Promise<void> {
   // Names compared by code unit: Kysely's default (localeCompare) loads ICU collation data, ~4 MB of RSS.
   const nameComparator = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
   const migrator = new Migrator({ db, provider, nameComparator });

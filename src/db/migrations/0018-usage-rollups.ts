@@ -1,5 +1,5 @@
 import { sql, type Kysely, type Migration } from 'kysely';
-import { columnTypesFor, dialectOf, migrateAtomically } from '../dialect.js';
+import { columnTypesFor, dialectOf } from '../dialect.js';
 import { installRollupTrigger, rollUpStoredEvents, type RollupMeasure } from '../usage-rollups.js';
 
 /** The figures this migration rolls up (frozen here: later migrations add theirs). */
@@ -24,7 +24,7 @@ const MEASURES: readonly RollupMeasure[] = [
  */
 export const usageRollups: Migration = {
   async up(db: Kysely<unknown>) {
-    await migrateAtomically(db, () => createRollups(db));
+    await createRollups(db);
   },
 };
 
