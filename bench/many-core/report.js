@@ -40,13 +40,14 @@ function processTable(run) {
   const lines = run.procs.processes.map((p) =>
     `| ${p.role} ${p.pid} | ${share(p.cpu)} | ${share(p.runQueueWait)} | ${fmt(p.ctxVoluntaryPerS)} / ${fmt(p.ctxInvoluntaryPerS)} | ${p.sockets} | ${fmt(p.rssMiB)} | ${p.threads.filter((t) => t.cpu >= 0.01).map((t) => `${t.comm} ${share(t.cpu)}`).join(', ')} |`,
   );
-  return `#### ${run.workers} workers, ${run.key} key, ${run.scenario}: ${fmt(run.rps)} req/s\n\n| process | CPU (cores) | run-queue wait (cores) | ctx switches/s vol / invol | sockets | RSS MiB | busiest threads (cores) |\n|---|---|---|---|---|---|---|\n${lines.join('\n')}\n`;
+  const states = Object.entries(run.mainThreadStates ?? {}).map(([name, part]) => `${name} ${(part * 100).toFixed(1)}%`).join(', ');
+  return `#### ${run.workers} workers, ${run.key} key, ${run.scenario}: ${fmt(run.rps)} req/s\n\nWorkers' main threads, sampled every 5 ms: ${states}\n\n| process | CPU (cores) | run-queue wait (cores) | ctx switches/s vol / invol | sockets | RSS MiB | busiest threads (cores) |\n|---|---|---|---|---|---|---|\n${lines.join('\n')}\n`;
 }
 
 export function renderMarkdown(results) {
   const s = results.settings;
   const most = Math.max(...results.runs.map((r) => r.workers));
-  const detail = results.runs.filter((r) => r.workers === most);
+  const detail = results.runs.filter((r) => r.workers === most || r.workers === 4);
   return [
     `## Many cores: GATEWAY_WORKERS ${s.workers.join(', ')}`,
     '',
@@ -56,7 +57,7 @@ export function renderMarkdown(results) {
     '',
     workersTable(results, 'bootstrap'),
     workersTable(results, 'limited'),
-    `### What each gateway process did at ${most} workers`,
+    `### What each gateway process did at 4 and ${most} workers`,
     '',
     ...detail.map(processTable),
   ].join('\n');

@@ -14,7 +14,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, startProcess } from '../lib/procs.js';
 import { BOOTSTRAP_KEY, LIMITED_KEY, oursEnv, prepareDataDir, removeDataDir, shippedLaunch } from '../lib/setup.js';
-import { cpuLayout, diffTree, sampleTree } from './procstat.js';
+import { cpuLayout, diffTree, processTree, sampleTree } from './procstat.js';
+import { sampleSyscalls } from './syscalls.js';
 import { renderMarkdown } from './report.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -87,9 +88,13 @@ async function probe(target, stream) {
 async function measureGateway(gateway, target, stream) {
   await probe(target, stream);
   const before = sampleTree(gateway.pid);
+  // Workers only where there are workers: the primary's waits are not the requests' waits.
+  const tree = processTree(gateway.pid);
+  const stopSampling = sampleSyscalls(tree.length > 1 ? tree.slice(1) : tree);
   const result = await runWrk(target, settings.durationS);
+  const mainThreadStates = stopSampling();
   const procs = diffTree(before, sampleTree(gateway.pid), gateway.pid);
-  return { ...result, cpuPerRequestUs: Math.round((procs.cpuS / Math.max(1, result.responses)) * 1e6), rssMiB: Math.round(procs.rssMiB), hwmMiB: Math.round(procs.hwmMiB), procs };
+  return { ...result, mainThreadStates, cpuPerRequestUs: Math.round((procs.cpuS / Math.max(1, result.responses)) * 1e6), rssMiB: Math.round(procs.rssMiB), hwmMiB: Math.round(procs.hwmMiB), procs };
 }
 
 async function startGateway(upstream, workers) {
