@@ -9,7 +9,7 @@
 //   (WORKERS=1,2 CONNECTIONS=16 DURATION_S=2 for a small machine)
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { cpus as listCpus } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, startProcess } from '../lib/procs.js';
@@ -34,7 +34,8 @@ const settings = {
 const outDir = env.OUT_DIR ?? join(root, 'bench-many-core-out');
 mkdirSync(outDir, { recursive: true });
 
-const cpus = availableParallelism();
+// Every online CPU, not availableParallelism(): run.sh pins this runner beside wrk, and the layout is the machine's.
+const cpus = listCpus().length;
 const layout = cpus >= 16 ? cpuLayout([4, 4, 8]) : { groups: Array(3).fill(`0-${cpus - 1}`), threadsPerCore: undefined };
 const [upstreamCpus, wrkCpus, gatewayCpus] = layout.groups;
 const log = (line) => process.stderr.write(`${line}\n`);
