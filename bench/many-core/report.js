@@ -1,0 +1,64 @@
+// The many-core run's Markdown: the workers table per key (as in issue 36), then what each
+// gateway process and its busiest threads did at the largest worker count.
+
+const fmt = (n) => (n === undefined ? '–' : Math.round(n).toLocaleString('en-US'));
+const ms = (n) => (n === undefined ? '–' : n < 10 ? n.toFixed(2) : Math.round(n).toString());
+const share = (n) => (n === undefined ? '–' : n.toFixed(2));
+
+function workersTable(results, key) {
+  const workers = [...new Set(results.runs.filter((r) => r.key === key).map((r) => r.workers))];
+  if (workers.length === 0) return '';
+  const run = (w, scenario) => results.runs.find((r) => r.workers === w && r.key === key && r.scenario === scenario);
+  const base = (scenario) => run(workers[0], scenario)?.rps;
+  const workerCpus = (r) => {
+    const cpus = r?.procs.processes.filter((p) => p.role === 'worker').map((p) => p.cpu) ?? [];
+    return cpus.length ? `${share(Math.min(...cpus))}–${share(Math.max(...cpus))}` : '–';
+  };
+  const rows = [
+    ['non-stream req/s', (w) => fmt(run(w, 'chat')?.rps)],
+    [`× ${workers[0]} worker(s)`, (w) => share(run(w, 'chat')?.rps / base('chat'))],
+    ['20-event streams/s', (w) => fmt(run(w, 'stream20')?.rps)],
+    [`× ${workers[0]} worker(s), streams`, (w) => share(run(w, 'stream20')?.rps / base('stream20'))],
+    ['p50 / p99 non-stream (ms)', (w) => `${ms(run(w, 'chat')?.p50Ms)} / ${ms(run(w, 'chat')?.p99Ms)}`],
+    ['p50 / p99 streams (ms)', (w) => `${ms(run(w, 'stream20')?.p50Ms)} / ${ms(run(w, 'stream20')?.p99Ms)}`],
+    ['errors (non-2xx + socket), chat / streams', (w) => `${errors(run(w, 'chat'))} / ${errors(run(w, 'stream20'))}`],
+    ['RSS, all processes (MiB)', (w) => fmt(run(w, 'chat')?.rssMiB)],
+    ['gateway CPU per request (µs), chat / streams', (w) => `${fmt(run(w, 'chat')?.cpuPerRequestUs)} / ${fmt(run(w, 'stream20')?.cpuPerRequestUs)}`],
+    ['primary CPU (cores), chat / streams', (w) => `${share(primaryOf(run(w, 'chat'))?.cpu)} / ${share(primaryOf(run(w, 'stream20'))?.cpu)}`],
+    ['each worker CPU (cores), chat', (w) => workerCpus(run(w, 'chat'))],
+    ['run-queue wait, all threads (cores), chat', (w) => share(sumOf(run(w, 'chat'), 'runQueueWait'))],
+  ];
+  const header = `| ${key} key | ${workers.map((w) => `${w}`).join(' | ')} |\n|---|${workers.map(() => '---').join('|')}|\n`;
+  return `### ${key === 'bootstrap' ? 'Bootstrap key (no limits)' : 'Key with rpm/tpm limits (never refused)'}\n\n${header}${rows.map(([name, cell]) => `| ${name} | ${workers.map(cell).join(' | ')} |`).join('\n')}\n`;
+}
+
+const primaryOf = (run) => run?.procs.processes.find((p) => p.role === 'primary');
+const sumOf = (run, field) => run?.procs.processes.reduce((sum, p) => sum + p[field], 0);
+const errors = (run) => (run ? Object.values(run.errors).reduce((a, b) => a + b, 0) : '–');
+
+function processTable(run) {
+  const lines = run.procs.processes.map((p) =>
+    `| ${p.role} ${p.pid} | ${share(p.cpu)} | ${share(p.runQueueWait)} | ${fmt(p.ctxVoluntaryPerS)} / ${fmt(p.ctxInvoluntaryPerS)} | ${p.sockets} | ${fmt(p.rssMiB)} | ${p.threads.filter((t) => t.cpu >= 0.01).map((t) => `${t.comm} ${share(t.cpu)}`).join(', ')} |`,
+  );
+  const states = Object.entries(run.mainThreadStates ?? {}).map(([name, part]) => `${name} ${(part * 100).toFixed(1)}%`).join(', ');
+  return `#### ${run.workers} workers, ${run.key} key, ${run.scenario}: ${fmt(run.rps)} req/s\n\nWorkers' main threads, sampled every 5 ms: ${states}\n\n| process | CPU (cores) | run-queue wait (cores) | ctx switches/s vol / invol | sockets | RSS MiB | busiest threads (cores) |\n|---|---|---|---|---|---|---|\n${lines.join('\n')}\n`;
+}
+
+export function renderMarkdown(results) {
+  const s = results.settings;
+  const most = Math.max(...results.runs.map((r) => r.workers));
+  const detail = results.runs.filter((r) => r.workers === most || r.workers === 4);
+  return [
+    `## Many cores: GATEWAY_WORKERS ${s.workers.join(', ')}`,
+    '',
+    `${results.cpus} CPUs (threads per core: ${results.layout.threadsPerCore ?? '?'}); upstream (${s.upstreamProcesses} processes) on CPUs ${results.layout.groups[0]}, wrk -t${s.wrkThreads} on ${results.layout.groups[1]}, gateway on ${results.layout.groups[2]}; c${s.connections}, ${s.durationS} s per run after a ${s.warmupS} s warm-up; Node ${results.node}; embedded SQLite, LOG_LEVEL=warn.`,
+    '',
+    `Direct ceiling (wrk straight to the upstream): ${fmt(results.direct.chat?.rps)} req/s non-stream (p99 ${ms(results.direct.chat?.p99Ms)} ms), ${fmt(results.direct.stream20?.rps)} streams/s (p99 ${ms(results.direct.stream20?.p99Ms)} ms).`,
+    '',
+    workersTable(results, 'bootstrap'),
+    workersTable(results, 'limited'),
+    `### What each gateway process did at 4 and ${most} workers`,
+    '',
+    ...detail.map(processTable),
+  ].join('\n');
+}
