@@ -13,5 +13,5 @@ export const alibabaDashScope: ProviderModule = {
   authHeaders: dashscopeAuthHeaders,
   pairs: {},
   video: { 'video-generations': videoGenerationsToDashScope },
-  simulator: lazySimulator(() => import('../../simulator/alibaba-dashscope.js').then((m) => m.alibabaDashScopeSimulator)),
+  simulator: lazySimulator(() => import('./simulator.js').then((m) => m.alibabaDashScopeSimulator)),
 };

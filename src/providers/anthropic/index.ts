@@ -25,5 +25,5 @@ export const anthropic: ProviderModule = {
     // Anthropic-native /v1/messages (requests with `anthropic-version`): the same protocol, passed through.
     'anthropic-messages': messagesPassThrough,
   },
-  simulator: lazySimulator(() => import('../../simulator/anthropic.js').then((m) => m.anthropicSimulator)),
+  simulator: lazySimulator(() => import('./simulator.js').then((m) => m.anthropicSimulator)),
 };

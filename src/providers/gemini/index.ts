@@ -22,5 +22,5 @@ export const gemini: ProviderModule = {
     'generate-content': generateContentToGemini,
     images: imagesToGemini,
   },
-  simulator: lazySimulator(() => import('../../simulator/gemini.js').then((m) => m.createGeminiSimulator())),
+  simulator: lazySimulator(() => import('./simulator.js').then((m) => m.createGeminiSimulator())),
 };

@@ -18,5 +18,5 @@ export const kling: ProviderModule = {
   authHeaders: klingAuthHeaders(),
   pairs: {},
   video: { videoalt: videoaltToKling },
-  simulator: lazySimulator(() => import('../../simulator/kling.js').then((m) => m.klingSimulator)),
+  simulator: lazySimulator(() => import('./simulator.js').then((m) => m.klingSimulator)),
 };

@@ -18,5 +18,5 @@ export const openai: ProviderModule = {
     messages: chatCompletionsToOpenAICompatible(OPENAI_QUIRKS),
     responses: responsesPassThrough,
   },
-  simulator: lazySimulator(() => import('../../simulator/openai.js').then((m) => m.openaiSimulator)),
+  simulator: lazySimulator(() => import('./simulator.js').then((m) => m.openaiSimulator)),
 };

@@ -38,5 +38,5 @@ export const volcengineArk: ProviderModule = {
     messages: chatCompletionsToOpenAICompatible(ARK_QUIRKS),
     responses: responsesPassThrough,
   },
-  simulator: lazySimulator(() => import('../../simulator/volcengine-ark.js').then((m) => m.volcengineArkSimulator)),
+  simulator: lazySimulator(() => import('./simulator.js').then((m) => m.volcengineArkSimulator)),
 };

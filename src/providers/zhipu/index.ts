@@ -20,5 +20,5 @@ export const zhipu: ProviderModule = {
     // Zhipu has no Responses API; /v1/responses is served through its chat API.
     responses: responsesToOpenAICompatible(ZHIPU_QUIRKS, ZHIPU_RESPONSES_QUIRKS),
   },
-  simulator: lazySimulator(() => import('../../simulator/zhipu.js').then((m) => m.zhipuSimulator)),
+  simulator: lazySimulator(() => import('./simulator.js').then((m) => m.zhipuSimulator)),
 };
