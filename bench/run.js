@@ -84,7 +84,7 @@ function build() {
     execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(root, 'tsconfig.build.json')], { stdio: 'pipe' });
   } catch (error) {
     // tsc emits despite type errors elsewhere in the tree; only a missing entry point is fatal.
-    if (!existsSync(join(root, 'dist/cli.js')) || !existsSync(join(root, 'dist/simulator/standalone.js'))) throw error;
+    if (!existsSync(join(root, 'dist/cli.js')) || !existsSync(join(root, 'dist/cli/simulator-standalone.js'))) throw error;
     log('warning: tsc reported errors; benchmarking the emitted dist/ anyway');
   }
 }

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 export const FLOORS = [
   ['contracts', 'errors'],
   ['tokens', 'validation', 'protocols/*', 'sse'],
-  ['simulator', 'providers/types', 'providers/upstream-errors', 'providers/json-text'],
+  ['simulator', 'providers/types', 'providers/upstream-errors', 'providers/json-text', 'providers/channel-fields', 'providers/price-rows'],
   ['providers/*'],
   ['providers/registry'],
   ['config', 'db'],

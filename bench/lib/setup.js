@@ -11,7 +11,7 @@ export const LIMITED_KEY = 'sk-bench-limited-0123456789abcdef012345';
 const LIMITS = { rpm: 1_000_000_000, tpm: 1_000_000_000_000 };
 
 export async function startUpstream(root, { slow = true } = {}) {
-  const args = [join(root, 'dist/simulator/standalone.js'), '--openai-port', '0', '--gemini-port', '0'];
+  const args = [join(root, 'dist/cli/simulator-standalone.js'), '--openai-port', '0', '--gemini-port', '0'];
   if (slow) args.push('--slow-port', '0', '--slow-tokens-per-second', '10');
   return startProcess('upstream', process.execPath, args, {
     ready: (line) => (line.startsWith('{') ? JSON.parse(line) : undefined),

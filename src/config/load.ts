@@ -6,7 +6,7 @@ import type { Document, LineCounter } from 'yaml';
 import { FileConfigSchema, type ConfigSource, type FileConfig, type GatewayConfig, type TracingConfig } from './schema.js';
 import { providerFor } from '../providers/registry.js';
 import { DEFAULT_INSTANCE_LEASE_MS } from '../db/instance-registry.js';
-import type { VendorId } from '../providers/types.js';
+import type { VendorId } from '../providers/registry.js';
 
 /** A client has a minute to send its whole request (a 32 MB body at about 0.5 MB/s). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;

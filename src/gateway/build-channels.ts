@@ -1,6 +1,7 @@
 import type { ChannelConfig } from '../config/schema.js';
 import type { SimulatorOptionsConfig } from '../contracts/simulator-options.js';
-import type { ProviderModule, VendorId } from '../providers/types.js';
+import type { ProviderModule } from '../providers/types.js';
+import type { VendorId } from '../providers/registry.js';
 import { PROVIDERS, providerFor } from '../providers/registry.js';
 import { startSimulator, type RunningSimulator } from '../simulator/server.js';
 import { DEFAULT_TIMEOUTS, type Channel } from './channel.js';
@@ -81,7 +82,7 @@ export class ChannelBuilder {
   }
 }
 
-function toChannel(config: ChannelConfig, provider: ProviderModule, baseUrl: string): Channel {
+function toChannel(config: ChannelConfig, provider: ProviderModule<VendorId>, baseUrl: string): Channel {
   return {
     name: config.name,
     vendor: provider.vendor,
@@ -109,7 +110,7 @@ function lowerCaseKeys(headers: Readonly<Record<string, string>> | undefined): R
   return Object.fromEntries(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), value]));
 }
 
-function simulatorChannel(name: string, provider: ProviderModule, simulator: RunningSimulator, models: Record<string, string>): Channel {
+function simulatorChannel(name: string, provider: ProviderModule<VendorId>, simulator: RunningSimulator, models: Record<string, string>): Channel {
   return {
     name,
     vendor: provider.vendor,

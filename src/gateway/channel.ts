@@ -1,5 +1,6 @@
 import type { PriceConfig } from '../config/schema.js';
-import type { ProviderModule, VendorId } from '../providers/types.js';
+import type { ProviderModule } from '../providers/types.js';
+import type { VendorId } from '../providers/registry.js';
 import type { ChannelCredentials } from '../contracts/upstream-call.js';
 
 /** One upstream account, resolved from configuration (or a built-in simulator). */

@@ -1,24 +1,17 @@
-import type { ProviderModule, VendorId } from './types.js';
+import type { ProviderModule } from './types.js';
 import type { FamilyPairs } from '../contracts/translator.js';
 import type { ResponsesTranslatorPair } from '../protocols/openai-responses/types.js';
 import { viaChatHub } from './chat-hub/compose.js';
 import { anthropicViaChat } from './chat-hub/anthropic-via-chat.js';
 import { responsesViaChat } from './chat-hub/responses-via-chat.js';
 import { geminiViaChat } from './chat-hub/gemini-via-chat.js';
-import { openai } from './openai/index.js';
-import { volcengineArk } from './volcengine-ark/index.js';
-import { zhipu } from './zhipu/index.js';
-import { gemini } from './gemini/index.js';
-import { anthropic } from './anthropic/index.js';
-import { alibabaDashScope } from './alibaba-dashscope/index.js';
-import { kling } from './kling/index.js';
 
 /**
  * Families a vendor without a translator of its own serves through its chat-completions pair
  * (providers/chat-hub/): a channel of any chat-capable vendor answers Anthropic-native
  * /v1/messages, /v1/responses and Gemini-native generateContent.
  */
-function withChatHubPairs(provider: ProviderModule): ProviderModule {
+function withChatHubPairs<V extends string>(provider: ProviderModule<V>): ProviderModule<V> {
   const chat = provider.pairs['chat-completions'];
   if (!chat) return provider;
   const pairs: Partial<FamilyPairs> = { ...provider.pairs };
@@ -28,12 +21,33 @@ function withChatHubPairs(provider: ProviderModule): ProviderModule {
   return { ...provider, pairs };
 }
 
-/** The only list of vendors. Adding a vendor is one folder and one line here. */
-export const PROVIDERS: readonly ProviderModule[] = [openai, volcengineArk, zhipu, gemini, anthropic, alibabaDashScope, kling].map(withChatHubPairs);
+/**
+ * The only list of vendors, one line each: adding a vendor is its folder (providers/<vendor>/,
+ * with its simulator.ts, prices.ts and channel fields) and one line here. Each line imports the
+ * folder's module itself, so the line is the whole entry; the order is the order of the default
+ * simulator channels and of the price sheet.
+ */
+const VENDOR_MODULES = [
+  (await import('./openai/index.js')).openai,
+  (await import('./volcengine-ark/index.js')).volcengineArk,
+  (await import('./zhipu/index.js')).zhipu,
+  (await import('./gemini/index.js')).gemini,
+  (await import('./anthropic/index.js')).anthropic,
+  (await import('./alibaba-dashscope/index.js')).alibabaDashScope,
+  (await import('./kling/index.js')).kling,
+] as const;
 
-const BY_VENDOR = new Map<VendorId, ProviderModule>(PROVIDERS.map((p) => [p.vendor, p]));
+/** A vendor id: the `vendor` of one of the registry's modules (a channel's `vendor`). */
+export type VendorId = (typeof VENDOR_MODULES)[number]['vendor'];
 
-export function providerFor(vendor: VendorId): ProviderModule {
+/** The vendor ids in the registry's order: the config's `vendor` check and GET /admin/api/vendors read them. */
+export const VENDOR_IDS: readonly VendorId[] = VENDOR_MODULES.map((p) => p.vendor);
+
+export const PROVIDERS: readonly ProviderModule<VendorId>[] = VENDOR_MODULES.map(withChatHubPairs);
+
+const BY_VENDOR = new Map<VendorId, ProviderModule<VendorId>>(PROVIDERS.map((p) => [p.vendor, p]));
+
+export function providerFor(vendor: VendorId): ProviderModule<VendorId> {
   const provider = BY_VENDOR.get(vendor);
   if (!provider) throw new Error(`vendor '${vendor}' has no provider module`);
   return provider;

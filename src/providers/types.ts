@@ -3,13 +3,16 @@ import type { FamilyPairs } from '../contracts/translator.js';
 import type { ChannelCredentials, SignableRequest } from '../contracts/upstream-call.js';
 import type { VideoSurfaceAdapters } from '../contracts/video-adapter.js';
 import type { SimulatorLoader } from '../simulator/server.js';
+import type { ChannelFields } from './channel-fields.js';
+import type { SheetVendor } from './price-rows.js';
 
-/** Vendor ids; folder names under src/providers/ match shared/protocols/ file names. */
-export type VendorId = 'openai' | 'volcengine-ark' | 'zhipu' | 'anthropic' | 'gemini' | 'alibaba-dashscope' | 'kling';
-
-/** Vendor facts the generic code needs, all in one object per vendor folder (index.ts). */
-export interface ProviderModule {
-  readonly vendor: VendorId;
+/**
+ * Vendor facts the generic code needs, all in one object per vendor folder (index.ts). `V` is the
+ * vendor id, a folder name under src/providers/ matching shared/protocols/ file names: the
+ * registry derives `VendorId` from its modules' ids.
+ */
+export interface ProviderModule<V extends string = string> {
+  readonly vendor: V;
   /**
    * The vendor's `gen_ai.provider.name` in traces where OpenTelemetry's GenAI conventions list
    * one that differs from `vendor`; `vendor` otherwise.
@@ -40,6 +43,10 @@ export interface ProviderModule {
   readonly video?: Partial<VideoSurfaceAdapters>;
   /** An upstream asset library (vendors that have one); without a channel, assets stay local. */
   readonly asset?: AssetAdapter;
-  /** The built-in fake upstream speaking this vendor's protocol, imported when it is first asked for. */
+  /** The built-in fake upstream speaking this vendor's protocol (its simulator.ts), imported when it is first asked for. */
   readonly simulator: SimulatorLoader;
+  /** What a channel of this vendor takes: the console's channel form and GET /admin/api/vendors read it. */
+  readonly channelFields: ChannelFields;
+  /** Its rows of the built-in price sheet (prices.ts); absent where the vendor publishes no USD price. */
+  readonly prices?: SheetVendor;
 }

@@ -5,7 +5,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findChromium } from '../helpers/chromium.js';
 import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../helpers/gateway.js';
-import { openaiSimulator } from '../../src/simulator/openai.js';
+import { openaiSimulator } from '../../src/providers/openai/simulator.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/server.js';
 
 /**

@@ -28,6 +28,7 @@ registerHooks({
  */
 const LOADED_WHEN_USED = [
   /\/dist\/simulator\/(?!server\.js)/,
+  /\/dist\/providers\/[^/]+\/simulator[^/]*\.js$/,
   /\/node_modules\/gpt-tokenizer\//,
   /\/node_modules\/json-schema-faker\//,
   /\/node_modules\/pngjs\//,
@@ -107,8 +108,8 @@ describe.skipIf(!('registerHooks' in nodeModule))('what an idle gateway has load
     expect(response.status).toBe(200);
     expect(response.headers.get('x-simulator')).toBe('openai');
     expect((await response.json()) as { choices: unknown[] }).toHaveProperty('choices.0.message.content');
-    expect(loadedMatching(/\/dist\/simulator\/openai\.js$/)).toHaveLength(1);
-    expect(loadedMatching(/\/dist\/simulator\/(anthropic|gemini|kling)\.js$/)).toEqual([]);
+    expect(loadedMatching(/\/dist\/providers\/openai\/simulator\.js$/)).toHaveLength(1);
+    expect(loadedMatching(/\/dist\/providers\/(anthropic|gemini|kling)\/simulator\.js$/)).toEqual([]);
   });
 
   it('/docs loads swagger-ui at its first request; /metrics loads prom-client at the first scrape', async () => {

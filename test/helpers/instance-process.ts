@@ -43,12 +43,15 @@ export async function startGatewayProcess(options: {
   logLevel?: string;
   /** More environment (GATEWAY_* settings). */
   env?: Record<string, string>;
+  /** Another tree to run (a copy with a vendor added): its `src/cli.ts` under vite-node; the repository's by default. */
+  root?: string;
 }): Promise<GatewayProcess> {
+  const root = options.root ?? ROOT;
   const configFile = join(options.dataDir, `${options.name}.gateway.yaml`);
   writeFileSync(configFile, stringify(options.file));
-  const [command, args] = options.built ? [process.execPath, [join(ROOT, 'dist', 'cli.js'), 'start']] : [VITE_NODE, [join(ROOT, 'src', 'cli.ts'), 'start']];
+  const [command, args] = options.built ? [process.execPath, [join(root, 'dist', 'cli.js'), 'start']] : [VITE_NODE, [join(root, 'src', 'cli.ts'), 'start']];
   const child: ChildProcess = spawn(command, args, {
-    cwd: ROOT,
+    cwd: root,
     // Its own process group, so a kill reaches vite-node and anything it started.
     detached: true,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseSseText } from '../../src/sse/parse.js';
-import { anthropicSimulator } from '../../src/simulator/anthropic.js';
+import { anthropicSimulator } from '../../src/providers/anthropic/simulator.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/server.js';
 
 const HEADERS = { 'x-api-key': 'sk-ant-test', 'anthropic-version': '2023-06-01', 'content-type': 'application/json' };

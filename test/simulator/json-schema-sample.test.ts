@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { sampleJsonSchema } from '../../src/simulator/json-schema-sample.js';
-import { geminiSchemaToJsonSchema } from '../../src/simulator/gemini-schema.js';
+import { geminiSchemaToJsonSchema } from '../../src/providers/gemini/simulator-schema.js';
 
 const ajv = new Ajv2020({ strict: false, validateFormats: false });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encryptReasoning, pickResponsesCalls, unverifiableReasoning } from '../../src/simulator/openai-responses-agent.js';
+import { encryptReasoning, pickResponsesCalls, unverifiableReasoning } from '../../src/providers/openai-compatible/simulator-responses-agent.js';
 
 /** The Responses simulator as an agent's model (issue 20). */
 describe('Responses simulator: reasoning encrypted_content', () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { anthropicSimulator } from '../../src/simulator/anthropic.js';
-import { createGeminiSimulator } from '../../src/simulator/gemini.js';
-import { openaiSimulator } from '../../src/simulator/openai.js';
+import { anthropicSimulator } from '../../src/providers/anthropic/simulator.js';
+import { createGeminiSimulator } from '../../src/providers/gemini/simulator.js';
+import { openaiSimulator } from '../../src/providers/openai/simulator.js';
 import { startSimulator, type RunningSimulator } from '../../src/simulator/server.js';
 import { call, startTestGateway, TEST_KEY, type TestGateway } from '../helpers/gateway.js';
 import { admin } from '../helpers/admin.js';

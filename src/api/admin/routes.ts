@@ -10,6 +10,7 @@ import { KeyViews } from './key-views.js';
 import { adminUserRoutes } from './user-routes.js';
 import { requestLogRoutes } from '../request-log/routes.js';
 import { adminChannelRoutes } from './channel-routes.js';
+import { adminVendorRoutes } from './vendor-routes.js';
 import { adminModelRoutes } from './model-routes.js';
 import { taskListRoutes } from '../task-log/routes.js';
 import { sendUsageCsv, usageAnswer } from './usage-answer.js';
@@ -134,6 +135,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
   await adminUserRoutes(app, { users, keys, opts });
   await requestLogRoutes(app, { base: '/admin/api', opts, ownerOf: () => undefined });
   await adminChannelRoutes(app, { opts });
+  await adminVendorRoutes(app, { opts });
   await adminModelRoutes(app, { opts });
   await taskListRoutes(app, { base: '/admin/api', opts, ownerOf: () => undefined });
 }

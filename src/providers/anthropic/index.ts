@@ -1,4 +1,6 @@
 import type { ProviderModule } from '../types.js';
+import { API_KEY_ONLY } from '../channel-fields.js';
+import { anthropicPrices } from './prices.js';
 import { lazySimulator } from '../../simulator/server.js';
 import { ANTHROPIC_BASE_URL, ANTHROPIC_DEFAULT_HEADERS, anthropicAuthHeaders } from './endpoint.js';
 import { chatCompletionsToAnthropic } from './from-chat-completions.js';
@@ -10,7 +12,7 @@ const ANTHROPIC_MODELS: Record<string, string> = {
   'alpha-opus-4-20250514': 'claude-opus-4-20250514',
 };
 
-export const anthropic: ProviderModule = {
+export const anthropic: ProviderModule<'anthropic'> = {
   vendor: 'anthropic',
   defaultModels: ANTHROPIC_MODELS,
   defaultBaseUrl: ANTHROPIC_BASE_URL,
@@ -25,5 +27,7 @@ export const anthropic: ProviderModule = {
     // Anthropic-native /v1/messages (requests with `anthropic-version`): the same protocol, passed through.
     'anthropic-messages': messagesPassThrough,
   },
-  simulator: lazySimulator(() => import('../../simulator/anthropic.js').then((m) => m.anthropicSimulator)),
+  simulator: lazySimulator(() => import('./simulator.js').then((m) => m.anthropicSimulator)),
+  channelFields: API_KEY_ONLY,
+  prices: anthropicPrices,
 };

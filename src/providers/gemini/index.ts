@@ -1,11 +1,13 @@
 import type { ProviderModule } from '../types.js';
+import { API_KEY_ONLY } from '../channel-fields.js';
+import { geminiPrices } from './prices.js';
 import { lazySimulator } from '../../simulator/server.js';
 import { GEMINI_BASE_URL, geminiAuthHeaders } from './endpoint.js';
 import { chatCompletionsToGemini } from './from-chat-completions.js';
 import { generateContentToGemini } from './from-generate-content.js';
 import { imagesToGemini } from './from-images.js';
 
-export const gemini: ProviderModule = {
+export const gemini: ProviderModule<'gemini'> = {
   vendor: 'gemini',
   // The Gemini API (generativelanguage.googleapis.com), as the GenAI conventions name it.
   genAiProviderName: 'gcp.gemini',
@@ -22,5 +24,7 @@ export const gemini: ProviderModule = {
     'generate-content': generateContentToGemini,
     images: imagesToGemini,
   },
-  simulator: lazySimulator(() => import('../../simulator/gemini.js').then((m) => m.createGeminiSimulator())),
+  simulator: lazySimulator(() => import('./simulator.js').then((m) => m.createGeminiSimulator())),
+  channelFields: API_KEY_ONLY,
+  prices: geminiPrices,
 };

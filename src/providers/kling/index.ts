@@ -9,7 +9,7 @@ const KLING_MODELS: Record<string, string> = Object.fromEntries(
   [...new Set(Object.values(VIDEOALT_MODELS).flat())].map((model) => [model, model]),
 );
 
-export const kling: ProviderModule = {
+export const kling: ProviderModule<'kling'> = {
   vendor: 'kling',
   defaultModels: KLING_MODELS,
   defaultBaseUrl: KLING_BASE_URL,
@@ -18,5 +18,15 @@ export const kling: ProviderModule = {
   authHeaders: klingAuthHeaders(),
   pairs: {},
   video: { videoalt: videoaltToKling },
-  simulator: lazySimulator(() => import('../../simulator/kling.js').then((m) => m.klingSimulator)),
+  simulator: lazySimulator(() => import('./simulator.js').then((m) => m.klingSimulator)),
+  channelFields: {
+    // Kling signs a short-lived JWT with the access key pair; it takes no API key.
+    credentials: [
+      { name: 'access_key', label: 'Access key', required: true, secret: true },
+      { name: 'secret_key', label: 'Secret key', required: true, secret: true },
+    ],
+    baseUrlRequired: false,
+  },
+  // Kling sells prepaid resource packages (units per task), not a USD price per second: no price
+  // rows, so /videoalt costs nothing until `prices` names a per-second rate.
 };

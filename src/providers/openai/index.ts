@@ -1,11 +1,13 @@
 import type { ProviderModule } from '../types.js';
+import { API_KEY_ONLY } from '../channel-fields.js';
+import { openaiPrices } from './prices.js';
 import { chatCompletionsToOpenAICompatible } from '../openai-compatible/from-chat-completions.js';
 import { OPENAI_QUIRKS } from '../openai-compatible/quirks.js';
 import { responsesPassThrough } from '../openai-compatible/responses-pass-through.js';
 import { lazySimulator } from '../../simulator/server.js';
 import { OPENAI_BASE_URL, openaiAuthHeaders } from './endpoint.js';
 
-export const openai: ProviderModule = {
+export const openai: ProviderModule<'openai'> = {
   vendor: 'openai',
   defaultModels: { 'delta-4.1': 'gpt-4.1' },
   defaultBaseUrl: OPENAI_BASE_URL,
@@ -18,5 +20,7 @@ export const openai: ProviderModule = {
     messages: chatCompletionsToOpenAICompatible(OPENAI_QUIRKS),
     responses: responsesPassThrough,
   },
-  simulator: lazySimulator(() => import('../../simulator/openai.js').then((m) => m.openaiSimulator)),
+  simulator: lazySimulator(() => import('./simulator.js').then((m) => m.openaiSimulator)),
+  channelFields: API_KEY_ONLY,
+  prices: openaiPrices,
 };

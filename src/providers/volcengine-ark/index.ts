@@ -1,4 +1,5 @@
 import type { ProviderModule } from '../types.js';
+import { volcengineArkPrices } from './prices.js';
 import { chatCompletionsToOpenAICompatible } from '../openai-compatible/from-chat-completions.js';
 import { lazySimulator } from '../../simulator/server.js';
 import { ARK_BASE_URL, arkAuthHeaders, arkSignRequest } from './endpoint.js';
@@ -23,7 +24,7 @@ const ARK_MODELS: Record<string, string> = {
   'beta-seed-1-6-vision-250815': 'doubao-seed-1-6-vision-250815',
 };
 
-export const volcengineArk: ProviderModule = {
+export const volcengineArk: ProviderModule<'volcengine-ark'> = {
   vendor: 'volcengine-ark',
   defaultModels: ARK_MODELS,
   defaultBaseUrl: ARK_BASE_URL,
@@ -38,5 +39,16 @@ export const volcengineArk: ProviderModule = {
     messages: chatCompletionsToOpenAICompatible(ARK_QUIRKS),
     responses: responsesPassThrough,
   },
-  simulator: lazySimulator(() => import('../../simulator/volcengine-ark.js').then((m) => m.volcengineArkSimulator)),
+  simulator: lazySimulator(() => import('./simulator.js').then((m) => m.volcengineArkSimulator)),
+  channelFields: {
+    credentials: [
+      { name: 'api_key', label: 'API key', required: true, secret: true },
+      // The asset library is an OpenAPI signed with an access key pair, in the channel's region.
+      { name: 'access_key', label: 'Access key', required: false, secret: true, hint: 'asset library (AK/SK signing)' },
+      { name: 'secret_key', label: 'Secret key', required: false, secret: true, hint: 'asset library (AK/SK signing)' },
+      { name: 'region', label: 'Region', required: false, secret: false, hint: 'cn-beijing (AK/SK signing)' },
+    ],
+    baseUrlRequired: false,
+  },
+  prices: volcengineArkPrices,
 };

@@ -1,4 +1,6 @@
 import type { ProviderModule } from '../types.js';
+import { API_KEY_ONLY } from '../channel-fields.js';
+import { zhipuPrices } from './prices.js';
 import { chatCompletionsToOpenAICompatible } from '../openai-compatible/from-chat-completions.js';
 import { responsesToOpenAICompatible } from '../openai-compatible/from-responses.js';
 import { lazySimulator } from '../../simulator/server.js';
@@ -6,7 +8,7 @@ import { ZHIPU_BASE_URL, zhipuAuthHeaders } from './endpoint.js';
 import { ZHIPU_QUIRKS } from './quirks.js';
 import { ZHIPU_RESPONSES_QUIRKS } from './responses-quirks.js';
 
-export const zhipu: ProviderModule = {
+export const zhipu: ProviderModule<'zhipu'> = {
   vendor: 'zhipu',
   defaultModels: { 'epsilon-4.7': 'glm-4.7' },
   defaultBaseUrl: ZHIPU_BASE_URL,
@@ -20,5 +22,7 @@ export const zhipu: ProviderModule = {
     // Zhipu has no Responses API; /v1/responses is served through its chat API.
     responses: responsesToOpenAICompatible(ZHIPU_QUIRKS, ZHIPU_RESPONSES_QUIRKS),
   },
-  simulator: lazySimulator(() => import('../../simulator/zhipu.js').then((m) => m.zhipuSimulator)),
+  simulator: lazySimulator(() => import('./simulator.js').then((m) => m.zhipuSimulator)),
+  channelFields: API_KEY_ONLY,
+  prices: zhipuPrices,
 };

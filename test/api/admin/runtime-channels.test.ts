@@ -6,7 +6,7 @@ import OpenAI from 'openai';
 import { call, startTestGateway, TEST_KEY, type TestGateway } from '../../helpers/gateway.js';
 import { admin } from '../../helpers/admin.js';
 import { createTestDatabase, type TestDatabase } from '../../helpers/services.js';
-import { openaiSimulator } from '../../../src/simulator/openai.js';
+import { openaiSimulator } from '../../../src/providers/openai/simulator.js';
 import { startSimulator, type RunningSimulator } from '../../../src/simulator/server.js';
 import { SECRET_KEY_FILE } from '../../../src/keys/secret-box.js';
 import type { FileConfig } from '../../../src/config/schema.js';

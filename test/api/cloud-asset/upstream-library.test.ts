@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { volcengineArkSimulator } from '../../../src/simulator/volcengine-ark.js';
+import { volcengineArkSimulator } from '../../../src/providers/volcengine-ark/simulator.js';
 import { startSimulator, type RunningSimulator } from '../../../src/simulator/server.js';
 import { call, startTestGateway, type TestGateway } from '../../helpers/gateway.js';
 

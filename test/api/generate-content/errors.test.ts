@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, GoogleGenAI } from '@google/genai';
 import { startSimulator } from '../../../src/simulator/server.js';
-import { createGeminiSimulator } from '../../../src/simulator/gemini.js';
+import { createGeminiSimulator } from '../../../src/providers/gemini/simulator.js';
 import { call, startTestGateway, TEST_KEY, type TestGateway } from '../../helpers/gateway.js';
 
 const LITE = '/v1beta/models/gamma-2.5-flash-lite:generateContent';

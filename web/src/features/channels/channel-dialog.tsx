@@ -1,28 +1,28 @@
 import { useState, type FormEvent } from 'react';
 import { Dialog } from '../../components/dialog';
 import { FormFooter } from '../../components/form-footer';
+import { ErrorNote } from '../../components/states';
 import { api, messageOf } from '../../lib/api';
-import type { Channel } from '../../lib/types';
+import type { Channel, ListAnswer } from '../../lib/types';
+import { useLoad } from '../../lib/use-load';
 import { modelsText, num, parseHeaders, parseModels } from './channel-text';
-
-const VENDORS = ['openai', 'anthropic', 'gemini', 'volcengine-ark', 'zhipu', 'alibaba-dashscope', 'kling'] as const;
-/** Vendors that sign with an access key pair (Kling's JWT; Ark's asset library) besides, or instead of, an API key. */
-const KEY_PAIR_VENDORS = new Set(['kling', 'volcengine-ark']);
+import { CredentialInputs, initialCredentialValues, type VendorInfo } from './vendor-fields';
 
 /**
  * Add a channel (a vendor account), or edit one (issue 21): the same fields as a channel of the
  * configuration file. Credentials are write-only: an edit shows their last four characters and
  * keeps them unless a new value is typed. Saved channels serve traffic at once, on every instance.
+ * The vendors and the credential fields each takes come from GET /admin/api/vendors.
  */
 export function ChannelDialog({ channel, onSaved, onClose }: { channel?: Channel; onSaved: (channel: Channel) => void; onClose: () => void }) {
   const editing = channel !== undefined;
   const [name, setName] = useState('');
-  const [vendor, setVendor] = useState<string>(channel?.vendor ?? 'openai');
+  const vendors = useLoad((signal) => api<ListAnswer<VendorInfo>>('GET', '/admin/api/vendors', undefined, { signal }), []);
+  const [picked, setVendor] = useState<string | undefined>(channel?.vendor);
+  const vendor = picked ?? vendors.data?.data[0]?.vendor ?? '';
+  const chosen = vendors.data?.data.find((v) => v.vendor === vendor);
   const [baseUrl, setBaseUrl] = useState(channel && !channel.simulator ? channel.base_url : '');
-  const [apiKey, setApiKey] = useState('');
-  const [accessKey, setAccessKey] = useState('');
-  const [secretKey, setSecretKey] = useState('');
-  const [region, setRegion] = useState(channel?.region ?? '');
+  const [credentials, setCredentials] = useState<Record<string, string>>(() => initialCredentialValues(channel));
   const [models, setModels] = useState(channel ? modelsText(channel.model_map) : '');
   const [priority, setPriority] = useState('0');
   const [weight, setWeight] = useState('1');
@@ -31,7 +31,6 @@ export function ChannelDialog({ channel, onSaved, onClose }: { channel?: Channel
   const [headers, setHeaders] = useState('');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
-  const masked = (value: string | null | undefined) => (value ? `unchanged (${value})` : 'none');
 
   const body = (): Record<string, unknown> | string => {
     const parsed = parseModels(models);
@@ -39,10 +38,10 @@ export function ChannelDialog({ channel, onSaved, onClose }: { channel?: Channel
     const fields: Record<string, unknown> = { vendor, models: parsed.models };
     if (baseUrl.trim()) fields.base_url = baseUrl.trim();
     else if (editing && !channel.simulator) fields.base_url = null;
-    if (apiKey) fields.api_key = apiKey;
-    if (accessKey) fields.access_key = accessKey;
-    if (secretKey) fields.secret_key = secretKey;
-    if (region.trim()) fields.region = region.trim();
+    for (const field of chosen?.credentials ?? []) {
+      const value = field.secret ? credentials[field.name] : credentials[field.name]?.trim();
+      if (value) fields[field.name] = value;
+    }
     if (maxRetries.trim()) fields.max_retries = num(maxRetries);
     if (firstByte.trim()) fields.timeouts = { ...(editing ? { first_byte_ms: channel.timeouts.first_byte_ms } : {}), first_byte_ms: num(firstByte) };
     if (headers.trim()) fields.headers = parseHeaders(headers);
@@ -92,10 +91,10 @@ export function ChannelDialog({ channel, onSaved, onClose }: { channel?: Channel
           )}
           <label>
             Vendor
-            <select value={vendor} onChange={(e) => setVendor(e.target.value)}>
-              {VENDORS.map((v) => (
-                <option key={v} value={v}>
-                  {v}
+            <select value={vendor} onChange={(e) => setVendor(e.target.value)} disabled={!vendors.data}>
+              {(vendors.data?.data ?? []).map((v) => (
+                <option key={v.vendor} value={v.vendor}>
+                  {v.vendor}
                 </option>
               ))}
             </select>
@@ -103,32 +102,11 @@ export function ChannelDialog({ channel, onSaved, onClose }: { channel?: Channel
         </div>
         <label>
           Base URL
-          <input type="url" value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder="empty: the built-in simulator" />
-          <span className="hint">The vendor's address, e.g. https://api.openai.com/v1 (OpenAI-compatible servers: their /v1).</span>
+          <input type="url" required={chosen?.base_url_required} value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder={chosen?.base_url_required ? '' : 'empty: the built-in simulator'} />
+          <span className="hint">The vendor's address{chosen ? `, e.g. ${chosen.default_base_url}` : ''}.</span>
         </label>
-        <div className="grid-2">
-          <label>
-            API key
-            <input type="password" autoComplete="off" value={apiKey} onChange={(e) => setApiKey(e.target.value)} placeholder={editing ? masked(channel.credentials.api_key) : 'the vendor credential'} />
-            <span className="hint">Encrypted at rest, never shown again.</span>
-          </label>
-          <label>
-            Region
-            <input value={region} onChange={(e) => setRegion(e.target.value)} placeholder="cn-beijing (AK/SK signing)" />
-          </label>
-        </div>
-        {KEY_PAIR_VENDORS.has(vendor) && (
-          <div className="grid-2">
-            <label>
-              Access key
-              <input type="password" autoComplete="off" value={accessKey} onChange={(e) => setAccessKey(e.target.value)} placeholder={editing ? masked(channel.credentials.access_key) : ''} />
-            </label>
-            <label>
-              Secret key
-              <input type="password" autoComplete="off" value={secretKey} onChange={(e) => setSecretKey(e.target.value)} placeholder={editing ? masked(channel.credentials.secret_key) : ''} />
-            </label>
-          </div>
-        )}
+        {vendors.error !== undefined && <ErrorNote error={vendors.error} retry={vendors.reload} />}
+        {chosen && <CredentialInputs fields={chosen.credentials} values={credentials} onChange={(name, value) => setCredentials((all) => ({ ...all, [name]: value }))} channel={channel} />}
         <label>
           Models (one per line: public id = upstream model name)
           <textarea required value={models} onChange={(e) => setModels(e.target.value)} placeholder={'gpt-5-mini = gpt-5-mini\ndelta-4.1 = gpt-4.1'} />

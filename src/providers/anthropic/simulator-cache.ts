@@ -1,5 +1,5 @@
-import { ANTHROPIC_MIN_CACHE_TOKENS, type PromptCache } from './prompt-cache.js';
-import { countTokens } from './text.js';
+import { ANTHROPIC_MIN_CACHE_TOKENS, type PromptCache } from '../../simulator/prompt-cache.js';
+import { countTokens } from '../../simulator/text.js';
 
 /** The usage fields Anthropic's prompt caching adds (anthropic.md "Usage fields"). */
 export interface AnthropicCacheUsage {

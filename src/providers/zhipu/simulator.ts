@@ -1,4 +1,4 @@
-import { openAICompatibleSimulator } from './openai-compatible.js';
+import { openAICompatibleSimulator } from '../openai-compatible/simulator.js';
 
 const ZHIPU_CODES: Record<number, string> = { 400: '1214', 401: '1000', 404: '1211', 429: '1302', 500: '500' };
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { signVolcengineRequest } from '../providers/volcengine-ark/openapi-signature.js';
-import type { SimHandler, SimRequest } from './server.js';
+import { signVolcengineRequest } from './openapi-signature.js';
+import type { SimHandler, SimRequest } from '../../simulator/server.js';
 
 /** The credentials the simulator accepts (what simulator channels send). */
 const SIM_ACCESS_KEY = 'simulator-ak';

@@ -1,6 +1,6 @@
-import { formatSse } from '../sse/write.js';
-import type { PromptCache } from './prompt-cache.js';
-import { anthropicCacheUsage } from './anthropic-cache.js';
+import { formatSse } from '../../sse/write.js';
+import type { PromptCache } from '../../simulator/prompt-cache.js';
+import { anthropicCacheUsage } from './simulator-cache.js';
 import type {
   AnthropicContentBlock,
   AnthropicContentBlockParam,
@@ -13,13 +13,13 @@ import type {
   AnthropicStopReason,
   AnthropicTool,
   AnthropicToolUseBlock,
-} from '../providers/anthropic/wire.js';
-import type { SimResponse, SimulatorSpec } from './server.js';
-import { countTokens, simulateText, stableId } from './text.js';
-import { thinkingSignature, validateAnthropicRequest } from './anthropic-validate.js';
-import { decideToolCalls, type SimToolChoice } from './tool-calls.js';
-import { structuredContent } from './structured-output.js';
-import { tokenPieces } from './text.js';
+} from './wire.js';
+import type { SimResponse, SimulatorSpec } from '../../simulator/server.js';
+import { countTokens, simulateText, stableId } from '../../simulator/text.js';
+import { thinkingSignature, validateAnthropicRequest } from './simulator-validate.js';
+import { decideToolCalls, type SimToolChoice } from '../../simulator/tool-calls.js';
+import { structuredContent } from '../../simulator/structured-output.js';
+import { tokenPieces } from '../../simulator/text.js';
 
 const ERROR_TYPE_BY_STATUS: Record<number, AnthropicErrorType> = {
   400: 'invalid_request_error', 401: 'authentication_error', 402: 'billing_error', 403: 'permission_error', 404: 'not_found_error',

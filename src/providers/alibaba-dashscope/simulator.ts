@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { SimRequest, SimResponse, SimulatorSpec } from './server.js';
-import { DEFAULT_VIDEO_TASK_MS, SIM_FAIL_MARKER, decodeSimTaskId, encodeSimTaskId, readSampleVideo, simOrigin, simTaskPhase } from './async-task.js';
+import type { SimRequest, SimResponse, SimulatorSpec } from '../../simulator/server.js';
+import { DEFAULT_VIDEO_TASK_MS, SIM_FAIL_MARKER, decodeSimTaskId, encodeSimTaskId, readSampleVideo, simOrigin, simTaskPhase } from '../../simulator/async-task.js';
 
 const CODE_BY_STATUS: Record<number, string> = {
   400: 'InvalidParameter', 401: 'InvalidApiKey', 403: 'AccessDenied', 404: 'NotFound', 408: 'RequestTimeOut',

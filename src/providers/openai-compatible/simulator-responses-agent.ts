@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { decideToolCalls, type SimTool, type SimToolChoice } from './tool-calls.js';
+import { decideToolCalls, type SimTool, type SimToolChoice } from '../../simulator/tool-calls.js';
 
 /**
  * What the Responses simulator reads of a request to act like an agent's model: function tools,

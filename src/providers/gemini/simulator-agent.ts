@@ -1,9 +1,9 @@
-import type { GeminiContent, GeminiFunctionCall, GeminiFunctionDeclaration, GeminiGenerateContentRequest, GeminiGenerationConfig, GeminiPart } from '../protocols/gemini-generate/types.js';
-import { decideToolCalls, type SimToolChoice } from './tool-calls.js';
-import type { SimOutputFormat } from './structured-output.js';
-import { geminiSchemaToJsonSchema } from './gemini-schema.js';
-import { tokenLogprobs } from './logprobs.js';
-import type { SimulatedText } from './text.js';
+import type { GeminiContent, GeminiFunctionCall, GeminiFunctionDeclaration, GeminiGenerateContentRequest, GeminiGenerationConfig, GeminiPart } from '../../protocols/gemini-generate/types.js';
+import { decideToolCalls, type SimToolChoice } from '../../simulator/tool-calls.js';
+import type { SimOutputFormat } from '../../simulator/structured-output.js';
+import { geminiSchemaToJsonSchema } from './simulator-schema.js';
+import { tokenLogprobs } from '../../simulator/logprobs.js';
+import type { SimulatedText } from '../../simulator/text.js';
 
 /** What the Gemini simulator reads of a request to act like an agent's model: function calling, JSON output, logprobs. */
 

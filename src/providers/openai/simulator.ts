@@ -1,5 +1,5 @@
-import { openAICompatibleSimulator } from './openai-compatible.js';
-import { openAIResponsesSimHandler } from './openai-responses.js';
+import { openAICompatibleSimulator } from '../openai-compatible/simulator.js';
+import { openAIResponsesSimHandler } from '../openai-compatible/simulator-responses.js';
 
 const TYPE_BY_STATUS: Record<number, string> = {
   400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error', 429: 'rate_limit_error',

@@ -1,5 +1,5 @@
-import { formatSse } from '../sse/write.js';
-import type { PromptCache } from './prompt-cache.js';
+import { formatSse } from '../../sse/write.js';
+import type { PromptCache } from '../../simulator/prompt-cache.js';
 import {
   GEMINI_IMAGE_ASPECT_RATIOS,
   GEMINI_IMAGE_SIZES,
@@ -11,13 +11,13 @@ import {
   type GeminiImageSize,
   type GeminiPart,
   type GeminiUsageMetadata,
-} from '../protocols/gemini-generate/types.js';
-import type { SimRequest, SimResponse, SimulatorSpec } from './server.js';
-import { renderPng, sizeForRatio } from './png-image.js';
-import { countTokens, simulateText, stableId, tokenPieces, type SimulatedText } from './text.js';
-import { answerPromptAfterTools, quotedRequest } from './tool-calls.js';
-import { structuredContent } from './structured-output.js';
-import { configValue, countParts, logprobsResult, outputFormatOf, partsText, pickFunctionCalls } from './gemini-agent.js';
+} from '../../protocols/gemini-generate/types.js';
+import type { SimRequest, SimResponse, SimulatorSpec } from '../../simulator/server.js';
+import { renderPng, sizeForRatio } from '../../simulator/png-image.js';
+import { countTokens, simulateText, stableId, tokenPieces, type SimulatedText } from '../../simulator/text.js';
+import { answerPromptAfterTools, quotedRequest } from '../../simulator/tool-calls.js';
+import { structuredContent } from '../../simulator/structured-output.js';
+import { configValue, countParts, logprobsResult, outputFormatOf, partsText, pickFunctionCalls } from './simulator-agent.js';
 
 const STATUS_BY_CODE: Record<number, string> = {
   400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 429: 'RESOURCE_EXHAUSTED',

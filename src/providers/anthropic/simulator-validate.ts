@@ -1,4 +1,4 @@
-import { stableId } from './text.js';
+import { stableId } from '../../simulator/text.js';
 
 /**
  * The request checks of the fake Anthropic upstream, worded like the real API's

@@ -1,10 +1,10 @@
-import { formatSse } from '../sse/write.js';
-import type { SimErrorBody, SimHandler, SimRequest, SimResponse } from './server.js';
-import { countTokens, simulateText, stableId, tokenPieces, type SimulatedText } from './text.js';
-import { answerPromptAfterTools, quotedRequest } from './tool-calls.js';
-import { encryptReasoning, pickResponsesCalls, unverifiableReasoning, type SimResponsesCall } from './openai-responses-agent.js';
-import { structuredContent, type SimOutputFormat } from './structured-output.js';
-import { tokenLogprobs, type SimTokenLogprob } from './logprobs.js';
+import { formatSse } from '../../sse/write.js';
+import type { SimErrorBody, SimHandler, SimRequest, SimResponse } from '../../simulator/server.js';
+import { countTokens, simulateText, stableId, tokenPieces, type SimulatedText } from '../../simulator/text.js';
+import { answerPromptAfterTools, quotedRequest } from '../../simulator/tool-calls.js';
+import { encryptReasoning, pickResponsesCalls, unverifiableReasoning, type SimResponsesCall } from './simulator-responses-agent.js';
+import { structuredContent, type SimOutputFormat } from '../../simulator/structured-output.js';
+import { tokenLogprobs, type SimTokenLogprob } from '../../simulator/logprobs.js';
 
 export interface OpenAIResponsesSimOptions {
   vendor: string;

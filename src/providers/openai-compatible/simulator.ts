@@ -1,10 +1,10 @@
-import { formatSse } from '../sse/write.js';
-import type { OpenAIChatChunk, OpenAIChatCompletion, OpenAIChatMessage, OpenAIChatRequest, OpenAIChatToolCall } from '../protocols/openai-chat/types.js';
-import type { SimErrorBody, SimHandler, SimRequest, SimResponse, SimulatorSpec } from './server.js';
-import { countTokens, simulateText, stableId, tokenPieces, type SimulatedText } from './text.js';
-import { answerPromptAfterTools, decideToolCalls, quotedRequest, type SimToolChoice } from './tool-calls.js';
-import { structuredContent, type SimOutputFormat } from './structured-output.js';
-import { tokenLogprobs } from './logprobs.js';
+import { formatSse } from '../../sse/write.js';
+import type { OpenAIChatChunk, OpenAIChatCompletion, OpenAIChatMessage, OpenAIChatRequest, OpenAIChatToolCall } from '../../protocols/openai-chat/types.js';
+import type { SimErrorBody, SimHandler, SimRequest, SimResponse, SimulatorSpec } from '../../simulator/server.js';
+import { countTokens, simulateText, stableId, tokenPieces, type SimulatedText } from '../../simulator/text.js';
+import { answerPromptAfterTools, decideToolCalls, quotedRequest, type SimToolChoice } from '../../simulator/tool-calls.js';
+import { structuredContent, type SimOutputFormat } from '../../simulator/structured-output.js';
+import { tokenLogprobs } from '../../simulator/logprobs.js';
 
 /** OpenAI chat takes 1..128 choices. */
 const MAX_CHOICES = 128;

@@ -1,7 +1,7 @@
-import { openAICompatibleSimulator } from './openai-compatible.js';
-import { openAIResponsesSimHandler } from './openai-responses.js';
-import { firstMatching } from './server.js';
-import { volcengineOpenApiSimHandler } from './volcengine-openapi.js';
+import { openAICompatibleSimulator } from '../openai-compatible/simulator.js';
+import { openAIResponsesSimHandler } from '../openai-compatible/simulator-responses.js';
+import { firstMatching } from '../../simulator/server.js';
+import { volcengineOpenApiSimHandler } from './simulator-openapi.js';
 
 const ARK_ERRORS: Record<number, [type: string, code: string]> = {
   400: ['BadRequest', 'InvalidParameter'],

@@ -1,7 +1,7 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import { VIDEOALT_MODELS } from '../protocols/kling-video/types.js';
-import type { SimRequest, SimResponse, SimulatorSpec } from './server.js';
-import { DEFAULT_VIDEO_TASK_MS, SIM_FAIL_MARKER, decodeSimTaskId, encodeSimTaskId, readSampleVideo, simOrigin, simTaskPhase } from './async-task.js';
+import { VIDEOALT_MODELS } from '../../protocols/kling-video/types.js';
+import type { SimRequest, SimResponse, SimulatorSpec } from '../../simulator/server.js';
+import { DEFAULT_VIDEO_TASK_MS, SIM_FAIL_MARKER, decodeSimTaskId, encodeSimTaskId, readSampleVideo, simOrigin, simTaskPhase } from '../../simulator/async-task.js';
 
 /** The simulator account's SecretKey; simulator channels are given it (build-channels.ts). */
 export const KLING_SIM_SECRET_KEY = 'simulator-sk';

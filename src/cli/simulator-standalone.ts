@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { providerFor } from '../providers/registry.js';
-import { startSimulator, type RunningSimulator } from './server.js';
+import { startSimulator, type RunningSimulator } from '../simulator/server.js';
 
 /**
  * The simulators as a process of their own, the upstream for benchmarks (bench/): the OpenAI and
@@ -9,7 +9,7 @@ import { startSimulator, type RunningSimulator } from './server.js';
  * measures through the gateway is the gateway. `--slow-port` adds a paced OpenAI simulator for
  * the many-slow-streams scenario. Prints one JSON line with the URLs once listening.
  *
- *   node dist/simulator/standalone.js --openai-port 9101 --gemini-port 9102 [--slow-port 9103 --slow-tokens-per-second 10]
+ *   node dist/cli/simulator-standalone.js --openai-port 9101 --gemini-port 9102 [--slow-port 9103 --slow-tokens-per-second 10]
  */
 async function main(): Promise<void> {
   const { values } = parseArgs({
