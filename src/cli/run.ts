@@ -15,7 +15,7 @@ import { SQLITE_FILE } from '../db/connect.js';
 import { rotateAdminToken } from '../keys/bootstrap.js';
 import { compactSqlite } from '../db/compact-sqlite.js';
 import { lockDataDir } from '../db/data-dir-lock.js';
-import { makeDataDirPrivate, PRIVATE_UMASK } from '../db/private-data-dir.js';
+import { makeDataDirPrivate, PRIVATE_UMASK } from './private-data-dir.js';
 
 const USAGE = `usage:
   gateway start                      start the gateway (PORT, HOST, GATEWAY_DATA_DIR, GATEWAY_CONFIG, ...)
@@ -25,7 +25,7 @@ ${KEYS_USAGE}
 
 async function main(argv: string[]): Promise<number> {
   const [command, sub, ...rest] = argv;
-  // Everything any command creates (store, journal, media, keys) is this user's alone (db/private-data-dir.ts).
+  // Everything any command creates (store, journal, media, keys) is this user's alone (cli/private-data-dir.ts).
   process.umask(PRIVATE_UMASK);
   const config = loadConfig();
   if (command === 'start') {

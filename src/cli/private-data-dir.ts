@@ -1,6 +1,6 @@
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { SQLITE_FILE } from './connect.js';
+import { SQLITE_FILE } from '../db/connect.js';
 import { SECRET_KEY_FILE } from '../keys/secret-box.js';
 
 /**
