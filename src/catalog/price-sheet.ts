@@ -55,6 +55,16 @@ const tokens = (kind: SheetModel['kind'], prompt: number, cached: number, comple
 const seed = (input: number, cached: number, output: number, above128k: [number, number], basis?: string): SheetModel =>
   tokens('reasoning', input, cached, output, { long_context: [{ above_input_tokens: 128_000, prompt_per_1m: above128k[0], completion_per_1m: above128k[1] }] }, basis);
 
+/** USD per Kling unit: the smallest API resource package's price divided by its units. */
+const KLING_UNIT_USD = 0.14;
+
+/** Kling bills units per 5-second clip by mode (the billing details read `mode` as the resolution). */
+const klingUnits = (std: number, pro: number, basis?: string): SheetModel => ({
+  kind: 'video',
+  price: { per_video_second_by_resolution: { std: (std * KLING_UNIT_USD) / 5, pro: (pro * KLING_UNIT_USD) / 5, default: (pro * KLING_UNIT_USD) / 5 } },
+  basis: basis ? `${basis}; ${KLING_UNIT_USD} USD per unit` : `units per 5 s at ${KLING_UNIT_USD} USD per unit`,
+});
+
 export const PRICE_SHEET: readonly SheetVendor[] = [
   {
     vendor: 'openai',
@@ -146,6 +156,24 @@ export const PRICE_SHEET: readonly SheetVendor[] = [
       'happyhorse-1.0-r2v': { kind: 'video', price: { per_video_second_by_resolution: { '720P': 0.1, '1080P': 0.15, default: 0.15 } }, basis: 'priced like wan2.6-r2v' },
     },
   },
-  // Kling sells prepaid resource packages (units per task), not a USD price per second: its
-  // models are in no sheet, so /videoalt costs nothing until `prices` names a per-second rate.
+  {
+    // Kling sells prepaid resource packages and charges units per task (std or pro mode, per 5 s),
+    // so there is no USD list price per second: each model is priced at its units per 5 s times
+    // the unit price of the smallest API package, so budgets hold on /videoalt (issue 34; they
+    // used to cost nothing). Set your own `prices` from the package you bought.
+    vendor: 'kling',
+    source: 'https://klingai.com/global/dev/pricing (units per task and package prices)',
+    checked: CHECKED,
+    models: {
+      'kling-v1': klingUnits(1, 3.5),
+      'kling-v1-5': klingUnits(2, 3.5),
+      'kling-v1-6': klingUnits(2, 3.5),
+      'kling-v2-master': klingUnits(10, 10),
+      'kling-v2-1': klingUnits(2, 3.5),
+      'kling-v2-1-master': klingUnits(10, 10),
+      'kling-v2-5-turbo': klingUnits(1.5, 2.5),
+      'kling-v2-6': klingUnits(1.5, 2.5, 'no unit count published when read: priced like kling-v2-5-turbo'),
+      'kling-v3': klingUnits(1.5, 2.5, 'no unit count published when read: priced like kling-v2-5-turbo'),
+    },
+  },
 ];
