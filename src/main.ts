@@ -23,6 +23,9 @@ import { startTracing } from './telemetry/tracing.js';
 import { DEFAULT_INSTANCE_LEASE_MS, InstanceRegistry } from './db/instance-registry.js';
 import { forgetInstances } from './usage/shared-budget-holds.js';
 import { RuntimeCatalog } from './gateway/runtime-catalog.js';
+import { RuntimeChannelStore } from './gateway/channel-store.js';
+import { describeSealedChannels } from './gateway/sealed-channels.js';
+import { loadSecretBox } from './keys/secret-box.js';
 
 export interface RunningGateway {
   app: FastifyInstance;
@@ -50,6 +53,13 @@ export async function prepareStore(config: GatewayConfig, announce: (line: strin
       await ensureBootstrapKey(new KeyStore(db), config.bootstrapKey, announce, db);
       await ensureAdminToken(db, config.adminToken, announce);
     });
+    // The primary refuses here, before forking: workers that fail their start would be forked again and again.
+    if (!config.allowUnopenableChannels) {
+      const store = new RuntimeChannelStore(db, loadSecretBox({ secretKey: config.secretKey, secretKeyPrevious: config.secretKeyPrevious, dataDir: config.dataDir, isShared: config.databaseUrl !== undefined }, announce));
+      const { unreadable } = await store.list();
+      // GATEWAY_SECRET_KEY_PREVIOUS opens too (a rotation): only what no key opens stops the start.
+      if (unreadable.length > 0) throw new Error(describeSealedChannels(unreadable, store.keyId));
+    }
   } finally {
     await db.destroy();
   }
@@ -125,6 +135,11 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   const redis = config.redisUrl ? connectRedis(config.redisUrl, SHARED_REDIS_OPTIONS) : undefined;
   let keyCacheBus: KeyCacheBus | undefined;
   let app: FastifyInstance | undefined;
+  /** Until the app (and its logger) exists, warnings go to stderr (issue 34: they were lost). */
+  const warn = (message: string, error?: unknown): void => {
+    if (app) app.log.warn({ err: error }, message);
+    else process.stderr.write(`gateway: warning: ${message}${error instanceof Error ? ` (${error.message})` : ''}\n`);
+  };
   const keys = new KeyStore(db, Date.now, (keyId) => keyCacheBus?.publish(keyId));
   await withStartupLock(db, async () => {
     await ensureBootstrapKey(keys, config.bootstrapKey, announce, db);
@@ -134,7 +149,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   // The catalog first: the file's channels, prices and tiers must name models it knows (issue 21).
   let runtime: RuntimeCatalog;
   try {
-    runtime = await RuntimeCatalog.start({ db, config, announce, warn: (message, error) => app?.log.warn({ err: error }, message) });
+    runtime = await RuntimeCatalog.start({ db, config, announce, warn });
   } catch (error) {
     await db.destroy();
     await redis?.quit();
@@ -169,7 +184,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       runtime.onChannels(all);
       if (live) live.channels = routable;
     },
-    onError: (error) => app?.log.warn({ err: error }, 'reading the channel settings failed; the last ones stay in force'),
+    onError: (error) => warn('reading the channel settings failed; the last ones stay in force', error),
   });
   await channelControl.load();
   runtime.attach(channelControl);

@@ -29,9 +29,10 @@ export class ChannelBuilder {
 
   constructor(private readonly defaults: SimulatorOptionsConfig = {}) {}
 
-  async build(configured: readonly ChannelConfig[]): Promise<Channel[]> {
+  /** `claimed`: models of channels that exist but cannot serve (sealed with a missing key): no simulator takes them. */
+  async build(configured: readonly ChannelConfig[], claimed: ReadonlySet<string> = new Set()): Promise<Channel[]> {
     const channels: Channel[] = [];
-    const served = new Set<string>();
+    const served = new Set<string>(claimed);
     const used = new Set<string>();
     for (const config of configured) {
       const provider = providerFor(config.vendor as VendorId);
