@@ -4,6 +4,7 @@ import type { ProviderModule, VendorId } from '../providers/types.js';
 import { PROVIDERS, providerFor } from '../providers/registry.js';
 import { startSimulator, type RunningSimulator } from '../simulator/server.js';
 import { DEFAULT_TIMEOUTS, type Channel } from './channel.js';
+import { buildChannelRedactor } from './channel-redactor.js';
 
 /** What the simulators accept; configured simulator channels use them too. */
 const SIMULATOR_CREDENTIALS = Object.freeze({ apiKey: 'simulator-key', accessKey: 'simulator-ak', secretKey: 'simulator-sk' });
@@ -103,6 +104,9 @@ function toChannel(config: ChannelConfig, provider: ProviderModule, baseUrl: str
     headers: { ...provider.defaultHeaders, ...lowerCaseKeys(config.headers) },
     isSimulator: !config.base_url,
     prices: config.prices,
+    redact: config.base_url
+      ? buildChannelRedactor({ secrets: [config.api_key, config.access_key, config.secret_key, ...Object.values(config.headers ?? {})], baseUrl: config.base_url })
+      : undefined,
   };
 }
 
