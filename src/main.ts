@@ -13,7 +13,7 @@ import { buildApp } from './app.js';
 import type { GatewayDeps } from './gateway-deps.js';
 import { connectRedis } from './db/redis.js';
 import { UsageRecorder } from './usage/usage-recorder.js';
-import { UsageJournal } from './usage/usage-journal.js';
+import { UsageJournal, type JournalHealthOptions } from './usage/usage-journal.js';
 import { RequestLog, requestLogSettings } from './requests/request-log.js';
 import { ChannelControl } from './gateway/channel-control.js';
 import { ChannelHealth } from './gateway/channel-health.js';
@@ -99,7 +99,7 @@ function reportRedisOutages(redis: Redis, log: FastifyBaseLogger): void {
  * Stores what crashed processes journaled but never wrote, then starts this instance's recorder
  * with a journal of its own (issue 13 item 11).
  */
-async function startUsageRecorder(db: Db, dataDir: string, instanceId: string, redis: Redis | undefined, onError: (error: unknown) => void): Promise<UsageRecorder> {
+async function startUsageRecorder(db: Db, dataDir: string, instanceId: string, redis: Redis | undefined, onError: (error: unknown) => void, health: JournalHealthOptions): Promise<UsageRecorder> {
   const left = UsageJournal.leftBehind(dataDir);
   if (left.events.length > 0) {
     const replayer = new UsageRecorder(db);
@@ -112,7 +112,7 @@ async function startUsageRecorder(db: Db, dataDir: string, instanceId: string, r
     if (redis) await forgetInstances(redis, left.folders, left.events.flatMap((event) => (event.key_id ? [event.key_id] : []))).catch(onError);
   }
   left.done();
-  return new UsageRecorder(db, { journal: new UsageJournal(UsageJournal.folderFor(dataDir, instanceId)), onError });
+  return new UsageRecorder(db, { journal: new UsageJournal(UsageJournal.folderFor(dataDir, instanceId), health), onError });
 }
 
 /** A host name or address, with an optional port: nothing a header could smuggle into a link. */
@@ -162,7 +162,11 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   const instances = redis
     ? new InstanceRegistry(redis, instanceId, config.instanceLeaseMs ?? DEFAULT_INSTANCE_LEASE_MS, Date.now, (error) => app?.log.warn({ err: error }, 'instance registry'))
     : undefined;
-  const usage = await startUsageRecorder(db, config.dataDir, instanceId, redis, (error) => app?.log.error({ err: error }, 'usage write failed: the events stay queued and journaled, and are retried'));
+  const usage = await startUsageRecorder(db, config.dataDir, instanceId, redis, (error) => app?.log.error({ err: error }, 'usage write failed: the events stay queued and journaled, and are retried'), {
+    onFailing: (error) => app?.log.error({ err: error }, 'the usage journal cannot be written (disk full?): billable requests get 503 and /readyz is not ready until it can'),
+    onRecovered: () => app?.log.warn('the usage journal is written again: billable requests are accepted'),
+    probeMs: config.usageJournalProbeMs,
+  });
   const requestLog = new RequestLog(db, requestLogSettings(config.file.request_log), {
     onError: (error) => app?.log.warn({ err: error }, 'request log write failed: the entries stay queued and are retried'),
   });

@@ -207,6 +207,8 @@ export interface GatewayConfig {
    * (their key is lost); those channels serve nothing and /readyz says not ready (issue 34).
    */
   allowUnopenableChannels?: boolean;
+  /** How often a usage journal that cannot be written tries again (tests shorten it). */
+  usageJournalProbeMs?: number | undefined;
   /** GATEWAY_DENY_LINK_LOCAL_UPSTREAMS: refuse channel base_urls on link-local and cloud metadata addresses (gateway/upstream-guard.ts). */
   denyLinkLocalUpstreams?: boolean;
   bodyLimitBytes: number;
