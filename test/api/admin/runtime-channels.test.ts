@@ -163,6 +163,24 @@ describe('runtime channels on PostgreSQL: every instance, a shared key, rotation
     }
   }, 30_000);
 
+  it('issue 34: a running instance without the key that sealed a new channel serves nothing for its models and is not ready, until it is gone', async () => {
+    const a = await startTestGateway({ env: { databaseUrl: database.url, secretKey: key1 } });
+    const b = await startTestGateway({ env: { databaseUrl: database.url, secretKey: key2 } });
+    try {
+      expect((await admin(a, 'POST', '/channels', { name: 'other-key', vendor: 'openai', base_url: `${upstream.url}/v1`, api_key: SECRET, models: { 'delta-4.1': 'gpt-4.1' } })).status).toBe(201);
+      const ready = await eventually(() => fetch(`${b.url}/readyz`), (response) => response.status === 503);
+      expect(await ready.json()).toMatchObject({ status: 'unavailable', channels: ['other-key'] });
+      const answer = await chat(b, 'delta-4.1');
+      expect(answer.status).not.toBe(200);
+      expect(answer.text).not.toContain('simulated');
+      expect((await admin(a, 'DELETE', '/channels/other-key')).status).toBe(204);
+      expect((await eventually(() => fetch(`${b.url}/readyz`), (response) => response.status === 200)).status).toBe(200);
+    } finally {
+      await a.stop();
+      await b.stop();
+    }
+  }, 30_000);
+
   it('without GATEWAY_SECRET_KEY on a shared store credentials are refused with what to set; the key rotates on restart', async () => {
     const keyless = await startTestGateway({ env: { databaseUrl: database.url } });
     try {
