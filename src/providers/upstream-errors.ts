@@ -43,7 +43,7 @@ export function sanitizeUpstreamMessage(message: string): string {
     .replace(/\b[A-Za-z0-9_-]{32,}\b/g, '[redacted]')
     .replace(/\b(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?\b/g, '[host]')
     // IPv6: eight groups, or any run with '::' (issue 34), bracketed or not, with a port or not.
-    .replace(/\[?(?:(?:[0-9a-f]{1,4}:){7}[0-9a-f]{1,4}|(?:[0-9a-f]{1,4}:)*:(?::?[0-9a-f]{1,4})+)(?:%\w+)?\]?(?::\d+)?/gi, '[host]')
+    .replace(/\[?(?:\b(?:[0-9a-f]{1,4}:){7}[0-9a-f]{1,4}|\b[0-9a-f]{1,4}(?::[0-9a-f]{1,4})*::(?:[0-9a-f]{1,4}(?::[0-9a-f]{1,4})*)?|::[0-9a-f]{1,4}(?::[0-9a-f]{1,4})*)(?:%\w+)?\]?(?::\d+)?/gi, '[host]')
     // Absolute file paths (two segments or more) tell how the upstream is deployed.
     .replace(/(^|[\s"'(=:])\/(?:[\w.-]+\/)+[\w.-]*/g, '$1[path]')
     // Minted JSON Web Tokens (signed-request vendors): never relayed, whatever their length.
