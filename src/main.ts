@@ -13,7 +13,7 @@ import { buildApp } from './app.js';
 import type { GatewayDeps } from './gateway-deps.js';
 import { connectRedis } from './db/redis.js';
 import { UsageRecorder } from './usage/usage-recorder.js';
-import { UsageJournal } from './usage/usage-journal.js';
+import { UsageJournal, type JournalHealthOptions } from './usage/usage-journal.js';
 import { RequestLog, requestLogSettings } from './requests/request-log.js';
 import { ChannelControl } from './gateway/channel-control.js';
 import { ChannelHealth } from './gateway/channel-health.js';
@@ -23,6 +23,9 @@ import { startTracing } from './telemetry/tracing.js';
 import { DEFAULT_INSTANCE_LEASE_MS, InstanceRegistry } from './db/instance-registry.js';
 import { forgetInstances } from './usage/shared-budget-holds.js';
 import { RuntimeCatalog } from './gateway/runtime-catalog.js';
+import { RuntimeChannelStore } from './gateway/channel-store.js';
+import { describeSealedChannels } from './gateway/sealed-channels.js';
+import { loadSecretBox } from './keys/secret-box.js';
 
 export interface RunningGateway {
   app: FastifyInstance;
@@ -50,6 +53,13 @@ export async function prepareStore(config: GatewayConfig, announce: (line: strin
       await ensureBootstrapKey(new KeyStore(db), config.bootstrapKey, announce, db);
       await ensureAdminToken(db, config.adminToken, announce);
     });
+    // The primary refuses here, before forking: workers that fail their start would be forked again and again.
+    if (!config.allowUnopenableChannels) {
+      const store = new RuntimeChannelStore(db, loadSecretBox({ secretKey: config.secretKey, secretKeyPrevious: config.secretKeyPrevious, dataDir: config.dataDir, isShared: config.databaseUrl !== undefined }, announce));
+      const { unreadable } = await store.list();
+      // GATEWAY_SECRET_KEY_PREVIOUS opens too (a rotation): only what no key opens stops the start.
+      if (unreadable.length > 0) throw new Error(describeSealedChannels(unreadable, store.keyId));
+    }
   } finally {
     await db.destroy();
   }
@@ -89,7 +99,7 @@ function reportRedisOutages(redis: Redis, log: FastifyBaseLogger): void {
  * Stores what crashed processes journaled but never wrote, then starts this instance's recorder
  * with a journal of its own (issue 13 item 11).
  */
-async function startUsageRecorder(db: Db, dataDir: string, instanceId: string, redis: Redis | undefined, onError: (error: unknown) => void): Promise<UsageRecorder> {
+async function startUsageRecorder(db: Db, dataDir: string, instanceId: string, redis: Redis | undefined, onError: (error: unknown) => void, health: JournalHealthOptions): Promise<UsageRecorder> {
   const left = UsageJournal.leftBehind(dataDir);
   if (left.events.length > 0) {
     const replayer = new UsageRecorder(db);
@@ -102,7 +112,7 @@ async function startUsageRecorder(db: Db, dataDir: string, instanceId: string, r
     if (redis) await forgetInstances(redis, left.folders, left.events.flatMap((event) => (event.key_id ? [event.key_id] : []))).catch(onError);
   }
   left.done();
-  return new UsageRecorder(db, { journal: new UsageJournal(UsageJournal.folderFor(dataDir, instanceId)), onError });
+  return new UsageRecorder(db, { journal: new UsageJournal(UsageJournal.folderFor(dataDir, instanceId), health), onError });
 }
 
 /** A host name or address, with an optional port: nothing a header could smuggle into a link. */
@@ -125,6 +135,11 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   const redis = config.redisUrl ? connectRedis(config.redisUrl, SHARED_REDIS_OPTIONS) : undefined;
   let keyCacheBus: KeyCacheBus | undefined;
   let app: FastifyInstance | undefined;
+  /** Until the app (and its logger) exists, warnings go to stderr (issue 34: they were lost). */
+  const warn = (message: string, error?: unknown): void => {
+    if (app) app.log.warn({ err: error }, message);
+    else process.stderr.write(`gateway: warning: ${message}${error instanceof Error ? ` (${error.message})` : ''}\n`);
+  };
   const keys = new KeyStore(db, Date.now, (keyId) => keyCacheBus?.publish(keyId));
   await withStartupLock(db, async () => {
     await ensureBootstrapKey(keys, config.bootstrapKey, announce, db);
@@ -134,7 +149,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   // The catalog first: the file's channels, prices and tiers must name models it knows (issue 21).
   let runtime: RuntimeCatalog;
   try {
-    runtime = await RuntimeCatalog.start({ db, config, announce, warn: (message, error) => app?.log.warn({ err: error }, message) });
+    runtime = await RuntimeCatalog.start({ db, config, announce, warn });
   } catch (error) {
     await db.destroy();
     await redis?.quit();
@@ -147,7 +162,11 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   const instances = redis
     ? new InstanceRegistry(redis, instanceId, config.instanceLeaseMs ?? DEFAULT_INSTANCE_LEASE_MS, Date.now, (error) => app?.log.warn({ err: error }, 'instance registry'))
     : undefined;
-  const usage = await startUsageRecorder(db, config.dataDir, instanceId, redis, (error) => app?.log.error({ err: error }, 'usage write failed: the events stay queued and journaled, and are retried'));
+  const usage = await startUsageRecorder(db, config.dataDir, instanceId, redis, (error) => app?.log.error({ err: error }, 'usage write failed: the events stay queued and journaled, and are retried'), {
+    onFailing: (error) => app?.log.error({ err: error }, 'the usage journal cannot be written (disk full?): billable requests get 503 and /readyz is not ready until it can'),
+    onRecovered: () => app?.log.warn('the usage journal is written again: billable requests are accepted'),
+    probeMs: config.usageJournalProbeMs,
+  });
   const requestLog = new RequestLog(db, requestLogSettings(config.file.request_log), {
     onError: (error) => app?.log.warn({ err: error }, 'request log write failed: the entries stay queued and are retried'),
   });
@@ -169,7 +188,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       runtime.onChannels(all);
       if (live) live.channels = routable;
     },
-    onError: (error) => app?.log.warn({ err: error }, 'reading the channel settings failed; the last ones stay in force'),
+    onError: (error) => warn('reading the channel settings failed; the last ones stay in force', error),
   });
   await channelControl.load();
   runtime.attach(channelControl);

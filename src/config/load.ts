@@ -21,6 +21,8 @@ function parseTrustProxy(value: string | undefined): boolean | number | string[]
   return value.split(',').map((entry) => entry.trim()).filter(Boolean);
 }
 
+const isTrue = (value: string | undefined): boolean => value !== undefined && ['true', '1', 'yes'].includes(value.trim().toLowerCase());
+
 /**
  * The YAML parser and the file's validator exist only where GATEWAY_CONFIG is set: a gateway on
  * the embedded defaults never pays for them (issue 24). Loaded synchronously, as start-up is.
@@ -50,6 +52,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     adminToken: env.GATEWAY_ADMIN_TOKEN || undefined,
     secretKey: env.GATEWAY_SECRET_KEY || undefined,
     secretKeyPrevious: env.GATEWAY_SECRET_KEY_PREVIOUS || undefined,
+    allowUnopenableChannels: isTrue(env.GATEWAY_ALLOW_UNOPENABLE_CHANNELS),
+    denyLinkLocalUpstreams: isTrue(env.GATEWAY_DENY_LINK_LOCAL_UPSTREAMS),
     bodyLimitBytes: parseInteger(env.GATEWAY_BODY_LIMIT, 32 * 1024 * 1024, 'GATEWAY_BODY_LIMIT'),
     requestTimeoutMs: parseInteger(env.GATEWAY_REQUEST_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, 'GATEWAY_REQUEST_TIMEOUT_MS'),
     maxBodyBytesInFlight: parseInteger(env.GATEWAY_MAX_BODY_BYTES_IN_FLIGHT, DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, 'GATEWAY_MAX_BODY_BYTES_IN_FLIGHT'),

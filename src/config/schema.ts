@@ -160,6 +160,15 @@ export interface GatewayConfig {
   secretKey?: string | undefined;
   /** GATEWAY_SECRET_KEY_PREVIOUS: the key being rotated out; values sealed with it are re-sealed at start. */
   secretKeyPrevious?: string | undefined;
+  /**
+   * GATEWAY_ALLOW_UNOPENABLE_CHANNELS: start although stored channel credentials cannot be opened
+   * (their key is lost); those channels serve nothing and /readyz says not ready (issue 34).
+   */
+  allowUnopenableChannels?: boolean;
+  /** How often a usage journal that cannot be written tries again (tests shorten it). */
+  usageJournalProbeMs?: number | undefined;
+  /** GATEWAY_DENY_LINK_LOCAL_UPSTREAMS: refuse channel base_urls on link-local and cloud metadata addresses (gateway/upstream-guard.ts). */
+  denyLinkLocalUpstreams?: boolean;
   bodyLimitBytes: number;
   /** GATEWAY_REQUEST_TIMEOUT_MS: how long a client may take to send a whole request (headers and body); 0 disables. */
   requestTimeoutMs?: number;

@@ -5,6 +5,7 @@ import type { VendorId } from '../providers/registry.js';
 import { PROVIDERS, providerFor } from '../providers/registry.js';
 import { startSimulator, type RunningSimulator } from '../simulator/server.js';
 import { DEFAULT_TIMEOUTS, type Channel } from './channel.js';
+import { buildChannelRedactor } from './channel-redactor.js';
 
 /** What the simulators accept; configured simulator channels use them too. */
 const SIMULATOR_CREDENTIALS = Object.freeze({ apiKey: 'simulator-key', accessKey: 'simulator-ak', secretKey: 'simulator-sk' });
@@ -30,9 +31,10 @@ export class ChannelBuilder {
 
   constructor(private readonly defaults: SimulatorOptionsConfig = {}) {}
 
-  async build(configured: readonly ChannelConfig[]): Promise<Channel[]> {
+  /** `claimed`: models of channels that exist but cannot serve (sealed with a missing key): no simulator takes them. */
+  async build(configured: readonly ChannelConfig[], claimed: ReadonlySet<string> = new Set()): Promise<Channel[]> {
     const channels: Channel[] = [];
-    const served = new Set<string>();
+    const served = new Set<string>(claimed);
     const used = new Set<string>();
     for (const config of configured) {
       const provider = providerFor(config.vendor as VendorId);
@@ -103,6 +105,9 @@ function toChannel(config: ChannelConfig, provider: ProviderModule<VendorId>, ba
     headers: { ...provider.defaultHeaders, ...lowerCaseKeys(config.headers) },
     isSimulator: !config.base_url,
     prices: config.prices,
+    redact: config.base_url
+      ? buildChannelRedactor({ secrets: [config.api_key, config.access_key, config.secret_key, ...Object.values(config.headers ?? {})], baseUrl: config.base_url })
+      : undefined,
   };
 }
 

@@ -1,7 +1,7 @@
 import type { Db } from '../db/connect.js';
 import type { ChannelConfig } from '../config/schema.js';
 import { GatewayError } from '../errors.js';
-import type { SecretBox } from '../keys/secret-box.js';
+import { SecretBox } from '../keys/secret-box.js';
 
 /**
  * A channel as the admin API keeps it (issue 21): the file's fields. For a channel the file
@@ -14,22 +14,37 @@ export type ChannelDefinition = Partial<ChannelConfig> & { name: string };
 const SECRET_FIELDS = ['api_key', 'access_key', 'secret_key', 'headers'] as const;
 type SecretFields = Pick<ChannelConfig, (typeof SECRET_FIELDS)[number]>;
 
+/** A channel whose sealed credentials this instance cannot open, and the key (id) that sealed them. */
+export interface SealedChannel {
+  name: string;
+  sealedWith: string;
+  /** Its definition without the credentials: its models stay claimed, so no simulator answers for them. */
+  definition: ChannelDefinition;
+}
+
 export interface StoredChannels {
   definitions: ChannelDefinition[];
-  /** Names whose credentials this instance cannot open (a key it lacks): left out of routing. */
-  unreadable: string[];
+  /** Channels whose credentials this instance cannot open (a key it lacks, issue 34). */
+  unreadable: SealedChannel[];
 }
 
 /** The `runtime_channels` table (0016): definitions in clear, credentials sealed with the instance's SecretBox. */
 export class RuntimeChannelStore {
   /** The definitions as last read (the admin views tell runtime channels and overrides apart by them). */
   last: ReadonlyMap<string, ChannelDefinition> = new Map();
+  /** The channels the last read could not open (readiness reports them). */
+  unopenable: readonly SealedChannel[] = [];
 
   constructor(
     private readonly db: Db,
     private readonly box: SecretBox | undefined,
     private readonly now: () => number = Date.now,
   ) {}
+
+  /** The id of the key this instance seals with, or undefined without one. */
+  get keyId(): string | undefined {
+    return this.box?.keyId;
+  }
 
   /** Whether credentials can be stored (a key is configured, or was generated for the embedded store). */
   get canSeal(): boolean {
@@ -39,7 +54,7 @@ export class RuntimeChannelStore {
   async list(): Promise<StoredChannels> {
     const rows = await this.db.selectFrom('runtime_channels').selectAll().orderBy('created_at').orderBy('name').execute();
     const definitions: ChannelDefinition[] = [];
-    const unreadable: string[] = [];
+    const unreadable: SealedChannel[] = [];
     for (const row of rows) {
       const definition = JSON.parse(row.definition) as ChannelDefinition;
       if (row.secrets === null) {
@@ -50,10 +65,11 @@ export class RuntimeChannelStore {
         if (!this.box) throw new Error('no key');
         definitions.push({ ...definition, ...(JSON.parse(this.box.open(row.secrets)) as SecretFields) });
       } catch {
-        unreadable.push(row.name);
+        unreadable.push({ name: row.name, sealedWith: SecretBox.keyIdOf(row.secrets), definition });
       }
     }
     this.last = new Map(definitions.map((definition) => [definition.name, definition]));
+    this.unopenable = unreadable;
     return { definitions, unreadable };
   }
 

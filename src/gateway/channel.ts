@@ -2,6 +2,7 @@ import type { PriceConfig } from '../config/schema.js';
 import type { ProviderModule } from '../providers/types.js';
 import type { VendorId } from '../providers/registry.js';
 import type { ChannelCredentials } from '../contracts/upstream-call.js';
+import type { Redactor } from './channel-redactor.js';
 
 /** One upstream account, resolved from configuration (or a built-in simulator). */
 export interface Channel {
@@ -21,6 +22,8 @@ export interface Channel {
   readonly isSimulator: boolean;
   /** This channel's prices by public model id (issue 21): they win over the operator's and the built-in sheet. */
   readonly prices?: Readonly<Record<string, PriceConfig>> | undefined;
+  /** Removes this channel's credentials and host from upstream text (issue 34); built with the channel. */
+  readonly redact?: Redactor | undefined;
 }
 
 export interface ChannelTimeouts {

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { redactBody, redactError } from './channel-redactor.js';
 import { GatewayError, isGatewayError } from '../errors.js';
 import type { FamilyPairs, PairFamily, StreamErrorRenderer, StreamTextExtractor, StreamTranslator, TranslateContext, TranslatorPair } from '../contracts/translator.js';
 import type { Usage } from '../contracts/usage.js';
@@ -206,7 +207,7 @@ async function sendWithFallback<F extends PairFamily>(options: DispatchOptions<F
           } else {
             // A stream request answered with JSON (`200 {"error":…}`) failed the same way.
             status = response.status < 400 ? undefined : response.status;
-            const mapped = typedPair.fromUpstreamError(response.status < 400 ? 502 : response.status, await readErrorBody(response.body));
+            const mapped = typedPair.fromUpstreamError(response.status < 400 ? 502 : response.status, redactBody(await readErrorBody(response.body), channel.redact));
             lastError = withRetryAfter(mapped, response);
           }
         } catch (error) {
@@ -217,6 +218,8 @@ async function sendWithFallback<F extends PairFamily>(options: DispatchOptions<F
           }
           lastError = isGatewayError(error) ? error : toTransportError(error, channel);
         }
+        // Before the client, the request log, the channel's health and the log see it.
+        lastError = redactError(lastError, channel.redact);
         span?.end(attemptSpanEnd({ status: answered, errorType: lastError.code }));
         const failure = { channel: channel.name, status: answered ?? null, latency_ms: Date.now() - sentAt, error_code: lastError.kind.publicCode, error_message: lastError.message };
         request.gw.attempts = noteAttempt(request.gw.attempts, failure);
@@ -359,8 +362,8 @@ export async function dispatchStream<F extends PairFamily>(options: DispatchOpti
         : (error as { code?: string }).code === 'UND_ERR_BODY_TIMEOUT'
           ? new GatewayError('GW_UPSTREAM_TIMEOUT', 'The upstream stream went silent for too long', { cause: error })
           : new GatewayError('GW_UPSTREAM_ERROR', 'The upstream stream ended unexpectedly', { cause: error });
-    request.gw.streamError = failure;
-    errorText = formatEvents(translator.onError?.(failure) ?? options.renderError(failure));
+    request.gw.streamError = redactError(failure, attempt.channel.redact);
+    errorText = formatEvents(translator.onError?.(request.gw.streamError) ?? options.renderError(request.gw.streamError));
     if (!writer.isClosed) await writer.write(errorText);
   } finally {
     request.gw.usage = translator.usage() ?? partialStreamUsage(options.body, deliveredTexts(sent, options.deliveredText));

@@ -1,9 +1,11 @@
-import type { GatewayConfig } from '../config/schema.js';
+import type { ChannelConfig, GatewayConfig } from '../config/schema.js';
 import { withStartupLock, type Db } from '../db/connect.js';
 import { ChannelBuilder } from './build-channels.js';
 import type { Channel } from './channel.js';
 import type { ChannelControl } from './channel-control.js';
-import { mergeChannelDefinitions, RuntimeChannelStore, type ChannelDefinition } from './channel-store.js';
+import { mergeChannelDefinitions, RuntimeChannelStore, type ChannelDefinition, type SealedChannel } from './channel-store.js';
+import { describeSealedChannels } from './sealed-channels.js';
+import { buildUpstreamGuard, type UpstreamGuard } from './upstream-guard.js';
 import { loadSecretBox } from '../keys/secret-box.js';
 import { Catalog } from '../catalog/catalog.js';
 import { CatalogStore } from '../catalog/catalog-store.js';
@@ -37,6 +39,9 @@ export class RuntimeCatalog {
   disabled: ReadonlySet<string> = new Set();
   private control: ChannelControl | undefined;
   private definitionsSeen = '';
+  /** Whether the first build (the start's) is done: problems found later cannot stop the start. */
+  private hasBuilt = false;
+  private readonly upstreamGuard: UpstreamGuard;
 
   private constructor(private readonly options: RuntimeCatalogOptions, channelStore: RuntimeChannelStore) {
     const { db, config } = options;
@@ -45,6 +50,7 @@ export class RuntimeCatalog {
     this.store = new CatalogStore(db);
     this.channelStore = channelStore;
     this.builder = new ChannelBuilder(config.file.simulator);
+    this.upstreamGuard = buildUpstreamGuard(config.denyLinkLocalUpstreams === true);
     this.sync = new CatalogSync(this.store, { reload: () => this.reload(), onError: (error) => options.warn('reading the catalog failed; the last one stays in force', error) });
   }
 
@@ -89,6 +95,16 @@ export class RuntimeCatalog {
     await this.builder.close();
   }
 
+  /** GATEWAY_DENY_LINK_LOCAL_UPSTREAMS: such a channel stops the start; one stored later by an instance without the guard is left out. */
+  private isAllowedUpstream(definition: ChannelConfig): boolean {
+    const refusal = definition.base_url ? this.upstreamGuard(definition.base_url) : undefined;
+    if (!refusal) return true;
+    const message = `channel '${definition.name}': ${refusal}`;
+    if (!this.hasBuilt) throw new Error(message);
+    this.options.warn(`${message}; it is left out`);
+    return false;
+  }
+
   private async loadModelsAndPrices(): Promise<void> {
     const [models, stored] = await Promise.all([this.store.models(), this.store.prices()]);
     this.catalog.setRuntimeModels(models);
@@ -99,21 +115,30 @@ export class RuntimeCatalog {
     await this.loadModelsAndPrices();
     const channels = await this.channelStore.list();
     if (channels.unreadable.length > 0) {
-      this.options.warn(`channels ${channels.unreadable.join(', ')} are left out: their credentials were sealed with a key this instance does not have (GATEWAY_SECRET_KEY)`);
+      const message = describeSealedChannels(channels.unreadable, this.channelStore.keyId);
+      // A start stops (never a simulator answering for an operator's model); a running instance cannot, so the channels serve nothing and readiness says so.
+      if (!this.hasBuilt && !this.options.config.allowUnopenableChannels) throw new Error(message);
+      this.options.warn(message);
     }
-    await this.rebuild(channels.definitions);
+    await this.rebuild(channels.definitions, channels.unreadable);
   }
 
-  private async rebuild(runtime: readonly ChannelDefinition[]): Promise<void> {
-    const fingerprint = JSON.stringify(runtime);
-    if (fingerprint === this.definitionsSeen && this.channels.length > 0) return;
+  private async rebuild(runtime: readonly ChannelDefinition[], sealed: readonly SealedChannel[]): Promise<void> {
+    const fingerprint = JSON.stringify([runtime, sealed.map((channel) => channel.name)]);
+    if (fingerprint === this.definitionsSeen && this.hasBuilt) return;
     this.definitionsSeen = fingerprint;
-    const definitions = mergeChannelDefinitions(this.options.config.file.channels ?? [], runtime).filter((definition) => {
+    const sealedNames = new Set(sealed.map((channel) => channel.name));
+    const all = mergeChannelDefinitions(this.options.config.file.channels ?? [], [...runtime, ...sealed.map((channel) => channel.definition)]);
+    const definitions = all.filter((definition) => {
+      if (sealedNames.has(definition.name)) return false;
       const isComplete = typeof definition.vendor === 'string' && definition.models !== undefined;
       if (!isComplete) this.options.warn(`channel '${definition.name}' has no vendor or models and is left out`);
-      return isComplete;
+      return isComplete && this.isAllowedUpstream(definition);
     });
-    this.channels = await this.builder.build(definitions);
+    // The models of channels that cannot be opened stay claimed: no simulator answers for them.
+    const claimed = new Set(all.filter((definition) => sealedNames.has(definition.name)).flatMap((definition) => Object.keys(definition.models ?? {})));
+    this.channels = await this.builder.build(definitions, claimed);
+    this.hasBuilt = true;
     this.disabled = new Set(definitions.filter((definition) => definition.enabled === false).map((definition) => definition.name));
     if (this.control) this.control.setConfigured(this.channels, this.disabled);
     else this.onChannels(this.channels);

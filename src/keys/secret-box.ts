@@ -54,6 +54,11 @@ export class SecretBox {
     return Buffer.concat([decipher.update(Buffer.from(data, 'base64url')), decipher.final()]).toString('utf8');
   }
 
+  /** The key id a sealed value names (the first 8 hex digits of its key's SHA-256), to say which key is missing. */
+  static keyIdOf(sealed: string): string {
+    return sealed.split(':')[1] ?? '?';
+  }
+
   /** Whether a sealed value was sealed with an older key (a rotation re-seals it). */
   isStale(sealed: string): boolean {
     return sealed.split(':')[1] !== this.keyId;

@@ -1,7 +1,7 @@
 import { StringDecoder } from 'node:string_decoder';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GatewayError } from '../errors.js';
-import { assertFiniteNumbers, scanJsonText } from '../validation/json-shape.js';
+import { assertFiniteNumbers, assertNoDuplicateKeys, scanJsonText } from '../validation/json-shape.js';
 
 /**
  * Past this many bytes a body is decoded as it arrives and parsed in turns of the event loop of
@@ -14,7 +14,7 @@ type Done = (error: Error | null, body?: unknown) => void;
 
 /**
  * Every body is read as JSON (clients such as `curl -d` send JSON without a JSON content type),
- * checked for depth, size and ±Infinity before and after JSON.parse (validation/json-shape.ts).
+ * checked for depth, size, ±Infinity and repeated keys before and after JSON.parse (validation/json-shape.ts).
  * `keepText` keeps each body's text on the request, for body logging.
  */
 export function registerJsonBody(app: FastifyInstance, bodyLimit: number, keepText: boolean): void {
@@ -25,20 +25,17 @@ export function registerJsonBody(app: FastifyInstance, bodyLimit: number, keepTe
     if (keepText) request.gw.requestText = text;
     // Anthropic-native requests go to Anthropic channels as sent (signed thinking blocks).
     if (request.headers['anthropic-version'] !== undefined) request.gw.bodyText = text;
-    let shape: { hasExponent: boolean };
+    let shape: { hasExponent: boolean; members: number };
     try {
       shape = scanJsonText(text);
     } catch (error) {
       return done(error as Error);
     }
-    if (!shape.hasExponent) {
-      parseJson(request, text, done);
-      return;
-    }
     parseJson(request, text, (error, body) => {
       if (error) return done(error);
       try {
-        assertFiniteNumbers(body);
+        assertNoDuplicateKeys(body, shape.members);
+        if (shape.hasExponent) assertFiniteNumbers(body);
       } catch (invalid) {
         return done(invalid as Error);
       }

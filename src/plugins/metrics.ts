@@ -154,6 +154,14 @@ function registerScrapeTimeGauges(app: FastifyInstance, registry: Registry, Gaug
     },
   });
   new Gauge({
+    name: 'gateway_usage_journal_failing',
+    help: '1 while the usage journal cannot be written (disk full): billable requests are refused',
+    registers: [registry],
+    collect() {
+      this.set(usage.isJournalFailing ? 1 : 0);
+    },
+  });
+  new Gauge({
     name: 'gateway_request_log_queue_depth',
     help: 'Request log entries waiting for the next database batch',
     registers: [registry],

@@ -55,6 +55,8 @@ export function registerRateLimit(app: FastifyInstance): void {
  * counters and no budget to look up it returns without a promise (this runs on every request).
  */
 export function admit(request: FastifyRequest, reply: FastifyReply, model: string, options: AdmitOptions = {}): void | Promise<void> {
+  // No new billable work without a durable record of its usage (issue 34); task queries are not new work.
+  if (options.checkBudget !== false && request.server.gateway.usage.isJournalFailing) throw usageNotDurable();
   const key = request.gw.key;
   assertModelAllowed(key, model);
   request.gw.model = model;
@@ -65,6 +67,9 @@ export function admit(request: FastifyRequest, reply: FastifyReply, model: strin
   }
   return admitLimits(request, reply, key, model, options.body);
 }
+
+const usageNotDurable = () =>
+  new GatewayError('GW_STORE_UNAVAILABLE', 'The gateway cannot record usage durably right now (its usage journal cannot be written: disk full?); retry shortly.', { retryAfterSeconds: 5 });
 
 /**
  * `max_parallel_requests`: one slot per request in flight, given back when the response is over

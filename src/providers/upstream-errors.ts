@@ -42,6 +42,12 @@ export function sanitizeUpstreamMessage(message: string): string {
     .replace(/Bearer\s+\S+/gi, 'Bearer [redacted]')
     .replace(/\b[A-Za-z0-9_-]{32,}\b/g, '[redacted]')
     .replace(/\b(?:\d{1,3}\.){3}\d{1,3}(?::\d+)?\b/g, '[host]')
+    // IPv6: eight groups, or any run with '::' (issue 34), bracketed or not, with a port or not.
+    .replace(/\[?(?:\b(?:[0-9a-f]{1,4}:){7}[0-9a-f]{1,4}|\b[0-9a-f]{1,4}(?::[0-9a-f]{1,4})*::(?:[0-9a-f]{1,4}(?::[0-9a-f]{1,4})*)?|::[0-9a-f]{1,4}(?::[0-9a-f]{1,4})*)(?:%\w+)?\]?(?::\d+)?/gi, '[host]')
+    // Absolute file paths (two segments or more) tell how the upstream is deployed.
+    .replace(/(^|[\s"'(=:])\/(?:[\w.-]+\/)+[\w.-]*/g, '$1[path]')
+    // Minted JSON Web Tokens (signed-request vendors): never relayed, whatever their length.
+    .replace(/\beyJ[\w-]*\.[\w-]*\.[\w-]*/g, '[redacted]')
     .replace(/\borg-[A-Za-z0-9]+/g, '[organization]')
     .replace(/\s*Request ID:?\s*\S+/gi, '')
     .slice(0, 500);

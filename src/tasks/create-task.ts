@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { redactBody, redactError } from '../gateway/channel-redactor.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyRequest } from 'fastify';
 import { GatewayError, isGatewayError } from '../errors.js';
@@ -150,14 +151,16 @@ async function submit(request: FastifyRequest, channel: Channel, adapter: VideoA
     span?.end(attemptSpanEnd({ status: undefined, errorType: failure.code }));
     return { error: failure, next: 'retry' };
   }
-  const outcome = await readOutcome(response, adapter);
+  const read = await readOutcome(response, adapter, channel);
+  // The channel's credentials and host never reach the client, the log or the task (issue 34).
+  const outcome = 'error' in read ? { ...read, error: redactError(read.error, channel.redact) } : read;
   span?.end(attemptSpanEnd({ status: response.status, errorType: 'error' in outcome ? outcome.error.code : undefined }));
   return outcome;
 }
 
-async function readOutcome(response: UpstreamResponse, adapter: VideoAdapter<unknown>): Promise<Outcome> {
+async function readOutcome(response: UpstreamResponse, adapter: VideoAdapter<unknown>, channel: Channel): Promise<Outcome> {
   if (response.status >= 400) {
-    const error = adapter.fromUpstreamError(response.status, await readErrorBody(response.body));
+    const error = adapter.fromUpstreamError(response.status, redactBody(await readErrorBody(response.body), channel.redact));
     const retryAfter = parseRetryAfter(response.headers['retry-after']);
     const withRetryAfter = retryAfter === undefined ? error : new GatewayError(error.code, error.message, { retryAfterSeconds: retryAfter, param: error.param, vendorCode: error.vendorCode });
     const next = RETRYABLE_STATUSES.has(response.status) ? 'retry' : response.status === 401 || response.status === 403 ? 'next-channel' : 'final';

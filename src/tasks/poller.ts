@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { redactBody, redactError } from '../gateway/channel-redactor.js';
 import { rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -203,7 +204,7 @@ export class VideoTaskPoller {
   private async fetchState(task: VideoTask, channel: Channel, adapter: VideoAdapter<unknown>, signal: AbortSignal) {
     const call = adapter.toPollRequest({ upstreamId: task.upstreamId, capability: task.capability });
     const response = await this.options.deps.upstream.send(channel, call, cancellationOf(signal));
-    if (response.status >= 400) throw adapter.fromUpstreamError(response.status, await readErrorBody(response.body));
+    if (response.status >= 400) throw redactError(adapter.fromUpstreamError(response.status, redactBody(await readErrorBody(response.body), channel.redact)), channel.redact);
     let body: unknown;
     try {
       body = await response.body.json();

@@ -5,6 +5,15 @@ import { join } from 'node:path';
 import type { UsageEvent } from './usage-recorder.js';
 
 const SEGMENT = /^seg-(\d+)\.ndjson$/;
+const DEFAULT_PROBE_MS = 1_000;
+
+/** Told once when journal writes start failing and once when they succeed again: one log line per episode. */
+export interface JournalHealthOptions {
+  onFailing?: (error: unknown) => void;
+  onRecovered?: () => void;
+  /** How often a failing journal tries to write again. */
+  probeMs?: number;
+}
 
 /**
  * The usage recorder's write-ahead journal (issue 13 item 11): every event is appended to a local
@@ -23,8 +32,13 @@ export class UsageJournal {
   /** Callers waiting for the pending lines to reach the file (answers held until their usage is journaled). */
   private waiting: Array<() => void> = [];
   private closed = false;
+  /** While writes fail (a full disk): the timer that probes for room again. */
+  private probe: NodeJS.Timeout | undefined;
 
-  constructor(private readonly dir: string) {
+  constructor(
+    private readonly dir: string,
+    private readonly health: JournalHealthOptions = {},
+  ) {
     mkdirSync(dir, { recursive: true });
     LIVE.add(dir);
     this.fd = openSync(join(dir, segmentName(this.segment)), 'a');
@@ -68,13 +82,53 @@ export class UsageJournal {
       this.pending = '';
       try {
         writeSync(this.fd, text);
-      } catch {
-        // A full disk: the events still go to the database in their batch; only the crash safety is lost.
+        if (this.probe) this.recovered();
+      } catch (error) {
+        // A full disk: these events still go to the database in their batch, but a crash would lose
+        // them, so the gateway takes no new billable work until the journal writes again (issue 34).
+        this.failed(error);
       }
     }
     const waiting = this.waiting;
     this.waiting = [];
     for (const written of waiting) written();
+  };
+
+  /** Whether the last write failed and no probe has written since (readiness and admission read it). */
+  get isFailing(): boolean {
+    return this.probe !== undefined;
+  }
+
+  private failed(error: unknown): void {
+    if (this.probe || this.closed) return;
+    this.probe = setInterval(this.probeForRoom, this.health.probeMs ?? DEFAULT_PROBE_MS);
+    this.probe.unref();
+    this.health.onFailing?.(error);
+  }
+
+  private recovered(): void {
+    clearInterval(this.probe);
+    this.probe = undefined;
+    this.health.onRecovered?.();
+  }
+
+  /**
+   * Writes a blank line (skipped on replay) to the next segment, always the same name, so a long
+   * outage leaves no trail of files; once it is written that segment is the journal's.
+   */
+  private readonly probeForRoom = (): void => {
+    let fd: number | undefined;
+    try {
+      fd = openSync(join(this.dir, segmentName(this.segment + 1)), 'a');
+      writeSync(fd, '\n');
+    } catch {
+      if (fd !== undefined) closeSync(fd);
+      return;
+    }
+    closeSync(this.fd);
+    this.fd = fd;
+    this.segment += 1;
+    this.recovered();
   };
 
   /** Starts a new segment; returns the number of the last one before it (everything queued so far is in it or older). */
@@ -97,6 +151,7 @@ export class UsageJournal {
 
   close(removeFolder: boolean): void {
     this.writePending();
+    clearInterval(this.probe);
     this.closed = true;
     closeSync(this.fd);
     LIVE.delete(this.dir);

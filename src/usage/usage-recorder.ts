@@ -76,6 +76,11 @@ export class UsageRecorder {
     return true;
   }
 
+  /** The journal cannot be written (a full disk): answers would have no durable record (issue 34). */
+  get isJournalFailing(): boolean {
+    return this.options.journal?.isFailing ?? false;
+  }
+
   record(event: UsageEvent, journaled = false): void {
     if (!journaled) this.options.journal?.append(event);
     this.queue.push(event);

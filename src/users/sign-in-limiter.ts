@@ -96,19 +96,15 @@ export class SignInLimiter {
   }
 
   /**
-   * For a credential that costs nothing to check and comes in bursts (the admin API's bearer
-   * token), judged before counting: a wrong one counts as a failed sign-in, a right one counts
-   * nothing, and an address past its limits is refused whatever it sent. Seconds to wait, or
-   * undefined when the verdict stands.
+   * For a credential that costs nothing to check and cannot be guessed (the admin token: 256
+   * bits), judged before counting: a wrong one counts as a failed sign-in and is refused past the
+   * limits; the right one always passes (issue 34: five wrong bearers from a shared address, an API
+   * key pasted in the wrong place, used to lock the operator out; throttling the right token
+   * protects nothing). Seconds to wait, or undefined when the verdict stands.
    */
   async judge(address: string, account: string, ok: boolean): Promise<number | undefined> {
+    if (ok) return undefined;
     const pair = pairKey(address, account);
-    if (ok) {
-      const states = await Promise.all([this.byAddress.get(address), ...this.byPair.map((limiter) => limiter.get(pair))]);
-      const limits = [SIGN_IN_FAILURES_ALLOWED, ...PAIR_STEPS.map((step) => step.points)];
-      const waits = states.flatMap((state, i) => (state && state.consumedPoints >= limits[i]! ? [state.msBeforeNext] : []));
-      return waits.length > 0 ? seconds(Math.max(...waits)) : undefined;
-    }
     const counted = await Promise.allSettled([this.byAddress.consume(address), ...this.byPair.map((limiter) => limiter.consume(pair)), this.accountFailures.consume(account)]);
     const waits = counted.flatMap((c) => (c.status === 'rejected' ? [c.reason instanceof Error ? 1000 : (c.reason as RateLimiterRes).msBeforeNext] : []));
     return waits.length > 0 ? seconds(Math.max(...waits)) : undefined;

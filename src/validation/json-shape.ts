@@ -25,9 +25,11 @@ const BACKSLASH = 0x5c;
  * turns into ±Infinity). String contents are skipped with indexOf, so a body of long texts costs
  * little more than a memchr. Malformed JSON is left for the parser to report.
  */
-export function scanJsonText(text: string): { hasExponent: boolean } {
+export function scanJsonText(text: string): { hasExponent: boolean; members: number } {
   let depth = 0;
   let hasExponent = false;
+  // Each object member has exactly one colon outside strings: JSON.parse keeps one per distinct key.
+  let members = 0;
   // Each value after the first in a container is preceded by a comma; each container opens once.
   let values = 0;
   for (let i = 0; i < text.length; i++) {
@@ -35,6 +37,8 @@ export function scanJsonText(text: string): { hasExponent: boolean } {
     if (c === QUOTE) {
       i = closingQuote(text, i);
       if (i < 0) break;
+    } else if (c === 0x3a) {
+      members++;
     } else if (c === 0x2c) {
       if (++values > MAX_JSON_VALUES) throw tooManyValues();
     } else if (c === 0x7b || c === 0x5b) {
@@ -48,7 +52,7 @@ export function scanJsonText(text: string): { hasExponent: boolean } {
       hasExponent = true;
     }
   }
-  return { hasExponent };
+  return { hasExponent, members };
 }
 
 const tooManyValues = () =>
@@ -65,6 +69,29 @@ export function assertFiniteNumbers(value: unknown, path = 'body'): void {
   } else if (value && typeof value === 'object') {
     for (const key in value) assertFiniteNumbers((value as Record<string, unknown>)[key], path === 'body' ? key : `${path}.${key}`);
   }
+}
+
+/**
+ * Throws when the parsed body has fewer object members than its text (`members` from
+ * scanJsonText): a key was given twice in one object, and JSON.parse silently kept the last one.
+ * `{"model":"a","\u006dodel":"b"}` would otherwise be validated, limited and billed as one model
+ * and forwarded as sent to a vendor that reads the other (issue 34). Counting is a walk over the
+ * parsed objects only, far cheaper than the parse itself.
+ */
+export function assertNoDuplicateKeys(body: unknown, members: number): void {
+  if (members === 0 || countMembers(body) === members) return;
+  throw new GatewayError('GW_REQ_INVALID_JSON', 'Request body gives the same key twice in one object; send each key once', { param: 'body' });
+}
+
+function countMembers(value: unknown): number {
+  if (value === null || typeof value !== 'object') return 0;
+  let count = 0;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) count += countMembers(value[i]);
+    return count;
+  }
+  for (const key in value) count += 1 + countMembers((value as Record<string, unknown>)[key]);
+  return count;
 }
 
 /** Index of the quote that closes the string opened at `open`, or -1. */

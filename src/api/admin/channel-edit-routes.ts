@@ -4,6 +4,7 @@ import { doubledSegment } from '../../config/load.js';
 import { GatewayError } from '../../errors.js';
 import type { Channel } from '../../gateway/channel.js';
 import type { ChannelDefinition } from '../../gateway/channel-store.js';
+import { buildUpstreamGuard } from '../../gateway/upstream-guard.js';
 import { validated } from './route-validation.js';
 import {
   ChannelIdParams, ChannelView, CreateChannelBody, PatchChannelBody, validateCreateChannel, validatePatchChannel, type CreateChannelBody as CreateBody,
@@ -26,6 +27,7 @@ const SETTINGS = new Set(['enabled', 'weight', 'priority']);
 export async function adminChannelEditRoutes(app: FastifyInstance, { opts, view, found }: EditRouteTools): Promise<void> {
   const { channelControl, channelStore, catalog, catalogStore, catalogSync, config } = app.gateway;
   const fileChannels = new Map((config.file.channels ?? []).map((channel) => [channel.name, channel]));
+  const upstreamGuard = buildUpstreamGuard(config.denyLinkLocalUpstreams === true);
 
   /** The rules the configuration file gets at start, as 400s naming the field. */
   const check = (channel: Partial<ChannelConfig>): void => {
@@ -39,6 +41,8 @@ export async function adminChannelEditRoutes(app: FastifyInstance, { opts, view,
     }
     const doubled = channel.vendor && channel.base_url ? doubledSegment({ vendor: channel.vendor, base_url: channel.base_url }) : undefined;
     if (doubled) throw new GatewayError('GW_REQ_INVALID_PARAM', `'base_url' ends with '${doubled}', which the gateway adds itself for ${channel.vendor}; leave it out`, { param: 'base_url' });
+    const refusal = channel.base_url ? upstreamGuard(channel.base_url) : undefined;
+    if (refusal) throw new GatewayError('GW_REQ_INVALID_PARAM', refusal, { param: 'base_url' });
   };
   /** Every instance picks the change up; this one at once. */
   const apply = async () => {
@@ -103,6 +107,13 @@ export async function adminChannelEditRoutes(app: FastifyInstance, { opts, view,
     '/admin/api/channels/:id',
     opts('Remove a channel added at runtime, or the runtime changes of a file channel (the file applies again)', { params: ChannelIdParams, response: { 200: ChannelView, 204: { type: 'null' } } }),
     async (request, reply) => {
+      // A channel whose credentials no key opens is in no list, but can be removed (issue 34: the key was lost).
+      const sealed = channelStore.unopenable.find((candidate) => candidate.name === (request.params as { id: string }).id);
+      if (sealed && !fileChannels.has(sealed.name)) {
+        await channelStore.remove(sealed.name);
+        await apply();
+        return reply.code(204).send();
+      }
       const channel = found(request);
       if (!channelStore.last.has(channel.name)) {
         throw new GatewayError(

@@ -41,29 +41,36 @@ export async function consoleSessionRoutes(app: FastifyInstance, { sessions, use
       if (byToken === (body.email !== undefined || body.password !== undefined) || (!byToken && (body.email === undefined || body.password === undefined))) {
         throw new GatewayError('GW_REQ_INVALID_PARAM', "Send either 'admin_token', or 'email' and 'password'");
       }
-      const account = byToken ? ADMIN_TOKEN_ACCOUNT : normaliseEmail(body.email!);
-      // The attempt is taken before the credential is verified (issue 23): parallel tries cannot all be checked.
+      if (byToken) {
+        // The admin token costs a hash to check, so it is checked first: the right one always signs in (issue 34).
+        const operator = (await verifyAdminToken(db, body.admin_token!)) ? await users.get(OPERATOR_USER_ID) : undefined;
+        if (operator) {
+          await sessions.deleteExpired();
+          return signIn(request, reply, operator, 'admin_token');
+        }
+        const wait = await limiter.judge(request.ip, ADMIN_TOKEN_ACCOUNT, false);
+        if (wait !== undefined) throw new GatewayError('GW_SIGN_IN_RATE_LIMITED', `Too many failed sign-ins from this address; try again in ${wait} s.`, { retryAfterSeconds: wait });
+        throw new GatewayError('GW_SIGN_IN_FAILED', 'Invalid admin token.');
+      }
+      const account = normaliseEmail(body.email!);
+      // The attempt is taken before the password is verified (issue 23): parallel tries cannot all be checked.
       const taken = await limiter.take(request.ip, account);
       if ('retryAfterSeconds' in taken) {
         throw new GatewayError('GW_SIGN_IN_RATE_LIMITED', `Too many failed sign-ins from this address; try again in ${taken.retryAfterSeconds} s.`, { retryAfterSeconds: taken.retryAfterSeconds });
       }
 
       let user: User | undefined;
-      if (byToken) {
-        if (await verifyAdminToken(db, body.admin_token!)) user = await users.get(OPERATOR_USER_ID);
-      } else {
-        const found = await users.findByEmail(account);
-        // Verified even when nobody has this email, so the answer takes as long either way.
-        if (await passwordMatches(found?.passwordHash ?? null, body.password!)) user = found;
-      }
+      const found = await users.findByEmail(account);
+      // Verified even when nobody has this email, so the answer takes as long either way.
+      if (await passwordMatches(found?.passwordHash ?? null, body.password!)) user = found;
       if (!user) {
         await taken.attempt.failed();
-        throw new GatewayError('GW_SIGN_IN_FAILED', byToken ? 'Invalid admin token.' : 'Wrong email or password.');
+        throw new GatewayError('GW_SIGN_IN_FAILED', 'Wrong email or password.');
       }
       await taken.attempt.succeeded();
       if (user.disabledAt !== null) throw new GatewayError('GW_PERMISSION_DENIED', 'This account has been disabled by an operator.');
       await sessions.deleteExpired();
-      return signIn(request, reply, user, byToken ? 'admin_token' : 'password');
+      return signIn(request, reply, user, 'password');
     },
   );
 

@@ -8,10 +8,14 @@ export async function systemRoutes(app: FastifyInstance): Promise<void> {
   app.get('/readyz', { config: { isPublic: true }, schema: hidden }, async (_request, reply) => {
     try {
       await sql`select 1`.execute(app.gateway.db);
-      return { status: 'ready' };
     } catch {
       return reply.code(503).send({ status: 'unavailable', reason: 'database' });
     }
+    // Channels whose credentials no key of this instance opens serve nothing (issue 34): not ready until fixed.
+    const sealed = app.gateway.channelStore.unopenable;
+    if (sealed.length > 0) return reply.code(503).send({ status: 'unavailable', reason: 'channel credentials cannot be opened', channels: sealed.map((channel) => channel.name) });
+    if (app.gateway.usage.isJournalFailing) return reply.code(503).send({ status: 'unavailable', reason: 'usage journal cannot be written' });
+    return { status: 'ready' };
   });
   app.get('/openapi.json', { config: { isPublic: true }, schema: hidden }, async () => app.swagger());
 }

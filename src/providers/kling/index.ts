@@ -3,6 +3,7 @@ import { VIDEOALT_MODELS } from '../../protocols/kling-video/types.js';
 import { lazySimulator } from '../../simulator/server.js';
 import { KLING_BASE_URL, klingAuthHeaders } from './endpoint.js';
 import { videoaltToKling } from './video.js';
+import { klingPrices } from './prices.js';
 
 /** Every Kling `model_name` the /videoalt surface accepts is served under its own name. */
 const KLING_MODELS: Record<string, string> = Object.fromEntries(
@@ -27,6 +28,5 @@ export const kling: ProviderModule<'kling'> = {
     ],
     baseUrlRequired: false,
   },
-  // Kling sells prepaid resource packages (units per task), not a USD price per second: no price
-  // rows, so /videoalt costs nothing until `prices` names a per-second rate.
+  prices: klingPrices,
 };

@@ -163,6 +163,24 @@ describe('runtime channels on PostgreSQL: every instance, a shared key, rotation
     }
   }, 30_000);
 
+  it('issue 34: a running instance without the key that sealed a new channel serves nothing for its models and is not ready, until it is gone', async () => {
+    const a = await startTestGateway({ env: { databaseUrl: database.url, secretKey: key1 } });
+    const b = await startTestGateway({ env: { databaseUrl: database.url, secretKey: key2 } });
+    try {
+      expect((await admin(a, 'POST', '/channels', { name: 'other-key', vendor: 'openai', base_url: `${upstream.url}/v1`, api_key: SECRET, models: { 'delta-4.1': 'gpt-4.1' } })).status).toBe(201);
+      const ready = await eventually(() => fetch(`${b.url}/readyz`), (response) => response.status === 503);
+      expect(await ready.json()).toMatchObject({ status: 'unavailable', channels: ['other-key'] });
+      const answer = await chat(b, 'delta-4.1');
+      expect(answer.status).not.toBe(200);
+      expect(answer.text).not.toContain('simulated');
+      expect((await admin(a, 'DELETE', '/channels/other-key')).status).toBe(204);
+      expect((await eventually(() => fetch(`${b.url}/readyz`), (response) => response.status === 200)).status).toBe(200);
+    } finally {
+      await a.stop();
+      await b.stop();
+    }
+  }, 30_000);
+
   it('without GATEWAY_SECRET_KEY on a shared store credentials are refused with what to set; the key rotates on restart', async () => {
     const keyless = await startTestGateway({ env: { databaseUrl: database.url } });
     try {
@@ -190,13 +208,8 @@ describe('runtime channels on PostgreSQL: every instance, a shared key, rotation
     first.gateway = await startTestGateway({ env: { databaseUrl: database.url, secretKey: key2 } });
     expect((await chat(first.gateway, 'delta-4.1')).status).toBe(200);
     expect(upstream.requests.at(-1)!.headers.authorization).toBe(`Bearer ${SECRET}`);
-    // A wrong key leaves the channel out (and says so) rather than sending garbage upstream.
-    const wrong = await startTestGateway({ env: { databaseUrl: database.url, secretKey: key1 } });
-    try {
-      expect((await admin(wrong, 'GET', '/channels/rotating')).status).toBe(404);
-    } finally {
-      await wrong.stop();
-    }
+    // A wrong key stops the start, naming the channel and both keys (issue 34: it used to leave the channel out silently).
+    await expect(startTestGateway({ env: { databaseUrl: database.url, secretKey: key1 } })).rejects.toThrow(/'rotating' \(sealed with key [0-9a-f]{8}\).*this instance's key is [0-9a-f]{8}/);
   }, 30_000);
 
   it('a malformed GATEWAY_SECRET_KEY stops the start with what to set', async () => {

@@ -76,4 +76,18 @@ describe('sign-in limits (issue 23)', () => {
     const right = await consoleCall(gateway, 'GET', '/admin/api/keys', undefined, { from: '127.0.7.2', headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
     expect(right.status).toBe(200);
   });
+
+  it('issue 34: wrong admin bearers lock nothing out: the right token still works from that address, wrong ones stay throttled', async () => {
+    const from = '127.0.8.1';
+    for (let i = 0; i < 8; i++) await consoleCall(gateway, 'GET', '/admin/api/keys', undefined, { from, headers: { authorization: `Bearer sk-gw-pasted-by-mistake-${i}` } });
+    const wrong = await consoleCall(gateway, 'GET', '/admin/api/keys', undefined, { from, headers: { authorization: 'Bearer gwadm-wrong-again' } });
+    expect(wrong.status).toBe(429);
+    const api = await consoleCall(gateway, 'GET', '/admin/api/keys', undefined, { from, headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}` } });
+    expect(api.status).toBe(200);
+    const console = await signInFrom(gateway, from, { admin_token: TEST_ADMIN_TOKEN });
+    expect(console.status).toBe(200);
+    const wrongSignIn = await signInFrom(gateway, from, { admin_token: 'gwadm-wrong-sign-in' });
+    expect(wrongSignIn.status).toBe(429);
+    assertEnvelope('general', wrongSignIn.json);
+  });
 });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, TEST_KEY, type TestGateway } from '../../helpers/gateway.js';
+import { assertEnvelope } from '../../helpers/envelopes.js';
 import { MAX_JSON_DEPTH } from '../../../src/validation/json-shape.js';
 
 /** Bodies shaped to hurt recursive code or to smuggle ±Infinity are refused before any work (issue 13). */
@@ -68,6 +69,30 @@ describe('request body shape', () => {
     expect(negative.status).toBe(400);
     // Ordinary exponents are numbers like any other.
     const fine = await post('/v1/chat/completions', `{"model":"delta-4.1","messages":[{"role":"user","content":"1e400 in text"}],"temperature":5e-1}`);
+    expect(fine.status).toBe(200);
+  });
+
+  it('issue 34: a key given twice in one object (the second escaped) is a 400 in each family envelope, before any upstream', async () => {
+    const before = primary().requests.length;
+    const chat = await post('/v1/chat/completions', String.raw`{"model":"delta-4.1","\u006dodel":"beta-seed-2.0-pro","messages":[{"role":"user","content":"hi"}]}`);
+    expect(chat.status).toBe(400);
+    expect(chat.json.error.message).toContain('same key twice');
+    const nestedTwice = await post('/v1/chat/completions', `{"model":"delta-4.1","messages":[{"role":"user","content":"hi","role":"system"}]}`);
+    expect(nestedTwice.status).toBe(400);
+    const anthropic = await fetch(`${gateway.url}/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': TEST_KEY, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+      body: String.raw`{"model":"delta-4.1","max_tokens":5,"\u006dodel":"other","messages":[{"role":"user","content":"hi"}]}`,
+    });
+    expect(anthropic.status).toBe(400);
+    assertEnvelope('anthropic', await anthropic.json());
+    assertEnvelope('chat', chat.json);
+    const google = await post('/v1beta/models/gamma-2.5-flash-lite:generateContent', `{"contents":[{"role":"user","role":"model","parts":[{"text":"hi"}]}]}`);
+    expect(google.status).toBe(400);
+    expect(google.json.error.status).toBe('INVALID_ARGUMENT');
+    expect(primary().requests.length).toBe(before);
+    // Colons inside strings and keys repeated in different objects are fine.
+    const fine = await post('/v1/chat/completions', `{"model":"delta-4.1","messages":[{"role":"user","content":"a:b \\":\\" c"},{"role":"assistant","content":"x"}]}`);
     expect(fine.status).toBe(200);
   });
 });
