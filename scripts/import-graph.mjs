@@ -19,7 +19,10 @@ export const FLOORS = [
   ['plugins'],
   ['api', 'api/*'],
   ['api/management'],
-  ['api/admin', 'api/console', 'api/request-log', 'api/task-log', 'api/openapi', 'api/system'],
+  // The request and task logs are mounted by both admin and console (each under its own base path):
+  // a floor of their own below them says so, and keeps either from reaching up into its mounters.
+  ['api/request-log', 'api/task-log'],
+  ['api/admin', 'api/console', 'api/openapi', 'api/system'],
   ['app', 'main', 'cli'],
 ];
 

@@ -1,5 +1,5 @@
-import { validateCreateKey, MODEL_IDS, ENDPOINT_FAMILIES } from '../api/admin/schemas.js';
-import { toKeyPatch } from '../api/admin/key-input.js';
+import { validateCreateKey, MODEL_IDS, ENDPOINT_FAMILIES } from '../api/management/key-schemas.js';
+import { toKeyPatch } from '../api/management/key-input.js';
 import { Catalog } from '../catalog/catalog.js';
 import type { GatewayConfig } from '../config/schema.js';
 import { isGatewayError } from '../errors.js';

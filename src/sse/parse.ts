@@ -10,14 +10,20 @@ import type { SseEvent } from '../contracts/sse-event.js';
 export class SseDecoder {
   private pending: SseEvent[] = [];
   private readonly decoder = new TextDecoder();
-  private readonly parser = createParser({
-    onEvent: (message) => {
-      const event: SseEvent = { data: message.data };
-      if (message.event) event.event = message.event;
-      if (message.id) event.id = message.id;
-      this.pending.push(event);
-    },
-  });
+  private readonly parser;
+
+  /** `onComment`: a `:` line arrived (stream priming counts a keep-alive as a sign of life). */
+  constructor(options: { onComment?: () => void } = {}) {
+    this.parser = createParser({
+      onEvent: (message) => {
+        const event: SseEvent = { data: message.data };
+        if (message.event) event.event = message.event;
+        if (message.id) event.id = message.id;
+        this.pending.push(event);
+      },
+      ...(options.onComment ? { onComment: options.onComment } : {}),
+    });
+  }
 
   feed(chunk: Uint8Array | string): SseEvent[] {
     this.parser.feed(typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true }));

@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import type { FastifyReply } from 'fastify';
 import type { Dispatcher } from 'undici';
 import { GatewayError } from '../errors.js';
+import { requestWith } from '../gateway/undici-agent.js';
 
 /** Generated videos we keep: `<dataDir>/media/videos/<32 hex>.mp4`, public by unguessable name. */
 export const VIDEO_FILE_PATTERN = /^[0-9a-f]{32}\.mp4$/;
@@ -32,7 +33,7 @@ export async function downloadVideo(options: { dispatcher: Dispatcher; url: stri
   await mkdir(dir, { recursive: true });
   const file = `${randomBytes(16).toString('hex')}.mp4`;
   const partial = join(dir, `${file}.part`);
-  const response = await options.dispatcher.request({
+  const response = await requestWith(options.dispatcher, {
     origin: url.origin,
     path: url.pathname + url.search,
     method: 'GET',

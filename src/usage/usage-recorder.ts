@@ -6,6 +6,8 @@ import { prepareSqliteRollup } from '../db/usage-rollups.js';
 import type { Database, UsageEventTable } from '../db/schema.js';
 import type { UsageJournal } from './usage-journal.js';
 import { newEntryId } from './entry-id.js';
+import type { Usage } from '../contracts/usage.js';
+import { relayedStreamUsage, type RelayedStream } from './partial-usage.js';
 
 export type UsageEvent = Insertable<UsageEventTable>;
 
@@ -63,6 +65,15 @@ export class UsageRecorder {
     // A replayed event whose entry id is stored already is skipped.
     const sqlite = sqliteHandleOf(db);
     this.insert = new BatchInsert(db, 'usage_events', COLUMNS, { uniqueColumn: 'entry_id', defaults: ZERO_PARTS, ...(sqlite ? { afterSqliteRows: prepareSqliteRollup(sqlite) } : {}) });
+  }
+
+  /**
+   * The usage billed for a stream the upstream never reported usage for (client gone, stream cut):
+   * the gateway hands over what it relayed, and the tokens are counted here (partial-usage.ts), so
+   * a disconnect never makes tokens disappear from the ledger.
+   */
+  usageOfRelayed(relayed: RelayedStream): Usage {
+    return relayedStreamUsage(relayed);
   }
 
   /**

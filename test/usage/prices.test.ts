@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkBillingConfig, costOf } from '../../src/usage/prices.js';
-import { parseTimestamp } from '../../src/api/admin/key-input.js';
+import { parseTimestamp } from '../../src/api/management/key-input.js';
 import { connectDatabase } from '../../src/db/connect.js';
 import { createTestDatabase } from '../helpers/services.js';
 import { VideoTaskRepo } from '../../src/tasks/task-repo.js';

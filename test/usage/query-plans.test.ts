@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CompiledQuery } from 'kysely';
 import { listRequests, type RequestLogFilter } from '../../src/requests/request-log-query.js';
 import { usageReport, type ReportGroupBy, type UsageFilter } from '../../src/usage/usage-report.js';
-import { keyActivity, monthStartUtc } from '../../src/api/admin/key-views.js';
+import { keyActivity, monthStartUtc } from '../../src/api/management/key-views.js';
 import { keySpentUsd } from '../../src/usage/key-spend.js';
 import { sqliteHandleOf } from '../../src/db/connect.js';
 import { DAY_MS, openTestStore, planOf, seedVolume, type TestStore, type Volume } from '../helpers/usage-volume.js';

@@ -4,7 +4,7 @@ import { GatewayError } from '../../errors.js';
 import { verifyAdminToken } from '../../keys/bootstrap.js';
 import { hashSecret } from '../../keys/secrets.js';
 import type { SessionStore } from '../../users/session-store.js';
-import { authenticateSession, sessionTokenOf } from '../console/session-auth.js';
+import { authenticateSession, sessionTokenOf } from '../management/session-auth.js';
 import { ADMIN_TOKEN_ACCOUNT, type SignInLimiter } from '../../users/sign-in-limiter.js';
 
 const CACHE_TTL_MS = 5_000;

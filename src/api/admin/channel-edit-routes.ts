@@ -5,7 +5,7 @@ import { GatewayError } from '../../errors.js';
 import type { Channel } from '../../gateway/channel.js';
 import type { ChannelDefinition } from '../../gateway/channel-store.js';
 import { buildUpstreamGuard } from '../../gateway/upstream-guard.js';
-import { validated } from './route-validation.js';
+import { validated } from '../management/route-validation.js';
 import {
   ChannelIdParams, ChannelView, CreateChannelBody, PatchChannelBody, validateCreateChannel, validatePatchChannel, type CreateChannelBody as CreateBody,
 } from './channel-schemas.js';

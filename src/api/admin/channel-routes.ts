@@ -3,7 +3,7 @@ import { GatewayError, isGatewayError } from '../../errors.js';
 import type { Channel } from '../../gateway/channel.js';
 import { dispatchJson } from '../../gateway/dispatch.js';
 import type { OpenAIChatRequest, OpenAIChatCompletion } from '../../protocols/openai-chat/types.js';
-import { validated } from './route-validation.js';
+import { validated } from '../management/route-validation.js';
 import { ChannelIdParams, ChannelList, ChannelTestResult, ChannelView, TestChannelBody, validateTestChannel, type TestChannelBody as TestBody } from './channel-schemas.js';
 import { channelViewer } from './channel-view.js';
 import { adminChannelEditRoutes } from './channel-edit-routes.js';

@@ -5,7 +5,7 @@ import { PRICE_SHEET } from '../../catalog/price-sheet.js';
 import type { ModelConfig } from '../../config/schema.js';
 import { GatewayError } from '../../errors.js';
 import { routeModel } from '../../gateway/route-model.js';
-import { validated } from './route-validation.js';
+import { validated } from '../management/route-validation.js';
 import {
   CreateModelBody, ModelIdParams, ModelList, ModelView, PatchModelBody, PriceSheetView,
   validateCreateModel, validatePatchModel, type CreateModelBody as CreateBody, type PatchModelBody as PatchBody,

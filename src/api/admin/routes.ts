@@ -1,24 +1,23 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GatewayError } from '../../errors.js';
 import type { ApiKey } from '../../keys/key-store.js';
-import { validated } from './route-validation.js';
+import { validated } from '../management/route-validation.js';
 import { SessionStore } from '../../users/session-store.js';
 import { UserStore } from '../../users/user-store.js';
 import { adminAuthenticator } from './admin-auth.js';
-import { toKeyPatch } from './key-input.js';
-import { KeyViews } from './key-views.js';
+import { toKeyPatch } from '../management/key-input.js';
+import { KeyViews } from '../management/key-views.js';
 import { adminUserRoutes } from './user-routes.js';
 import { requestLogRoutes } from '../request-log/routes.js';
 import { adminChannelRoutes } from './channel-routes.js';
 import { adminVendorRoutes } from './vendor-routes.js';
 import { adminModelRoutes } from './model-routes.js';
 import { taskListRoutes } from '../task-log/routes.js';
-import { sendUsageCsv, usageAnswer } from './usage-answer.js';
-import { keyListAnswer } from './key-list.js';
-import {
-  AdminCreateKeyBody, CreatedKeyView, KeyIdParams, KeyList, KeyListQuery, KeyView, validateKeyListQuery, PatchKeyBody, PricesView, TiersView, UsageQuery, UsageReport,
-  validateAdminCreateKey, validatePatchKey, validateUsageQuery, type AdminCreateKeyBody as CreateBody, type PatchKeyBody as PatchBody, type UsageQuery as Query,
-} from './schemas.js';
+import { sendUsageCsv, usageAnswer } from '../management/usage-answer.js';
+import { keyListAnswer } from '../management/key-list.js';
+import { AdminCreateKeyBody, PricesView, TiersView, validateAdminCreateKey, type AdminCreateKeyBody as CreateBody } from './schemas.js';
+import { CreatedKeyView, KeyIdParams, KeyList, KeyListQuery, KeyView, PatchKeyBody, validateKeyListQuery, validatePatchKey, type PatchKeyBody as PatchBody } from '../management/key-schemas.js';
+import { UsageQuery, UsageReport, validateUsageQuery, type UsageQuery as Query } from '../management/usage-schemas.js';
 
 const security: Array<Record<string, string[]>> = [{ bearer: [] }, { consoleSession: [] }];
 const describe = "Admin token (`Authorization: Bearer <admin token>`, not an API key), or an operator's console session cookie (with the `x-csrf-token` header on writes).";

@@ -1,17 +1,17 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Catalog } from '../../catalog/catalog.js';
-import { checkModelIds } from './key-input.js';
+import { checkModelIds } from '../management/key-input.js';
 import { GatewayError } from '../../errors.js';
 import { OPERATOR_USER_ID, type KeyStore } from '../../keys/key-store.js';
 import { Invitations } from '../../users/invitations.js';
 import { SessionStore } from '../../users/session-store.js';
 import type { User, UserPatch, UserStore } from '../../users/user-store.js';
-import { validated } from './route-validation.js';
+import { validated } from '../management/route-validation.js';
 import {
   CreateUserBody, InvitationView, PatchUserBody, UserIdParams, UserList, UserView,
   validateCreateUser, validatePatchUser, type CreateUserBody as CreateBody, type PatchUserBody as PatchBody,
-} from '../console/schemas.js';
-import { toUserView } from '../console/user-view.js';
+} from '../management/user-schemas.js';
+import { toUserView } from '../management/user-view.js';
 
 export interface AdminUserRouteTools {
   users: UserStore;

@@ -2,16 +2,16 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GatewayError } from '../../errors.js';
 import { KeyStore, type ApiKey } from '../../keys/key-store.js';
 import { budgetClaims, fitKeyToAllowance, withUserLocked } from '../../users/key-allowance.js';
-import { toKeyPatch } from '../admin/key-input.js';
-import { KeyViews } from '../admin/key-views.js';
-import { keyListAnswer } from '../admin/key-list.js';
-import { validated } from '../admin/route-validation.js';
+import { toKeyPatch } from '../management/key-input.js';
+import { KeyViews } from '../management/key-views.js';
+import { keyListAnswer } from '../management/key-list.js';
+import { validated } from '../management/route-validation.js';
 import {
   CreatedKeyView, CreateKeyBody, KeyIdParams, KeyList, KeyListQuery, KeyView, PatchKeyBody, validateKeyListQuery,
   validateCreateKey, validatePatchKey, type CreateKeyBody as CreateBody, type PatchKeyBody as PatchBody,
-} from '../admin/schemas.js';
-import { sessionOfRequest } from './session-auth.js';
-import type { ConsoleRouteTools } from './routes.js';
+} from '../management/key-schemas.js';
+import { sessionOfRequest } from '../management/session-auth.js';
+import type { ConsoleRouteTools } from './route-tools.js';
 
 /**
  * The signed-in user's own keys (/console/token in the app). Another user's key id answers 404,

@@ -1,19 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { SessionStore } from '../../users/session-store.js';
 import { UserStore } from '../../users/user-store.js';
-import { authenticateSession, requireJsonWrite, requireSameOrigin, sessionOfRequest } from './session-auth.js';
+import { authenticateSession, requireJsonWrite, requireSameOrigin, sessionOfRequest } from '../management/session-auth.js';
 import { requestLogRoutes } from '../request-log/routes.js';
 import { taskListRoutes } from '../task-log/routes.js';
 import { consoleSessionRoutes } from './session-routes.js';
 import { consoleKeyRoutes } from './key-routes.js';
 import { consoleUsageRoutes } from './usage-routes.js';
-
-export interface ConsoleRouteTools {
-  sessions: SessionStore;
-  users: UserStore;
-  /** Route options: public for the API-key hook (the session is checked here), tagged and documented. */
-  opts: (summary: string, schema?: Record<string, unknown>) => object;
-}
+import type { ConsoleRouteTools } from './route-tools.js';
 
 const describe = 'Console session cookie (`gw_session`, set by POST /console/api/session); state-changing requests also need the `x-csrf-token` header, and a body sent as `application/json`.';
 

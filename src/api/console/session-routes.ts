@@ -7,11 +7,11 @@ import { hashPassword, passwordMatches } from '../../users/passwords.js';
 import { SESSION_MAX_MS, type Session, type SessionStore } from '../../users/session-store.js';
 import { ADMIN_TOKEN_ACCOUNT } from '../../users/sign-in-limiter.js';
 import { normaliseEmail, type User, type UserStore } from '../../users/user-store.js';
-import { validated } from '../admin/route-validation.js';
+import { validated } from '../management/route-validation.js';
 import { AcceptInviteBody, SessionView, SignInBody, validateAcceptInvite, validateSignIn, type AcceptInviteBody as AcceptBody, type SignInBody as SignIn } from './schemas.js';
-import { clearedSessionCookie, sessionCookie, sessionOfRequest } from './session-auth.js';
-import { toUserView } from './user-view.js';
-import type { ConsoleRouteTools } from './routes.js';
+import { clearedSessionCookie, sessionCookie, sessionOfRequest } from '../management/session-auth.js';
+import { toUserView } from '../management/user-view.js';
+import type { ConsoleRouteTools } from './route-tools.js';
 
 
 /** Sign-in, the session, sign-out (here and everywhere) and accepting an invitation. */

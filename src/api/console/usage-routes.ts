@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { UsageReport } from '../admin/schemas.js';
-import { validated } from '../admin/route-validation.js';
-import { sendUsageCsv, usageAnswer } from '../admin/usage-answer.js';
+import { UsageReport } from '../management/usage-schemas.js';
+import { validated } from '../management/route-validation.js';
+import { sendUsageCsv, usageAnswer } from '../management/usage-answer.js';
 import { ConsoleModelList, ConsoleUsageQuery, validateConsoleUsageQuery, type ConsoleUsageQuery as Query } from './schemas.js';
-import { sessionOfRequest } from './session-auth.js';
-import type { ConsoleRouteTools } from './routes.js';
+import { sessionOfRequest } from '../management/session-auth.js';
+import type { ConsoleRouteTools } from './route-tools.js';
 
 /** The signed-in user's usage (their keys only; same figures as /admin/api/usage) and models. */
 export async function consoleUsageRoutes(app: FastifyInstance, { opts }: ConsoleRouteTools): Promise<void> {

@@ -7,10 +7,10 @@ import { attemptsOf } from '../../requests/attempts.js';
 import { requestLogCsv } from '../../requests/request-log-csv.js';
 import { priceUsage, type CostLine } from '../../usage/cost-lines.js';
 import type { PriceConfig } from '../../config/schema.js';
-import { iso } from '../admin/key-input.js';
-import { scopeFilterOf } from '../admin/usage-answer.js';
+import { iso } from '../management/key-input.js';
+import { scopeFilterOf } from '../management/usage-answer.js';
 import { pageLimit, type ScopedListRoutes } from '../paging.js';
-import { validated } from '../admin/route-validation.js';
+import { validated } from '../management/route-validation.js';
 import {
   AdminRequestCsvQuery, ConsoleRequestCsvQuery, validateAdminRequestCsvQuery, validateConsoleRequestCsvQuery,
   AdminRequestLogQuery, ConsoleRequestLogQuery, RequestDetail, RequestEntryId, RequestLogPage, validateAdminRequestLogQuery, validateConsoleRequestLogQuery } from './schemas.js';

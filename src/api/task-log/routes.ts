@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { pageLimit, type ScopedListRoutes } from '../paging.js';
 import { NOT_SUBMITTED } from '../../tasks/task-repo.js';
 import type { VideoTaskResult } from '../../tasks/video-task.js';
-import { iso } from '../admin/key-input.js';
-import { validated } from '../admin/route-validation.js';
+import { iso } from '../management/key-input.js';
+import { validated } from '../management/route-validation.js';
 import { AdminTaskQuery, ConsoleTaskQuery, TaskPage, validateAdminTaskQuery, validateConsoleTaskQuery } from './schemas.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { User } from '../../users/user-store.js';
-import type { UserView } from './schemas.js';
+import type { UserView } from './user-schemas.js';
 
 /** What the APIs show of a user: never the password hash, only whether one is set. */
 export function toUserView(user: User): UserView {

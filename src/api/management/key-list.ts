@@ -1,7 +1,7 @@
 import type { KeyStore } from '../../keys/key-store.js';
 import { pageLimit } from '../paging.js';
 import type { KeyViews } from './key-views.js';
-import type { KeyListQuery } from './schemas.js';
+import type { KeyListQuery } from './key-schemas.js';
 
 /**
  * The keys list for /admin/api/keys and /console/api/keys (`owner`: the console's user). With

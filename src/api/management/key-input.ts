@@ -2,7 +2,7 @@ import { LIMITS } from '../../validation/limits.js';
 import { GatewayError } from '../../errors.js';
 import type { TierConfig } from '../../config/schema.js';
 import type { ApiKey, KeyPatch } from '../../keys/key-store.js';
-import { ENDPOINT_FAMILIES, type CreateKeyBody, type KeyView, type PatchKeyBody } from './schemas.js';
+import { ENDPOINT_FAMILIES, type CreateKeyBody, type KeyView, type PatchKeyBody } from './key-schemas.js';
 import type { Catalog } from '../../catalog/catalog.js';
 
 /**

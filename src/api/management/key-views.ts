@@ -3,7 +3,7 @@ import type { ApiKey } from '../../keys/key-store.js';
 import type { UsageRecorder } from '../../usage/usage-recorder.js';
 import { keyDaysOf } from '../../usage/key-spend.js';
 import { toKeyView } from './key-input.js';
-import type { KeyView } from './schemas.js';
+import type { KeyView } from './key-schemas.js';
 
 /** What a key has done: read from the usage ledger when keys are shown, never tracked per request. */
 export interface KeyActivity {

@@ -1,0 +1,116 @@
+import { Type, type Static, type TSchema } from 'typebox';
+import { LIMITS, NO_NUL } from '../../validation/limits.js';
+import { CATALOG } from '../../catalog/models.js';
+import { type EndpointFamily } from '../../contracts/endpoint-family.js';
+import { compileValidator } from '../../validation/compile.js';
+
+/**
+ * API keys' bodies and answers, as both the admin API (/admin/api) and the console (/console/api)
+ * take and show them. Unlike the model endpoints, unknown fields are refused: an operator's typo
+ * (`rmp`) must not silently leave a key unlimited. Model ids are the catalog's, exactly; endpoint
+ * families are the catalog's families.
+ */
+const enumOf = <T extends string>(values: readonly T[]) => Type.Unsafe<T>({ type: 'string', enum: [...values] });
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** The spec's model ids (the CLI's list; the admin API also takes the operator's, checked against the catalog). */
+export const MODEL_IDS = CATALOG.map((m) => m.id);
+/** Model ids, checked against the catalog by the route (it changes at run time, issue 21). */
+export const ModelIds = Type.Array(Type.String({ minLength: 1, maxLength: 128 }), { uniqueItems: true, description: 'Model ids of the catalog' });
+export const ENDPOINT_FAMILIES = [...new Set(CATALOG.flatMap((m) => m.families))] as EndpointFamily[];
+
+/** ISO-8601 date-time (with a time zone, or read as UTC) or Unix seconds. */
+export const Timestamp = Type.Union([Type.String({ minLength: 1, maxLength: 40 }), Type.Integer({ minimum: 0, maximum: LIMITS.unixSeconds })], {
+  description: 'ISO-8601 date-time such as 2026-12-31T23:59:59Z, or Unix seconds',
+});
+
+export const PerMinute = Type.Integer({ minimum: 1, maximum: LIMITS.perMinute });
+export const MaxParallel = Type.Integer({ minimum: 1, maximum: LIMITS.parallelRequests, description: 'Requests the key may have in flight at once (per gateway instance)' });
+export const BudgetUsd = Type.Number({ minimum: 0, maximum: LIMITS.budgetUsd });
+
+const keyFields = {
+  name: Type.String({ minLength: 1, maxLength: 200, pattern: NO_NUL }),
+  /** null: every model. */
+  models: Nullable(ModelIds),
+  /** null: every endpoint family. */
+  endpoints: Nullable(Type.Array(enumOf(ENDPOINT_FAMILIES), { uniqueItems: true })),
+  tier: Nullable(Type.String({ minLength: 1, maxLength: 64 })),
+  rpm: Nullable(PerMinute),
+  tpm: Nullable(PerMinute),
+  max_parallel_requests: Nullable(MaxParallel),
+  budget_usd: Nullable(BudgetUsd),
+  expires_at: Nullable(Timestamp),
+};
+
+/** The limit and scope fields, all optional, shared by create and patch. */
+const { name: _name, ...limitFields } = keyFields;
+const OptionalKeyFields = Type.Partial(Type.Object(limitFields));
+
+export const CreateKeyBody = Type.Object({ name: keyFields.name, ...OptionalKeyFields.properties }, { additionalProperties: false });
+export type CreateKeyBody = Static<typeof CreateKeyBody>;
+
+export const PatchKeyBody = Type.Object(
+  {
+    name: Type.Optional(keyFields.name),
+    ...OptionalKeyFields.properties,
+    /** true: the key answers 401 until set back to false. */
+    disabled: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type PatchKeyBody = Static<typeof PatchKeyBody>;
+
+export const validateCreateKey = compileValidator(CreateKeyBody);
+export const validatePatchKey = compileValidator(PatchKeyBody);
+
+const IsoOrNull = Nullable(Type.String({ description: 'ISO-8601 date-time' }));
+
+/** A key as the admin API shows it: never the secret or its hash, only the display prefix. */
+export const KeyView = Type.Object({
+  id: Type.String(),
+  object: Type.Literal('api_key'),
+  name: Type.String(),
+  prefix: Type.String({ description: 'The first characters of the secret, to recognise it' }),
+  status: enumOf(['active', 'disabled', 'revoked', 'expired'] as const),
+  models: Nullable(Type.Array(Type.String())),
+  endpoints: Nullable(Type.Array(Type.String())),
+  tier: Nullable(Type.String()),
+  rpm: Nullable(Type.Integer()),
+  tpm: Nullable(Type.Integer()),
+  max_parallel_requests: Nullable(Type.Integer()),
+  budget_usd: Nullable(Type.Number()),
+  expires_at: IsoOrNull,
+  disabled: Type.Boolean(),
+  created_at: Type.String({ description: 'ISO-8601 date-time' }),
+  revoked_at: IsoOrNull,
+  owner: Type.String({ description: "The owning user's id; `operator` for keys made by the admin API, CLI or bootstrap" }),
+  owner_email: Nullable(Type.String()),
+  last_used_at: Nullable(Type.String({ description: "ISO-8601 date-time of the key's latest request in the usage ledger" })),
+  spent_month_usd: Type.Number({ description: 'Cost recorded this calendar month (UTC)' }),
+  spent_usd: Type.Optional(Type.Number({ description: 'Cost recorded so far, what `budget_usd` counts (lists and the single-key GET)' })),
+});
+export type KeyView = Static<typeof KeyView>;
+
+// `type: 'object'` beside `allOf`, as TypeBox 0.34 wrote it (1.x leaves it out): the document and
+// Fastify's response serializer see the same schema as before.
+export const CreatedKeyView = Type.Intersect([KeyView, Type.Object({ key: Type.String({ description: 'The secret, shown this once' }) })], { type: 'object' });
+export const KeyList = Type.Object({
+  object: Type.Literal('list'),
+  data: Type.Array(KeyView),
+  total: Type.Optional(Type.Integer({ description: 'Keys matching the query (paged lists only: with `limit`)' })),
+  next_offset: Type.Optional(Nullable(Type.Integer({ description: 'Pass as `offset` for the next page; null on the last (paged lists only)' }))),
+});
+
+/** The keys list's search and pages (issue 22); without `limit` every key is listed, as before. */
+export const KeyListQuery = Type.Object(
+  {
+    q: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'A part of the name (case-insensitive)' })),
+    include_revoked: Type.Optional(Type.Unsafe<'true' | 'false'>({ type: 'string', enum: ['true', 'false'], description: 'Revoked keys too (default true)' })),
+    limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: 'Keys per page, 1 to 200' })),
+    offset: Type.Optional(Type.String({ pattern: '^[0-9]{1,7}$', description: "The previous page's next_offset" })),
+  },
+  { additionalProperties: false },
+);
+export type KeyListQuery = Static<typeof KeyListQuery>;
+export const validateKeyListQuery = compileValidator(KeyListQuery);
+export const KeyIdParams = Type.Object({ id: Type.String() });

@@ -1,0 +1,107 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { GatewayError, isGatewayError } from '../errors.js';
+import type { PairFamily } from '../contracts/translator.js';
+import { formatEvents } from '../sse/relay.js';
+import { SseWriter } from '../sse/write.js';
+import { attemptSpanEnd } from '../telemetry/attempt-span.js';
+import type { Cancellation } from './cancellation.js';
+import type { Channel } from './channel.js';
+import { clientGoneOf, sendWithFallback } from './dispatch-attempts.js';
+import type { Attempt, DispatchOptions, PrimedStream, StreamOptions } from './dispatch-types.js';
+import { nextRead } from './stream-priming.js';
+import type { UpstreamBody } from './upstream-body.js';
+import { redactError } from './channel-redactor.js';
+
+/** The client's side of a stream: the SSE writer and the text sent through it. */
+class ClientStream {
+  /** The text sent, one flat string per write: read back only if the upstream never reports usage. */
+  readonly sent: string[] = [];
+  /** The error event that ended the stream, if one did. */
+  errorText = '';
+
+  constructor(
+    private readonly request: FastifyRequest,
+    readonly writer: SseWriter,
+  ) {}
+
+  /** Writes one read's translation; a promise only while the client's socket is full. */
+  send(text: string): Promise<void> | undefined {
+    if (text === '' || this.writer.isClosed) return undefined;
+    if (this.request.gw.firstTokenAt === undefined) this.request.gw.firstTokenAt = Date.now();
+    this.sent.push(text);
+    return this.writer.write(text);
+  }
+}
+
+/**
+ * A streamed request: the attempt loop primes a channel's stream, then its events are relayed to
+ * the client as they arrive. After the head is sent, a failure becomes the family's error event.
+ */
+export async function dispatchStream<F extends PairFamily>(options: DispatchOptions<F> & StreamOptions): Promise<void> {
+  const cancel = clientGoneOf(options);
+  const attempt = await sendWithFallback(options, cancel, true);
+  const primed = attempt as Attempt<F> & PrimedStream;
+  const out = new ClientStream(options.request, openClientStream(options.request, options.reply, attempt.channel));
+  try {
+    await relayStream(primed, attempt.response.body, out);
+  } catch (error) {
+    const failure = streamFailureOf(error, cancel);
+    const redacted = redactError(failure, attempt.channel.redact);
+    options.request.gw.streamError = redacted;
+    out.errorText = formatEvents(primed.translator.onError?.(redacted) ?? options.renderError(redacted));
+    if (!out.writer.isClosed) await out.writer.write(out.errorText);
+  } finally {
+    finishStream(options, primed, out);
+  }
+}
+
+/** Takes the reply over and sends the stream's head with the reply's own headers (x-ratelimit-*). */
+function openClientStream(request: FastifyRequest, reply: FastifyReply, channel: Channel): SseWriter {
+  reply.hijack();
+  const writer = new SseWriter(reply.raw);
+  const headers: Record<string, unknown> = reply.getHeaders();
+  headers['x-request-id'] = request.id;
+  if (channel.isSimulator) headers['x-simulator'] = channel.vendor;
+  writer.open(headers);
+  return writer;
+}
+
+/** Sends the primed text, then each read's translation, then the translator's closing events. */
+async function relayStream({ relay, firstText, translator }: PrimedStream, body: UpstreamBody, out: ClientStream): Promise<void> {
+  let drained: Promise<void> | undefined;
+  if ((drained = out.send(firstText))) await drained;
+  for (let chunk = relay.failure === undefined ? await nextRead(body) : null; chunk && !out.writer.isClosed; chunk = await nextRead(body)) {
+    if ((drained = out.send(relay.push(chunk)))) await drained;
+    if (relay.failure !== undefined) break;
+  }
+  if (!out.writer.isClosed && relay.failure === undefined) {
+    if ((drained = out.send(relay.flush()))) await drained;
+  }
+  // Every event before the failing one has been sent; now the failure itself.
+  if (relay.failure !== undefined) throw relay.failure;
+  if (!out.writer.isClosed) {
+    if ((drained = out.send(formatEvents(translator.onEnd())))) await drained;
+  }
+}
+
+function streamFailureOf(error: unknown, cancel: Cancellation): GatewayError {
+  if (isGatewayError(error)) return error;
+  if (cancel.cancelled) return new GatewayError('GW_UPSTREAM_ERROR', 'The client closed the connection');
+  if ((error as { code?: string }).code === 'UND_ERR_BODY_TIMEOUT') return new GatewayError('GW_UPSTREAM_TIMEOUT', 'The upstream stream went silent for too long', { cause: error });
+  return new GatewayError('GW_UPSTREAM_ERROR', 'The upstream stream ended unexpectedly', { cause: error });
+}
+
+/**
+ * The stream's usage (the upstream's, or, when it never reported any, what the usage recorder
+ * bills for what was relayed), the logged body, the attempt's span, and the end of both sides.
+ */
+function finishStream<F extends PairFamily>(options: DispatchOptions<F> & StreamOptions, attempt: Attempt<F> & PrimedStream, out: ClientStream): void {
+  const { request } = options;
+  const gateway = request.server.gateway;
+  request.gw.usage = attempt.translator.usage() ?? gateway.usage.usageOfRelayed({ body: options.body, sent: out.sent, deliveredText: options.deliveredText });
+  // Body logging (the request log) keeps the stream as the client got it.
+  if (gateway.requestLog.settings.bodies) request.gw.responseText = out.sent.join('') + out.errorText;
+  attempt.span?.end(attemptSpanEnd({ status: attempt.response.status, errorType: request.gw.streamError?.code, usage: request.gw.usage }));
+  if (out.writer.isClosed) attempt.response.body.destroy();
+  out.writer.end();
+}
