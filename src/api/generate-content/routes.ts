@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { generateContentErrors } from './errors.js';
 import { GENERATE_CONTENT_ENDPOINTS, IMAGE_MODELS } from '../../catalog/models.js';
 import type { GeminiGenerateContentRequest, GeminiGenerateContentResponse, GeminiMethod, GenerateContentCall } from '../../protocols/gemini-generate/types.js';
 import type { TranslatorPair } from '../../contracts/translator.js';
@@ -40,6 +41,8 @@ const DESCRIPTIONS: Record<GeminiMethod, string> = {
     'Text models answer SSE with `alt=sse` (what the SDKs send) and a JSON array of responses without it.',
 };
 
+const GENERATE_CONTENT_ROUTE = { family: 'generate-content', errors: generateContentErrors, operation: 'generate_content' } as const;
+
 const isImageModel = (model: string): boolean => (IMAGE_MODELS as readonly string[]).includes(model);
 
 /**
@@ -55,7 +58,7 @@ export async function generateContentRoutes(app: FastifyInstance): Promise<void>
         app.post(
           `${prefix}/models/${model}::${method}`,
           {
-            config: { family: 'generate-content' },
+            config: GENERATE_CONTENT_ROUTE,
             schema: {
               summary: `${model}:${method}`,
               description: DESCRIPTIONS[method],
@@ -73,7 +76,7 @@ export async function generateContentRoutes(app: FastifyInstance): Promise<void>
       app.post(
         `${prefix}/models/${model}::countTokens`,
         {
-          config: { family: 'generate-content' },
+          config: GENERATE_CONTENT_ROUTE,
           schema: {
             summary: `${model}:countTokens`,
             description: "Counts the request's tokens with the gateway's tokenizer (o200k); no upstream call.",
@@ -120,7 +123,7 @@ function operatorModelRoute(app: FastifyInstance, prefix: string): void {
   app.post(
     `${prefix}/models/:call`,
     {
-      config: { family: 'generate-content', exists: (request) => callOf(request) !== undefined },
+      config: { ...GENERATE_CONTENT_ROUTE, exists: (request) => callOf(request) !== undefined },
       schema: { hide: true, querystring: GenerateContentQuerySchema },
       validatorCompiler: ({ httpPart }) => (httpPart === 'body' ? (data: unknown) => ({ value: data }) : toFastifyValidator(validateGenerateContentQuery)),
     },

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { generalErrors } from '../general/errors.js';
 import { GatewayError } from '../../errors.js';
 import type { OpenAIImageData, OpenAIImagesRequest, OpenAIImagesResponse, OpenAIImagesUsage } from '../../protocols/openai-images/types.js';
 import type { TranslatorPair } from '../../contracts/translator.js';
@@ -21,7 +22,7 @@ export async function imagesRoutes(app: FastifyInstance): Promise<void> {
   app.post(
     '/v1/images/generations',
     {
-      config: { family: 'images' },
+      config: { family: 'images', errors: generalErrors, operation: 'image_generation' },
       schema: {
         summary: 'Create images',
         description: 'OpenAI Images API shape. `n` images come from `n` upstream calls; `response_format` `url` links to `/media/images/…`, `b64_json` inlines the image; without it each item carries both.',

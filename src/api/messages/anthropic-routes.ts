@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { anthropicErrors, messagesErrors } from './errors.js';
 import { GatewayError } from '../../errors.js';
 import { dispatchJsonReply, dispatchStream } from '../../gateway/dispatch.js';
 import { isRouted } from '../../gateway/route-model.js';
@@ -48,7 +49,7 @@ export async function anthropicMessagesRoutes(app: FastifyInstance): Promise<voi
     '/v1/messages',
     {
       constraints: { [NATIVE]: 'yes' },
-      config: { family: 'messages' },
+      config: { family: 'messages', errors: messagesErrors, operation: 'chat', keepsBodyText: true },
       schema: { hide: true, body: AnthropicMessagesRequestSchema },
       validatorCompiler: () => toFastifyValidator(validateAnthropicMessagesRequest),
     },
@@ -72,6 +73,7 @@ export async function anthropicMessagesRoutes(app: FastifyInstance): Promise<voi
   app.post(
     '/v1/messages/count_tokens',
     {
+      config: { errors: anthropicErrors },
       schema: {
         summary: 'Count the tokens of a message request (Anthropic)',
         description:

@@ -3,7 +3,8 @@ import { Type } from 'typebox';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { CatalogEntry } from '../../catalog/catalog.js';
 import type { EndpointFamily } from '../../contracts/endpoint-family.js';
-import { isGoogleStyleRequest } from '../google-style.js';
+import { isGoogleStyleRequest } from '../generate-content/google-style.js';
+import { modelsErrors } from './errors.js';
 import { googleModelOr404, googleModelsFor } from '../generate-content/google-models.js';
 
 const CATALOG_CREATED = 1_735_689_600; // 2025-01-01, a fixed date so the list is stable
@@ -40,6 +41,7 @@ export async function modelsRoutes(app: FastifyInstance): Promise<void> {
   app.get(
     '/v1/models',
     {
+      config: { errors: modelsErrors },
       schema: {
         summary: 'List models',
         description:
@@ -59,7 +61,7 @@ export async function modelsRoutes(app: FastifyInstance): Promise<void> {
       return { object: 'list' as const, data };
     },
   );
-  app.get('/v1/models/:model', { schema: { hide: true } }, async (request, reply) => {
+  app.get('/v1/models/:model', { config: { errors: modelsErrors }, schema: { hide: true } }, async (request, reply) => {
     const { model } = request.params as { model: string };
     if (isGoogleStyleRequest(request.url, request.headers)) return googleModelOr404(request, reply, model);
     const key = request.gw.key;

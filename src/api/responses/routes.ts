@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { generalErrors } from '../general/errors.js';
 import type { OpenAIResponsesRequest, ResponsesTranslatorPair } from '../../protocols/openai-responses/types.js';
 import { dispatchJson, dispatchStream } from '../../gateway/dispatch.js';
 import { admit } from '../../plugins/rate-limit.js';
@@ -17,7 +18,7 @@ export async function responsesRoutes(app: FastifyInstance): Promise<void> {
   app.post(
     '/v1/responses',
     {
-      config: { family: 'responses' },
+      config: { family: 'responses', errors: generalErrors, operation: 'chat' },
       schema: {
         summary: 'Create a model response',
         description:

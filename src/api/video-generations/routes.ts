@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { generalErrors } from '../general/errors.js';
 import { Type } from 'typebox';
 import { GatewayError } from '../../errors.js';
 import { admit } from '../../plugins/rate-limit.js';
@@ -19,6 +20,8 @@ declare module '../../contracts/video-adapter.js' {
 }
 
 const IdParams = Type.Object({ id: Type.String() });
+
+const VIDEO_GENERATIONS_ROUTE = { family: 'video-generations', errors: generalErrors, operation: 'video_generation' } as const;
 
 /**
  * POST /v1/video/generations, GET /v1/video/generations/:id (+ /content), and the public
@@ -41,7 +44,7 @@ export async function videoGenerationsRoutes(app: FastifyInstance): Promise<void
   app.post(
     '/v1/video/generations',
     {
-      config: { family: 'video-generations' },
+      config: VIDEO_GENERATIONS_ROUTE,
       schema: {
         summary: 'Create a reference-to-video task',
         description: 'Returns at once with status `queued`; poll GET /v1/video/generations/{id}. Required: model, prompt, images. Tuning fields may also be given inside `parameters` (equal values only).',
@@ -63,7 +66,7 @@ export async function videoGenerationsRoutes(app: FastifyInstance): Promise<void
 
   app.get(
     '/v1/video/generations/:id',
-    { config: { family: 'video-generations' }, schema: { summary: 'Get a video generation task', tags: ['video'], security: [{ bearer: [] }], params: IdParams } },
+    { config: VIDEO_GENERATIONS_ROUTE, schema: { summary: 'Get a video generation task', tags: ['video'], security: [{ bearer: [] }], params: IdParams } },
     async (request, reply) => {
       const task = await findTask(request, reply, (request.params as { id: string }).id);
       return toVideoObject(task, app.gateway.publicUrl(request));
@@ -72,7 +75,7 @@ export async function videoGenerationsRoutes(app: FastifyInstance): Promise<void
 
   app.get(
     '/v1/video/generations/:id/content',
-    { config: { family: 'video-generations' }, schema: { summary: 'Download the generated MP4', tags: ['video'], security: [{ bearer: [] }], params: IdParams } },
+    { config: VIDEO_GENERATIONS_ROUTE, schema: { summary: 'Download the generated MP4', tags: ['video'], security: [{ bearer: [] }], params: IdParams } },
     async (request, reply) => {
       const task = await findTask(request, reply, (request.params as { id: string }).id);
       if (task.status !== 'completed' || !task.result) {
