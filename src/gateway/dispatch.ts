@@ -165,7 +165,7 @@ async function sendWithFallback<F extends PairFamily>(options: DispatchOptions<F
   // With every circuit open, trying anyway beats refusing outright.
   let ordered = closed.length > 0 ? closed : candidates;
   if (ordered.length > 1 && gateway.config.file.routing?.sticky_sessions !== false) {
-    ordered = stickyOrder(ordered, conversationOf(request.headers, options.body, request.gw.key?.id));
+    ordered = stickyOrder(ordered, conversationOf(request.headers, request.gw.facts?.conversation, request.gw.key?.id));
   }
   let lastError: GatewayError | undefined;
   for (const { channel, offer: pair } of ordered) {
@@ -185,7 +185,7 @@ async function sendWithFallback<F extends PairFamily>(options: DispatchOptions<F
         if (attempt > 1) request.gw.retries++;
         let status: number | undefined;
         const sentAt = Date.now();
-        const span = request.gw.trace?.startAttempt(attemptSpanStart({ channel, family: request.gw.family ?? 'chat-completions', upstreamModel: ctx.upstreamModel, attempt, method: call.method }));
+        const span = request.gw.trace?.startAttempt(attemptSpanStart({ channel, operation: request.routeOptions.config.operation, upstreamModel: ctx.upstreamModel, attempt, method: call.method }));
         let answered: number | undefined;
         try {
           const response = await upstream.send(channel, call, cancel, span?.headers);
@@ -363,7 +363,7 @@ export async function dispatchStream<F extends PairFamily>(options: DispatchOpti
     errorText = formatEvents(translator.onError?.(failure) ?? options.renderError(failure));
     if (!writer.isClosed) await writer.write(errorText);
   } finally {
-    request.gw.usage = translator.usage() ?? partialStreamUsage(options.body, deliveredTexts(sent, options.deliveredText));
+    request.gw.usage = translator.usage() ?? partialStreamUsage(request.gw.facts, deliveredTexts(sent, options.deliveredText));
     // Body logging (the request log) keeps the stream as the client got it.
     if (request.server.gateway.requestLog.settings.bodies) request.gw.responseText = sent.join('') + errorText;
     attempt.span?.end(attemptSpanEnd({ status: response.status, errorType: request.gw.streamError?.code, usage: request.gw.usage }));

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { generateContentErrors } from './errors.js';
+import { generateContentFacts } from './facts.js';
 import { GENERATE_CONTENT_ENDPOINTS, IMAGE_MODELS } from '../../catalog/models.js';
 import type { GeminiGenerateContentRequest, GeminiGenerateContentResponse, GeminiMethod, GenerateContentCall } from '../../protocols/gemini-generate/types.js';
 import type { TranslatorPair } from '../../contracts/translator.js';
@@ -142,7 +143,7 @@ function operatorModelRoute(app: FastifyInstance, prefix: string): void {
 }
 
 async function handle(request: FastifyRequest, reply: FastifyReply, model: string, method: GeminiMethod, imageModel = isImageModel(model)): Promise<unknown> {
-  await admit(request, reply, model, { body: request.body });
+  await admit(request, reply, model, { facts: generateContentFacts(request.body as object) });
   // Thoughts are part of the answer only when asked for (what a channel translated from chat needs to know).
   const includeThoughts = (request.body as GeminiGenerateContentRequest).generationConfig?.thinkingConfig?.includeThoughts === true;
   const options = { family: 'generate-content' as const, model, request, reply, client: { hidesReasoning: !includeThoughts } };

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { anthropicErrors, messagesErrors } from './errors.js';
+import { anthropicMessagesFacts } from './facts.js';
 import { GatewayError } from '../../errors.js';
 import { dispatchJsonReply, dispatchStream } from '../../gateway/dispatch.js';
 import { isRouted } from '../../gateway/route-model.js';
@@ -58,7 +59,7 @@ export async function anthropicMessagesRoutes(app: FastifyInstance): Promise<voi
       assertServed(request, body.model);
       // The Anthropic SDKs surface this header as the request id of a call.
       reply.header('request-id', request.id);
-      const admitting = admit(request, reply, body.model, { body });
+      const admitting = admit(request, reply, body.model, { facts: anthropicMessagesFacts(body) });
       if (admitting) await admitting;
       const client = { passThrough: passThroughOf(request), hidesReasoning: !showsThinking(body) };
       const options = { family: 'anthropic-messages' as const, model: body.model, body, request, reply, client };

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { generalErrors } from '../general/errors.js';
+import { responsesFacts } from './facts.js';
 import type { OpenAIResponsesRequest, ResponsesTranslatorPair } from '../../protocols/openai-responses/types.js';
 import { dispatchJson, dispatchStream } from '../../gateway/dispatch.js';
 import { admit } from '../../plugins/rate-limit.js';
@@ -31,7 +32,7 @@ export async function responsesRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const body = request.body as OpenAIResponsesRequest;
-      await admit(request, reply, body.model, { body });
+      await admit(request, reply, body.model, { facts: responsesFacts(body) });
       const options = { family: 'responses' as const, model: body.model, body, request, reply };
       if (body.stream) {
         await dispatchStream({ ...options, renderError: renderResponsesStreamError, deliveredText: responsesEventText });

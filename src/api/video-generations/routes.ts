@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { generalErrors } from '../general/errors.js';
+import { videoGenerationsFacts, videoGenerationsMedia } from './facts.js';
 import { Type } from 'typebox';
 import { GatewayError } from '../../errors.js';
 import { admit } from '../../plugins/rate-limit.js';
@@ -29,7 +30,7 @@ const VIDEO_GENERATIONS_ROUTE = { family: 'video-generations', errors: generalEr
  * their upstream on GET and by a background poller that lives as long as the app.
  */
 export async function videoGenerationsRoutes(app: FastifyInstance): Promise<void> {
-  const poller = new VideoTaskPoller({ deps: app.gateway, surface: 'video-generations', log: app.log });
+  const poller = new VideoTaskPoller({ deps: app.gateway, surface: 'video-generations', log: app.log, mediaOf: videoGenerationsMedia });
   app.addHook('onReady', async () => poller.start());
   app.addHook('onClose', async () => poller.stop());
 
@@ -59,7 +60,7 @@ export async function videoGenerationsRoutes(app: FastifyInstance): Promise<void
       // Without a duration the worst case is the longest the endpoint allows.
       const videoSeconds = body.duration ?? MAX_VIDEO_SECONDS;
       await admit(request, reply, body.model, { videoSeconds });
-      const task = await createVideoTask({ request, surface: 'video-generations', id: newAsyncTaskId(), model: body.model, capability: null, body, videoSeconds });
+      const task = await createVideoTask({ request, surface: 'video-generations', id: newAsyncTaskId(), model: body.model, capability: null, body, videoSeconds, facts: videoGenerationsFacts(body) });
       return toCreatedVideo(task);
     },
   );

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { videoaltErrors } from './errors.js';
+import { videoaltFacts, videoaltTaskMedia } from './facts.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { GatewayError } from '../../errors.js';
@@ -31,7 +32,7 @@ const VIDEOALT_ROUTE = { family: 'videoalt', errors: videoaltErrors, operation: 
  * form, and by the client's `external_task_id`). Errors use the Kling envelope (by path).
  */
 export async function videoaltRoutes(app: FastifyInstance): Promise<void> {
-  const poller = new VideoTaskPoller({ deps: app.gateway, surface: 'videoalt', log: app.log });
+  const poller = new VideoTaskPoller({ deps: app.gateway, surface: 'videoalt', log: app.log, mediaOf: videoaltTaskMedia });
   app.addHook('onReady', async () => poller.start());
   app.addHook('onClose', async () => poller.stop());
 
@@ -51,7 +52,7 @@ export async function videoaltRoutes(app: FastifyInstance): Promise<void> {
         await admit(request, reply, model, { videoSeconds });
         // One task per external_task_id and key: the unique index refuses a second row (task-repo.ts).
         const externalId = body.external_task_id ?? null;
-        const task = await createVideoTask({ request, surface: 'videoalt', id: newVideoaltTaskId(), model, capability, body: { capability, body }, externalId, videoSeconds });
+        const task = await createVideoTask({ request, surface: 'videoalt', id: newVideoaltTaskId(), model, capability, body: { capability, body }, externalId, videoSeconds, facts: videoaltFacts(body) });
         return klingEnvelope(request.id, toKlingCreated(task));
       },
     );
