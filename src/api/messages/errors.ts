@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FamilyErrors } from '../../contracts/family-errors.js';
 import type { GatewayError } from '../../errors.js';
 import { renderChatError } from '../chat-completions/errors.js';
@@ -39,11 +40,14 @@ export const renderAnthropicError = (error: GatewayError, requestId?: string): u
 /** Anthropic's envelope: /v1/messages/count_tokens, whatever the client's headers. */
 export const anthropicErrors: FamilyErrors = { schemaName: 'AnthropicError', render: (error, request) => renderAnthropicError(error, request.id) };
 
+/** An Anthropic client (the SDKs, Claude Code): it sends `anthropic-version` on every call. */
+export const isAnthropicClient = (headers: IncomingHttpHeaders): boolean => headers['anthropic-version'] !== undefined;
+
 /**
  * /v1/messages: the chat envelope, or Anthropic's for requests that carry `anthropic-version`
  * (docs/decisions.md "Two modes of /v1/messages").
  */
 export const messagesErrors: FamilyErrors = {
   schemaName: 'ChatError',
-  render: (error, request) => (request.headers['anthropic-version'] !== undefined ? renderAnthropicError(error, request.id) : renderChatError(error)),
+  render: (error, request) => (isAnthropicClient(request.headers) ? renderAnthropicError(error, request.id) : renderChatError(error)),
 };
