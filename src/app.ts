@@ -4,7 +4,8 @@ import Fastify, { LogController, type FastifyError, type FastifyInstance, type F
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import swagger from '@fastify/swagger';
 import { GatewayError, isGatewayError } from './errors.js';
-import { envelopeForRequest, renderError } from './api/envelopes.js';
+import { errorsForRequest } from './api/envelopes.js';
+import { renderGeneralError } from './api/general/errors.js';
 import { completeOpenApiDocument } from './api/openapi/complete-document.js';
 import { docsUi } from './api/openapi/docs-ui.js';
 import { lazyCompilers } from './validation/fastify-compilers.js';
@@ -84,7 +85,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     return503OnClosing: true,
     // Fastify takes a hop count too, which its typings leave out.
     ...(deps.config.trustProxy !== undefined ? { trustProxy: deps.config.trustProxy as boolean | string[] } : {}),
-    clientErrorHandler,
+    clientErrorHandler: (error, socket) => clientErrorHandler(error, socket, renderGeneralError),
     frameworkErrors: (error, request, reply) => frameworkErrors(error, request, reply, sendError),
     routerOptions: { ignoreTrailingSlash: true },
     schemaController: { compilersFactory: lazyCompilers },
@@ -189,5 +190,5 @@ function sendError(request: FastifyRequest, reply: FastifyReply, error: GatewayE
     .code(error.status)
     .header('x-request-id', request.id)
     .type('application/json; charset=utf-8')
-    .send(renderError(envelopeForRequest(request.url, request.headers), error, request.id));
+    .send(errorsForRequest(request, request.is404 || error.code === 'GW_ROUTE_NOT_FOUND').render(error, request));
 }

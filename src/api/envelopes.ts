@@ -1,15 +1,29 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
+import type { FastifyRequest } from 'fastify';
+import type { FamilyErrors } from '../contracts/family-errors.js';
 import type { GatewayError } from '../errors.js';
-import { isGoogleMethodPath, isGoogleStyleRequest } from './google-style.js';
+import { chatErrors, renderChatError } from './chat-completions/errors.js';
+import { generateContentErrors, renderGoogleError } from './generate-content/errors.js';
+import { isGoogleMethodPath, isGoogleStyleRequest } from './generate-content/google-style.js';
+import { generalErrors, renderGeneralError } from './general/errors.js';
+import { anthropicErrors, renderAnthropicError } from './messages/errors.js';
+import { renderKlingError, videoaltErrors } from './videoalt/errors.js';
 
 /**
  * The error envelopes of the spec's endpoint families (spec "Error body shapes"), plus the
- * Kling-native envelope that the /videoalt routes speak and Anthropic's, for /v1/messages in its
- * Anthropic-native mode. Which one a request gets depends only on its path (and, for /v1/messages,
- * its `anthropic-version` header), so 404s and body-parse errors get the same envelope as handled errors.
+ * Kling-native envelope of /videoalt and Anthropic's, for /v1/messages in its Anthropic-native
+ * mode. Each is its family's (`api/<family>/errors.ts`, declared on the family's routes); this file
+ * only finds the family of a request no route took, so 404s get the same envelope as handled errors.
  */
 export type EnvelopeKind = 'general' | 'chat' | 'google' | 'kling' | 'anthropic';
+
+export const ERRORS_BY_KIND: Readonly<Record<EnvelopeKind, FamilyErrors>> = {
+  general: generalErrors,
+  chat: chatErrors,
+  google: generateContentErrors,
+  kling: videoaltErrors,
+  anthropic: anthropicErrors,
+};
 
 /** Anthropic's token counting: Anthropic clients only, whatever their headers. */
 const COUNT_TOKENS_PATH = '/v1/messages/count_tokens';
@@ -34,49 +48,26 @@ export function envelopeForRequest(url: string, headers: IncomingHttpHeaders): E
 }
 
 /**
- * Anthropic's error types by status (anthropic.md "Errors"). A spent budget is `billing_error`
- * (still 429, as every family answers it); 503 reads as `overloaded_error`, Anthropic's "back off".
+ * Which family's errors answer a request: what its route declares (`config.errors`); by its path
+ * when no route took it (an unknown path, or a parametric route that refused it) or the route
+ * declares none (management routes: the general envelope).
  */
-function anthropicErrorType(error: GatewayError): string {
-  if (error.code === 'GW_QUOTA_EXCEEDED') return 'billing_error';
-  switch (error.status) {
-    case 401:
-      return 'authentication_error';
-    case 402:
-      return 'billing_error';
-    case 403:
-      return 'permission_error';
-    case 404:
-      return 'not_found_error';
-    case 413:
-      return 'request_too_large';
-    case 429:
-      return 'rate_limit_error';
-    case 503:
-      return 'overloaded_error';
-    case 504:
-      return 'timeout_error';
-    default:
-      return error.status < 500 ? 'invalid_request_error' : 'api_error';
-  }
+export function errorsForRequest(request: FastifyRequest, isUnrouted: boolean): FamilyErrors {
+  const declared = isUnrouted ? undefined : request.routeOptions.config?.errors;
+  return declared ?? ERRORS_BY_KIND[envelopeForRequest(request.url, request.headers)];
 }
-
-/** Kling's numeric business codes by HTTP status (protocols/kling.md, "Error codes"). */
-const KLING_CODE_BY_STATUS: Record<number, number> = {
-  400: 1200, 401: 1000, 403: 1103, 404: 1203, 413: 1200, 429: 1302, 500: 5000, 502: 5000, 503: 5001, 504: 5002,
-};
 
 export function renderError(kind: EnvelopeKind, error: GatewayError, requestId?: string): unknown {
   switch (kind) {
     case 'anthropic':
-      return { type: 'error', error: { type: anthropicErrorType(error), message: error.message }, request_id: requestId ?? null };
+      return renderAnthropicError(error, requestId);
     case 'general':
-      return { error: { message: error.message, type: error.kind.type, code: error.kind.publicCode } };
+      return renderGeneralError(error);
     case 'chat':
-      return { error: { code: error.kind.publicCode, message: error.message } };
+      return renderChatError(error);
     case 'google':
-      return { error: { code: error.status, message: error.message, status: error.kind.grpcStatus } };
+      return renderGoogleError(error);
     case 'kling':
-      return { code: error.vendorCode ?? KLING_CODE_BY_STATUS[error.status] ?? 5000, message: error.message, request_id: randomUUID() };
+      return renderKlingError(error);
   }
 }

@@ -12,6 +12,9 @@ export const ENDPOINT_FAMILIES = [
 
 export type EndpointFamily = (typeof ENDPOINT_FAMILIES)[number];
 
+/** Families whose requests are turns of text: what an Anthropic-native client can reach through /v1/messages. */
+export const TEXT_FAMILIES: readonly EndpointFamily[] = ['chat-completions', 'messages', 'responses'];
+
 /** What a model makes: text (with or without reasoning), images or videos; `asset` is the asset library. */
 export type ModelKind = 'chat' | 'reasoning' | 'image' | 'video' | 'asset';
 

@@ -74,7 +74,7 @@ export async function sendWithFallback<F extends PairFamily>(options: DispatchOp
   // With every circuit open, trying anyway beats refusing outright.
   let ordered = closed.length > 0 ? closed : candidates;
   if (ordered.length > 1 && gateway.config.file.routing?.sticky_sessions !== false) {
-    ordered = stickyOrder(ordered, conversationOf(request.headers, options.body, request.gw.key?.id));
+    ordered = stickyOrder(ordered, conversationOf(request.headers, request.gw.facts?.conversation, request.gw.key?.id));
   }
   const failures: { last?: GatewayError } = {};
   for (const { channel, offer } of ordered) {
@@ -131,7 +131,7 @@ async function upstreamCallFor<F extends PairFamily>({ options, pair, stream }: 
 async function tryOnce<F extends PairFamily>(run: ChannelRun<F>, ctx: TranslateContext, call: UpstreamCall, attempt: number): Promise<Attempt<F> | FailedTry> {
   const { options: { request }, channel, cancel, stream } = run;
   const pair = run.pair as unknown as TranslatorPair<unknown, unknown>;
-  const span = request.gw.trace?.startAttempt(attemptSpanStart({ channel, family: request.gw.family ?? 'chat-completions', upstreamModel: ctx.upstreamModel, attempt, method: call.method }));
+  const span = request.gw.trace?.startAttempt(attemptSpanStart({ channel, operation: request.routeOptions.config.operation, upstreamModel: ctx.upstreamModel, attempt, method: call.method }));
   let answered: number | undefined;
   let status: number | undefined;
   try {

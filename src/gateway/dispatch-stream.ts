@@ -98,7 +98,7 @@ function streamFailureOf(error: unknown, cancel: Cancellation): GatewayError {
 function finishStream<F extends PairFamily>(options: DispatchOptions<F> & StreamOptions, attempt: Attempt<F> & PrimedStream, out: ClientStream): void {
   const { request } = options;
   const gateway = request.server.gateway;
-  request.gw.usage = attempt.translator.usage() ?? gateway.usage.usageOfRelayed({ body: options.body, sent: out.sent, deliveredText: options.deliveredText });
+  request.gw.usage = attempt.translator.usage() ?? gateway.usage.usageOfRelayed({ facts: options.request.gw.facts, sent: out.sent, deliveredText: options.deliveredText });
   // Body logging (the request log) keeps the stream as the client got it.
   if (gateway.requestLog.settings.bodies) request.gw.responseText = out.sent.join('') + out.errorText;
   attempt.span?.end(attemptSpanEnd({ status: attempt.response.status, errorType: request.gw.streamError?.code, usage: request.gw.usage }));

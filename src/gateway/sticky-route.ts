@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { ConversationHint } from '../contracts/request-facts.js';
 import type { Offering } from './route-model.js';
 
 /**
@@ -18,39 +19,19 @@ const SESSION_HEADERS = ['x-claude-code-session-id', 'session-id', 'thread-id', 
 const PREFIX_CHARS = 2048;
 
 /**
- * The conversation a request belongs to: a session header, the body's `prompt_cache_key`
- * (Responses, chat) or `metadata.user_id` (Anthropic; Claude Code's carries its session), else the
- * key with the start of the prompt (system text and first message): the prefix a cache would hold.
+ * The conversation a request belongs to: a session header, the cache key its client names
+ * (a prompt-cache key) or its end user (Claude Code's carries its session), else the key with the
+ * start of the prompt (system text and first turn): the prefix a cache would hold. The body's
+ * part comes from its family's facts (`hint`); a request without facts is named by its key alone.
  */
-export function conversationOf(headers: IncomingHttpHeaders, body: unknown, keyId: string | undefined): string {
+export function conversationOf(headers: IncomingHttpHeaders, hint: ConversationHint | undefined, keyId: string | undefined): string {
   for (const name of SESSION_HEADERS) {
     const value = headers[name];
     if (typeof value === 'string' && value) return `h:${value}`;
   }
-  const record = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
-  if (typeof record.prompt_cache_key === 'string' && record.prompt_cache_key) return `c:${keyId ?? ''}:${record.prompt_cache_key}`;
-  const userId = (record.metadata as { user_id?: unknown } | undefined)?.user_id;
-  if (typeof userId === 'string' && userId) return `u:${keyId ?? ''}:${userId}`;
-  const start: string[] = [];
-  const budget = { left: PREFIX_CHARS };
-  for (const field of ['system', 'instructions', 'systemInstruction']) collectText(record[field], start, budget);
-  for (const field of ['messages', 'input', 'contents']) {
-    const turns = record[field];
-    collectText(Array.isArray(turns) ? turns[0] : turns, start, budget);
-  }
-  return `p:${keyId ?? ''}:${start.join('\u0000')}`;
-}
-
-/** Strings of a value, depth first, until the budget of characters is spent. */
-function collectText(value: unknown, out: string[], budget: { left: number }): void {
-  if (budget.left <= 0 || value === null || value === undefined) return;
-  if (typeof value === 'string') {
-    out.push(value.length > budget.left ? value.slice(0, budget.left) : value);
-    budget.left -= value.length;
-    return;
-  }
-  if (typeof value !== 'object') return;
-  for (const item of Array.isArray(value) ? value : Object.values(value)) collectText(item, out, budget);
+  if (hint?.cacheKey) return `c:${keyId ?? ''}:${hint.cacheKey}`;
+  if (hint?.userId) return `u:${keyId ?? ''}:${hint.userId}`;
+  return `p:${keyId ?? ''}:${hint ? hint.promptStart(PREFIX_CHARS).join('\u0000') : ''}`;
 }
 
 /**

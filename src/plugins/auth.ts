@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GatewayError } from '../errors.js';
-import { isGoogleMethodPath } from '../api/google-style.js';
+import { BEARER_KEY_HINT, type KeyLocation } from '../contracts/family-errors.js';
 import type { EndpointFamily } from '../contracts/endpoint-family.js';
 import type { ApiKey, KeyLookup } from '../keys/key-store.js';
 
 /**
- * Authenticates every non-public route. `/v1beta` and `/v1/models` take the key from `?key=` or the
- * `x-goog-api-key` header (what @google/genai sends) as well; everything from
- * `Authorization: Bearer` (or `x-api-key`, as Anthropic-style clients send it).
+ * Authenticates every non-public route. A route whose family declares a key location
+ * (`config.errors.key`, api/<family>/errors.ts) takes the key from its query parameter or header
+ * first; every route from `Authorization: Bearer` (or `x-api-key`, as Anthropic-style clients send it).
  */
 export function registerAuth(app: FastifyInstance): void {
   // A callback hook, not an async one: a cached key is checked without a promise per request.
@@ -15,8 +15,9 @@ export function registerAuth(app: FastifyInstance): void {
     const options = request.routeOptions.config;
     if (options.isPublic || request.is404) return done();
     if (options.exists && !options.exists(request)) return done(new GatewayError('GW_ROUTE_NOT_FOUND', `No endpoint ${request.method} ${request.url.split('?')[0]}`));
-    const secret = presentedSecret(request);
-    if (!secret) return done(new GatewayError('GW_AUTH_MISSING_KEY', 'Missing API key. Pass it as the ' + keyHint(request.url) + '.'));
+    const location = options.errors?.key;
+    const secret = presentedSecret(request, location);
+    if (!secret) return done(new GatewayError('GW_AUTH_MISSING_KEY', 'Missing API key. Pass it as the ' + (location?.hint ?? BEARER_KEY_HINT) + '.'));
     const lookup = app.gateway.keys.authenticate(secret);
     if (lookup instanceof Promise) lookup.then((found) => done(admitKey(request, found, options.family)), done);
     else done(admitKey(request, lookup, options.family));
@@ -43,12 +44,14 @@ function admitKey(request: FastifyRequest, lookup: KeyLookup, family: EndpointFa
   return familyRefusal(lookup.key, family);
 }
 
-function presentedSecret(request: FastifyRequest): string | undefined {
+function presentedSecret(request: FastifyRequest, location: KeyLocation | undefined): string | undefined {
   const headers = request.headers;
-  if (takesGoogleKey(request.url)) {
+  if (location) {
     const query = request.query as Record<string, unknown> | undefined;
-    const fromQuery = typeof query?.key === 'string' ? query.key : undefined;
-    const fromHeader = typeof headers['x-goog-api-key'] === 'string' ? headers['x-goog-api-key'] : undefined;
+    const queryValue = location.query === undefined ? undefined : query?.[location.query];
+    const headerValue = location.header === undefined ? undefined : headers[location.header];
+    const fromQuery = typeof queryValue === 'string' ? queryValue : undefined;
+    const fromHeader = typeof headerValue === 'string' ? headerValue : undefined;
     if (fromQuery || fromHeader) return fromQuery || fromHeader;
   }
   const authorization = headers.authorization;
@@ -59,12 +62,6 @@ function presentedSecret(request: FastifyRequest): string | undefined {
   const apiKey = headers['x-api-key'];
   return typeof apiKey === 'string' && apiKey ? apiKey : undefined;
 }
-
-/** The Gemini-native paths, under `/v1beta` and (as @google/genai 2+ calls them) under `/v1/models`. */
-const takesGoogleKey = (url: string): boolean => url.startsWith('/v1beta/') || url.startsWith('/v1/models');
-
-const keyHint = (url: string): string =>
-  url.startsWith('/v1beta/') || isGoogleMethodPath(url) ? "'key' query parameter or the x-goog-api-key header" : "'Authorization: Bearer <API_KEY>' header";
 
 /** Endpoint permissions are families; a key without a list may use them all. */
 export function familyRefusal(key: ApiKey, family: EndpointFamily): GatewayError | undefined {

@@ -1,7 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { renderError } from '../api/envelopes.js';
 import { GatewayError } from '../errors.js';
 
 /**
@@ -9,7 +8,7 @@ import { GatewayError } from '../errors.js';
  * Fastify's own `{"error":"Bad Request",…}` (issue 13, low): a URL that cannot be decoded, and
  * connection-level errors (malformed HTTP, headers too large, a request not received in time).
  */
-export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket): void {
+export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket, render: (error: GatewayError) => unknown): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const gatewayError =
     error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
@@ -17,7 +16,7 @@ export function clientErrorHandler(error: NodeJS.ErrnoException, socket: Socket)
       : error.code === 'HPE_HEADER_OVERFLOW'
         ? new GatewayError('GW_HEADERS_TOO_LARGE', 'The request headers are larger than the server accepts')
         : new GatewayError('GW_REQ_INVALID_PARAM', 'The request is not valid HTTP');
-  const body = JSON.stringify(renderError('general', gatewayError));
+  const body = JSON.stringify(render(gatewayError));
   const status = gatewayError.status;
   // As Node does on its own: answer unless a response already started on this connection.
   const current = (socket as Socket & { _httpMessage?: { headersSent?: boolean } | null })._httpMessage;

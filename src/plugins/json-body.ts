@@ -23,8 +23,8 @@ export function registerJsonBody(app: FastifyInstance, bodyLimit: number, keepTe
   const parse = (request: FastifyRequest, text: string, done: Done): void => {
     // Body logging (the request log) keeps the text as the client sent it.
     if (keepText) request.gw.requestText = text;
-    // Anthropic-native requests go to Anthropic channels as sent (signed thinking blocks).
-    if (request.headers['anthropic-version'] !== undefined) request.gw.bodyText = text;
+    // Routes that pass the body on as sent (signed thinking blocks) keep its text.
+    if (request.routeOptions.config.keepsBodyText) request.gw.bodyText = text;
     let shape: { hasExponent: boolean; members: number };
     try {
       shape = scanJsonText(text);

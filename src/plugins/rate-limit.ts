@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../errors.js';
+import type { RequestFacts } from '../contracts/request-facts.js';
 import type { ApiKey } from '../keys/key-store.js';
 import { estimateTokens } from '../ratelimit/estimate.js';
 import { RateLimiters, type LimitKind, type LimitState, type Taken } from '../ratelimit/limiters.js';
@@ -29,8 +30,11 @@ declare module 'fastify' {
 }
 
 export interface AdmitOptions {
-  /** The validated request body; its prompt and requested maximum make the token reservation. */
-  body?: unknown;
+  /**
+   * The family's facts of the request (api/<family>/facts.ts): its prompt and requested maximum
+   * make the token reservation and worst-case cost. Kept on `request.gw.facts` for routing and billing.
+   */
+  facts?: RequestFacts;
   /** Budgets stop new work; reading a task already paid for (video polls) skips the check. */
   checkBudget?: boolean;
   /** Seconds of video the request may generate at most (video task creation), for its worst-case cost. */
@@ -60,12 +64,13 @@ export function admit(request: FastifyRequest, reply: FastifyReply, model: strin
   const key = request.gw.key;
   assertModelAllowed(key, model);
   request.gw.model = model;
+  if (options.facts) request.gw.facts = options.facts;
   if (!key) return;
   if (key.maxParallel !== null) holdParallelSlot(request, reply, key, key.maxParallel);
   if (options.checkBudget !== false && key.budgetUsd !== null) {
-    return holdBudget(request, reply, key, model, options).then(() => admitLimits(request, reply, key, model, options.body));
+    return holdBudget(request, reply, key, model, options).then(() => admitLimits(request, reply, key, model, options.facts));
   }
-  return admitLimits(request, reply, key, model, options.body);
+  return admitLimits(request, reply, key, model, options.facts);
 }
 
 const usageNotDurable = () =>
@@ -101,8 +106,8 @@ function releaseParallelSlot(_end: ResponseEnd, request: FastifyRequest): void {
 async function holdBudget(request: FastifyRequest, reply: FastifyReply, key: ApiKey, model: string, options: AdmitOptions): Promise<void> {
   const { budgets, holds } = request.server.admission;
   const { prices, catalog } = request.server.gateway;
-  const reasoning = reasoningReserve(reasoningCeilingOf(model, catalog.find(model)), (options.body ?? {}) as Record<string, unknown>);
-  const worst = worstCaseCost(prices.candidatesFor(model), options.body, options.videoSeconds ?? 0, reasoning);
+  const reasoning = reasoningReserve(reasoningCeilingOf(model, catalog.find(model)), options.facts);
+  const worst = worstCaseCost(prices.candidatesFor(model), options.facts, options.videoSeconds ?? 0, reasoning);
   const held = await holds.hold(key.id, key.budgetUsd!, worst, await budgets.pendingVideo(key.id));
   if (isRefusal(held)) {
     const refusal = held;
@@ -127,22 +132,22 @@ function settleBudget(_end: ResponseEnd, request: FastifyRequest): void | Promis
   return hold.settle(actual, gw.entryId);
 }
 
-function admitLimits(request: FastifyRequest, reply: FastifyReply, key: ApiKey, model: string, body: unknown): void | Promise<void> {
+function admitLimits(request: FastifyRequest, reply: FastifyReply, key: ApiKey, model: string, facts: RequestFacts | undefined): void | Promise<void> {
   const limits = limitsFor(key, model, request.server.gateway.config.file.tiers);
   if (limits.rpm === null && limits.tpm === null) return;
   const counter = `${key.id}:${model}`;
-  if (limits.rpm === null) return admitTokens(request, reply, key, model, limits.tpm!, counter, body, undefined);
+  if (limits.rpm === null) return admitTokens(request, reply, key, model, limits.tpm!, counter, facts, undefined);
   const taking = request.server.admission.limiters.take('requests', counter, limits.rpm, 1);
-  if (taking instanceof Promise) return taking.then((taken) => afterRequestStep(request, reply, key, model, limits.tpm, counter, body, taken));
-  return afterRequestStep(request, reply, key, model, limits.tpm, counter, body, taking);
+  if (taking instanceof Promise) return taking.then((taken) => afterRequestStep(request, reply, key, model, limits.tpm, counter, facts, taken));
+  return afterRequestStep(request, reply, key, model, limits.tpm, counter, facts, taking);
 }
 
 function afterRequestStep(
-  request: FastifyRequest, reply: FastifyReply, key: ApiKey, model: string, tpm: number | null, counter: string, body: unknown, taken: Taken,
+  request: FastifyRequest, reply: FastifyReply, key: ApiKey, model: string, tpm: number | null, counter: string, facts: RequestFacts | undefined, taken: Taken,
 ): void | Promise<void> {
   setLimitHeaders(reply, REQUEST_HEADERS, taken.state);
   if (!taken.admitted) throw rateLimited(key, model, 'requests', taken.state);
-  if (tpm !== null) return admitTokens(request, reply, key, model, tpm, counter, body, taken);
+  if (tpm !== null) return admitTokens(request, reply, key, model, tpm, counter, facts, taken);
 }
 
 /**
@@ -151,9 +156,9 @@ function afterRequestStep(
  * refusal gives back the request already counted (`requestTaken`).
  */
 function admitTokens(
-  request: FastifyRequest, reply: FastifyReply, key: ApiKey, model: string, tpm: number, counter: string, body: unknown, requestTaken: Taken | undefined,
+  request: FastifyRequest, reply: FastifyReply, key: ApiKey, model: string, tpm: number, counter: string, facts: RequestFacts | undefined, requestTaken: Taken | undefined,
 ): void | Promise<void> {
-  const tokens = Math.min(tpm, body === undefined ? 0 : estimateTokens(body));
+  const tokens = Math.min(tpm, facts === undefined ? 0 : estimateTokens(facts));
   const taking = request.server.admission.limiters.take('tokens', counter, tpm, tokens);
   if (taking instanceof Promise) return taking.then((taken) => afterTokenStep(request, reply, key, model, counter, tokens, requestTaken, taken));
   return afterTokenStep(request, reply, key, model, counter, tokens, requestTaken, taking);

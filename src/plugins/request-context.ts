@@ -9,6 +9,8 @@ import type { Usage } from '../contracts/usage.js';
 import type { EndState } from './request-end.js';
 import type { RequestTrace } from '../telemetry/tracing.js';
 import type { Charge } from '../usage/charge.js';
+import type { RequestFacts } from '../contracts/request-facts.js';
+import type { FamilyErrors } from '../contracts/family-errors.js';
 
 /** Per-request data, on one typed decoration (`request.gw`). */
 export interface RequestContext {
@@ -21,6 +23,8 @@ export interface RequestContext {
   key: ApiKey | undefined;
   family: EndpointFamily | undefined;
   model: string | undefined;
+  /** What limits, budgets, routing and billing read of the body, made once by the family (api/<family>/facts.ts). */
+  facts?: RequestFacts | undefined;
   channel: string | undefined;
   usage: Usage | undefined;
   firstTokenAt: number | undefined;
@@ -73,6 +77,12 @@ export interface RouteOptions {
    * models on the native paths): false answers the ordinary 404 before authentication.
    */
   exists?: (request: FastifyRequest) => boolean;
+  /** The family's error envelope and key location (api/<family>/errors.ts); the general envelope when omitted. */
+  errors?: FamilyErrors;
+  /** `gen_ai.operation.name` of the route's model calls (the GenAI conventions); omitted where no model is called. */
+  operation?: string;
+  /** The body's text is kept on the request (`gw.bodyText`) for a same-protocol pass-through. */
+  keepsBodyText?: boolean;
 }
 
 declare module 'fastify' {

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { operationNameOf, requestParameterAttributes, usageAttributes } from '../telemetry/gen-ai-attributes.js';
+import { requestParameterAttributes, usageAttributes } from '../telemetry/gen-ai-attributes.js';
 import type { SpanEnd, SpanStart } from '../telemetry/tracing.js';
 import { onRequestEnd, type ResponseEnd } from './request-end.js';
 
@@ -38,7 +38,7 @@ function serverSpanStart(request: FastifyRequest): SpanStart {
 function endServerSpan(end: ResponseEnd, request: FastifyRequest, reply: FastifyReply): void {
   const gw = request.gw;
   const status = reply.raw.statusCode;
-  const operation = operationNameOf(gw.family);
+  const operation = request.routeOptions.config.operation;
   // The code of the error the client read, whether answered whole or as a stream's last event.
   const errorType = gw.error?.code ?? gw.streamError?.code ?? (status >= 400 ? String(status) : undefined);
   const span: SpanEnd = {
@@ -50,7 +50,7 @@ function endServerSpan(end: ResponseEnd, request: FastifyRequest, reply: Fastify
       'gen_ai.request.model': gw.model,
       // Answers carry the public model id the client asked for (TranslateContext.model).
       'gen_ai.response.model': status < 400 ? gw.model : undefined,
-      ...(gw.family ? requestParameterAttributes(request.body) : {}),
+      ...requestParameterAttributes(gw.facts),
       ...usageAttributes(gw.usage),
       'gateway.key.id': gw.key?.id,
       'gateway.family': gw.family,

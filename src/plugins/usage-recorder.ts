@@ -101,7 +101,7 @@ export function chargeOfRequest(request: FastifyRequest): Charge | undefined {
   const gw = request.gw;
   const known = gw.charge;
   if (known && known.usage === gw.usage) return known.value;
-  const value = chargeOf(request.server.gateway.prices, gw.channel, gw.model ?? '', gw.usage, request.body);
+  const value = chargeOf(request.server.gateway.prices, gw.channel, gw.model ?? '', gw.usage, gw.facts?.media);
   gw.charge = { usage: gw.usage, value };
   return value;
 }

@@ -10,6 +10,7 @@ import { readErrorBody, toTransportError, type UpstreamResponse } from '../gatew
 import type { TranslateContext } from '../contracts/translator.js';
 import type { UpstreamCall } from '../contracts/upstream-call.js';
 import { worstCaseCost } from '../usage/worst-case.js';
+import type { RequestFacts } from '../contracts/request-facts.js';
 import { attemptSpanEnd, attemptSpanStart } from '../telemetry/attempt-span.js';
 import type { AttemptTrace } from '../telemetry/tracing.js';
 import { NOT_SUBMITTED, VideoTaskRepo } from './task-repo.js';
@@ -31,6 +32,8 @@ export interface CreateVideoTaskOptions<S extends VideoAdapterSurface & VideoSur
   externalId?: string | null;
   /** The most seconds the task can generate: its worst-case cost is held against the key's budget until it ends. */
   videoSeconds: number;
+  /** The family's facts of the request (api/<family>/facts.ts), for the worst-case cost. */
+  facts: RequestFacts;
 }
 
 /** `asyntask_` + 24 hex characters (spec: "form asyntask_<suffix>"). */
@@ -65,7 +68,7 @@ export async function createVideoTask<S extends VideoAdapterSurface & VideoSurfa
     externalId: options.externalId ?? null,
     now,
     nextPollAt: now + SUBMISSION_GRACE_MS,
-    reservedUsd: worstCaseCost(deps.prices.candidatesFor(options.model), options.body, options.videoSeconds),
+    reservedUsd: worstCaseCost(deps.prices.candidatesFor(options.model), options.facts, options.videoSeconds),
   });
   // The row holds the cost from now on (until the task ends), not the request: give the request's
   // hold back, and drop this instance's cached figure of the key's pending tasks.
@@ -119,7 +122,7 @@ async function submitToChannels<S extends VideoAdapterSurface & VideoSurface>(op
       for (let attempt = 1; ; attempt++) {
         request.gw.channel = channel.name;
         const sentAt = Date.now();
-        const span = request.gw.trace?.startAttempt(attemptSpanStart({ channel, family: request.gw.family ?? 'video-generations', upstreamModel: ctx.upstreamModel, attempt, method: call.method }));
+        const span = request.gw.trace?.startAttempt(attemptSpanStart({ channel, operation: request.routeOptions.config.operation, upstreamModel: ctx.upstreamModel, attempt, method: call.method }));
         const outcome = await submit(request, channel, adapter, call, span);
         settled = true;
         if ('upstreamId' in outcome || outcome.next === 'final') {

@@ -17,11 +17,14 @@ import { NOT_SUBMITTED, VideoTaskRepo } from './task-repo.js';
 import type { VideoAdapter, VideoAdapterSurface } from '../contracts/video-adapter.js';
 import { completedChange, isTerminal, observedChange, type VideoSurface, type VideoTask } from './video-task.js';
 import { type VideoFailureCode } from '../contracts/video-adapter.js';
+import type { MediaFacts } from '../contracts/request-facts.js';
 
 export interface VideoTaskPollerOptions {
   deps: GatewayDeps;
   surface: VideoSurface & VideoAdapterSurface;
   log: FastifyBaseLogger;
+  /** The media size a stored task request asks for (its family's facts), which its charge prices. */
+  mediaOf: (request: unknown) => MediaFacts;
   /** How often the background loop looks for due tasks (default: `video_tasks.poll_tick_ms`, else 500). */
   tickMs?: number;
   /** How long a claim on a task lasts unless renewed (default: `video_tasks.lease_ms`, else 30 s). */
@@ -170,7 +173,7 @@ export class VideoTaskPoller {
     const { deps } = this.options;
     if (!(await this.repo.markCharged(task.id))) return;
     const videoSeconds = durationSeconds ?? 0;
-    const charge = chargeOf(deps.prices, task.channel, task.model, { promptTokens: 0, completionTokens: 0, reasoningTokens: 0, totalTokens: 0, videoSeconds }, task.request);
+    const charge = chargeOf(deps.prices, task.channel, task.model, { promptTokens: 0, completionTokens: 0, reasoningTokens: 0, totalTokens: 0, videoSeconds }, this.options.mediaOf(task.request));
     deps.usage.record({
       // One charge per task: a replayed journal or a second poller can never store it twice.
       entry_id: `video_${task.id}`,

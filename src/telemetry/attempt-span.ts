@@ -1,6 +1,5 @@
-import type { EndpointFamily } from '../contracts/endpoint-family.js';
 import type { Usage } from '../contracts/usage.js';
-import { operationNameOf, usageAttributes } from './gen-ai-attributes.js';
+import { usageAttributes } from './gen-ai-attributes.js';
 import type { SpanEnd, SpanStart } from './tracing.js';
 
 /** What a span says of the channel it calls (a gateway Channel has these). */
@@ -13,7 +12,8 @@ export interface SpanChannel {
 
 export interface AttemptSpanOptions {
   channel: SpanChannel;
-  family: EndpointFamily;
+  /** `gen_ai.operation.name` as the route declares it (`config.operation`); the span is named by the method without one. */
+  operation: string | undefined;
   /** The channel's name for the model (what the vendor is asked for). */
   upstreamModel: string;
   /** 1 for the first call to this channel, 2 for its first retry, … */
@@ -22,8 +22,7 @@ export interface AttemptSpanOptions {
 }
 
 /** The client span of one upstream attempt, named `{operation} {upstream model}` as the GenAI conventions ask. */
-export function attemptSpanStart({ channel, family, upstreamModel, attempt, method }: AttemptSpanOptions): SpanStart {
-  const operation = operationNameOf(family);
+export function attemptSpanStart({ channel, operation, upstreamModel, attempt, method }: AttemptSpanOptions): SpanStart {
   const server = new URL(channel.baseUrl);
   return {
     name: operation ? `${operation} ${upstreamModel}` : method,

@@ -1,26 +1,9 @@
-import type { EndpointFamily } from '../contracts/endpoint-family.js';
+import type { RequestFacts } from '../contracts/request-facts.js';
 import type { Usage } from '../contracts/usage.js';
 import type { SpanAttributes } from './tracing.js';
 
-/**
- * `gen_ai.operation.name` per endpoint family: the GenAI conventions' well-known values where one
- * fits (https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-spans/). Image and video
- * generation have none yet, so they get plain names of our own; asset uploads are no model call.
- */
-const OPERATION_BY_FAMILY = {
-  'chat-completions': 'chat',
-  messages: 'chat',
-  responses: 'chat',
-  'generate-content': 'generate_content',
-  images: 'image_generation',
-  'video-generations': 'video_generation',
-  videoalt: 'video_generation',
-  'cloud-asset': undefined,
-} as const satisfies Record<EndpointFamily, string | undefined>;
-
-export function operationNameOf(family: EndpointFamily | undefined): string | undefined {
-  return family === undefined ? undefined : OPERATION_BY_FAMILY[family];
-}
+// `gen_ai.operation.name` is each family's to declare on its routes (`config.operation`): the GenAI
+// conventions' well-known values where one fits (https://opentelemetry.io/docs/specs/semconv/gen-ai/gen-ai-spans/).
 
 /** `gen_ai.usage.*`; reasoning tokens are inside the output tokens, as the conventions count them. */
 export function usageAttributes(usage: Usage | undefined): SpanAttributes {
@@ -32,23 +15,13 @@ export function usageAttributes(usage: Usage | undefined): SpanAttributes {
   };
 }
 
-/**
- * `gen_ai.request.*` read from the top of a request body, where each family keeps them:
- * chat and messages (`max_tokens`, `max_completion_tokens`), responses (`max_output_tokens`),
- * generateContent (`generationConfig`). Nothing is parsed that was not parsed already.
- */
-export function requestParameterAttributes(body: unknown): SpanAttributes {
-  if (typeof body !== 'object' || body === null) return {};
-  const fields = body as Record<string, unknown>;
-  const generation = typeof fields.generationConfig === 'object' && fields.generationConfig !== null ? (fields.generationConfig as Record<string, unknown>) : undefined;
+/** `gen_ai.request.*` from the family's facts of the request (api/<family>/facts.ts). */
+export function requestParameterAttributes(facts: RequestFacts | undefined): SpanAttributes {
+  if (!facts) return {};
   return {
-    'gen_ai.request.max_tokens': numberOrUndefined(fields.max_tokens ?? fields.max_completion_tokens ?? fields.max_output_tokens ?? generation?.maxOutputTokens),
-    'gen_ai.request.temperature': numberOrUndefined(fields.temperature ?? generation?.temperature),
-    'gen_ai.request.top_p': numberOrUndefined(fields.top_p ?? generation?.topP),
-    'gen_ai.request.stream': fields.stream === true ? true : undefined,
+    'gen_ai.request.max_tokens': facts.maxOutputTokens,
+    'gen_ai.request.temperature': facts.temperature,
+    'gen_ai.request.top_p': facts.topP,
+    'gen_ai.request.stream': facts.isStream ? true : undefined,
   };
-}
-
-function numberOrUndefined(value: unknown): number | undefined {
-  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }

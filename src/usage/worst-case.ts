@@ -2,9 +2,9 @@ import { DEFAULT_REASONING_CEILING, findModel } from '../catalog/models.js';
 import type { CatalogEntry } from '../catalog/catalog.js';
 import type { LongContextTierConfig, PriceConfig } from '../config/schema.js';
 import { approximateTokens } from '../tokens/approximate.js';
-import { DEFAULT_COMPLETION_ESTIMATE, promptTokens, requestedMaximum, templateTokens } from '../ratelimit/estimate.js';
+import { DEFAULT_COMPLETION_ESTIMATE } from '../ratelimit/estimate.js';
+import { NO_MEDIA, type RequestFacts } from '../contracts/request-facts.js';
 import { perVideoSecond, priceUsage } from './cost-lines.js';
-import { billingDetailsOf } from './billing-details.js';
 
 /**
  * The most a request can cost, held against its key's budget while it runs (issue 13): the
@@ -15,22 +15,21 @@ import { billingDetailsOf } from './billing-details.js';
  * dearest price any channel serving the model charges (issue 21): every input token at the
  * dearest input rate (a 1-hour cache write costs twice the input), every output token at the
  * dearest output rate, the long-context tier when the prompt passes it. Unpriced models cost 0
- * and hold nothing.
+ * and hold nothing. A request whose family gave no facts (a video task's admission) holds only
+ * its output estimate and video seconds.
  */
-export function worstCaseCost(candidates: readonly PriceConfig[], body: unknown, videoSeconds: number, reasoningTokens = 0): number {
+export function worstCaseCost(candidates: readonly PriceConfig[], facts: RequestFacts | undefined, videoSeconds: number, reasoningTokens = 0): number {
   if (candidates.length === 0) return 0;
-  const record = (body && typeof body === 'object' ? body : {}) as Record<string, unknown>;
-  const config = record.generationConfig as Record<string, unknown> | undefined;
-  const choices = numberOr(record.n, numberOr(config?.candidateCount, 1));
-  const details = billingDetailsOf(body);
+  const choices = facts?.choices ?? 1;
+  const media = facts?.media ?? NO_MEDIA;
   let prompt: number | undefined;
   let worst = 0;
   for (const candidate of candidates) {
-    const price = ceilingOf(candidate, details.videoResolution);
-    if (price.prompt_per_1m || price.long_context?.some((tier) => tier.prompt_per_1m)) prompt ??= promptTokens(body, approximateTokens) + templateTokens(body);
+    const price = ceilingOf(candidate, media.videoResolution);
+    if (price.prompt_per_1m || price.long_context?.some((tier) => tier.prompt_per_1m)) prompt ??= facts ? facts.promptTokens(approximateTokens) + facts.templateTokens() : 0;
     const cost = priceUsage(price, {
       promptTokens: price.prompt_per_1m || price.long_context ? (prompt ?? 0) : 0,
-      completionTokens: price.completion_per_1m || price.long_context ? ((requestedMaximum(body) ?? DEFAULT_COMPLETION_ESTIMATE) + reasoningTokens) * choices : 0,
+      completionTokens: price.completion_per_1m || price.long_context ? ((facts?.maxOutputTokens ?? DEFAULT_COMPLETION_ESTIMATE) + reasoningTokens) * choices : 0,
       images: price.per_image ? choices : 0,
       videoSeconds,
     }).usd;
@@ -50,22 +49,18 @@ export function reasoningCeilingOf(model: string, entry: CatalogEntry | undefine
 }
 
 /**
- * Reasoning tokens a request may produce on top of its answer: the model's ceiling,
- * none when the request turns thinking off (`thinking: {type: "disabled"}`, Gemini
- * `thinkingBudget: 0`), a Gemini `thinkingBudget` when it is lower. Every output maximum is
- * counted as the answer's: Ark's `max_tokens` leaves the chain of thought out, and holding too
- * much only delays a request near the end of a budget, while holding too little overspends it.
+ * Reasoning tokens a request may produce on top of its answer: the model's ceiling, none when
+ * the request turns thinking off, the request's own reasoning budget when it is lower (the facts'
+ * `reasoningBudget`). Every output maximum is counted as the answer's: Ark's `max_tokens` leaves
+ * the chain of thought out, and holding too much only delays a request near the end of a budget,
+ * while holding too little overspends it.
  */
-export function reasoningReserve(ceiling: number, body: Readonly<Record<string, unknown>>): number {
+export function reasoningReserve(ceiling: number, facts: RequestFacts | undefined): number {
   if (ceiling === 0) return 0;
-  if ((body.thinking as { type?: unknown } | undefined)?.type === 'disabled') return 0;
-  const config = (body.generationConfig as Record<string, unknown> | undefined) ?? {};
-  const thinking = (config.thinkingConfig ?? config.thinking_config) as Record<string, unknown> | undefined;
-  const budget = thinking?.thinkingBudget ?? thinking?.thinking_budget;
-  return typeof budget === 'number' && budget >= 0 ? Math.min(budget, ceiling) : ceiling;
+  const budget = facts?.reasoningBudget;
+  if (budget === 'off') return 0;
+  return budget === undefined ? ceiling : Math.min(budget, ceiling);
 }
-
-const numberOr = (value: unknown, fallback: number): number => (typeof value === 'number' && value >= 1 ? value : fallback);
 
 type TokenRates = Omit<LongContextTierConfig, 'above_input_tokens'>;
 

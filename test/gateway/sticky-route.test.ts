@@ -1,22 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Channel } from '../../src/gateway/channel.js';
 import { conversationOf, stickyOrder } from '../../src/gateway/sticky-route.js';
+import { chatCompletionsFacts } from '../../src/api/chat-completions/facts.js';
+import { anthropicMessagesFacts } from '../../src/api/messages/facts.js';
 import { call, startTestGateway, type TestGateway } from '../helpers/gateway.js';
 
 const channel = (name: string, weight = 1, priority = 0) => ({ channel: { name, weight, priority } as Channel, offer: name });
 
 describe('sticky routing: which conversation a request belongs to (issue 20)', () => {
+  // The body's part comes from the family's facts (issue 28): chat names caches, Anthropic's bodies their system text.
+  const chat = (body: object) => chatCompletionsFacts(body as never).conversation;
+  const anthropic = (body: object) => anthropicMessagesFacts(body as never).conversation;
   it('reads a session header first, then prompt_cache_key, then metadata.user_id, then the prompt start', () => {
     const body = { prompt_cache_key: 'pk', metadata: { user_id: 'u' }, messages: [{ role: 'user', content: 'hi' }] };
-    expect(conversationOf({ 'x-claude-code-session-id': 'cc' }, body, 'key_1')).toBe('h:cc');
-    expect(conversationOf({ 'session-id': 'codex' }, body, 'key_1')).toBe('h:codex');
-    expect(conversationOf({}, body, 'key_1')).toBe('c:key_1:pk');
-    expect(conversationOf({}, { ...body, prompt_cache_key: undefined }, 'key_1')).toBe('u:key_1:u');
-    const a = conversationOf({}, { system: 'S', messages: [{ role: 'user', content: 'first' }, { role: 'assistant', content: 'x' }] }, 'key_1');
-    const b = conversationOf({}, { system: 'S', messages: [{ role: 'user', content: 'first' }, { role: 'assistant', content: 'y' }, { role: 'user', content: 'z' }] }, 'key_1');
+    expect(conversationOf({ 'x-claude-code-session-id': 'cc' }, chat(body), 'key_1')).toBe('h:cc');
+    expect(conversationOf({ 'session-id': 'codex' }, chat(body), 'key_1')).toBe('h:codex');
+    expect(conversationOf({}, chat(body), 'key_1')).toBe('c:key_1:pk');
+    expect(conversationOf({}, chat({ ...body, prompt_cache_key: undefined }), 'key_1')).toBe('u:key_1:u');
+    const a = conversationOf({}, anthropic({ system: 'S', messages: [{ role: 'user', content: 'first' }, { role: 'assistant', content: 'x' }] }), 'key_1');
+    const b = conversationOf({}, anthropic({ system: 'S', messages: [{ role: 'user', content: 'first' }, { role: 'assistant', content: 'y' }, { role: 'user', content: 'z' }] }), 'key_1');
     expect(a).toBe(b);
-    expect(conversationOf({}, { system: 'S', messages: [{ role: 'user', content: 'other' }] }, 'key_1')).not.toBe(a);
-    expect(conversationOf({}, { system: 'S', messages: [{ role: 'user', content: 'first' }] }, 'key_2')).not.toBe(a);
+    expect(conversationOf({}, anthropic({ system: 'S', messages: [{ role: 'user', content: 'other' }] }), 'key_1')).not.toBe(a);
+    expect(conversationOf({}, anthropic({ system: 'S', messages: [{ role: 'user', content: 'first' }] }), 'key_2')).not.toBe(a);
   });
 
   it('orders a priority group by the conversation, keeps priorities, and shares conversations out by weight', () => {

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { approximateTokens, DEFAULT_COMPLETION_ESTIMATE, estimateTokens } from '../../src/ratelimit/estimate.js';
+import { chatCompletionsFacts } from '../../src/api/chat-completions/facts.js';
+import { responsesFacts } from '../../src/api/responses/facts.js';
+import { generateContentFacts } from '../../src/api/generate-content/facts.js';
+import { imagesFacts } from '../../src/api/images/facts.js';
 import { limitsFor } from '../../src/ratelimit/policy.js';
 import { formatReset } from '../../src/plugins/rate-limit.js';
 import { countTokens } from '../../src/simulator/text.js';
@@ -29,13 +33,13 @@ describe('estimateTokens', () => {
   it('counts prompt text in every family shape plus the requested maximum', () => {
     const text = 'How many tokens is this sentence?';
     const n = approximateTokens(text);
-    expect(estimateTokens({ model: 'delta-4.1', messages: [{ role: 'user', content: text }], max_tokens: 50 })).toBe(n + 50);
-    expect(estimateTokens({ messages: [{ role: 'user', content: [{ type: 'text', text }, { type: 'image_url', image_url: { url: 'https://example.com/a-long-url.png' } }] }], max_completion_tokens: 7 })).toBe(n + 7);
-    expect(estimateTokens({ input: [{ role: 'user', content: [{ type: 'input_text', text }] }], instructions: text, max_output_tokens: 3 })).toBe(2 * n + 3);
-    expect(estimateTokens({ contents: [{ role: 'user', parts: [{ text }, { inlineData: { mimeType: 'image/png', data: 'AAAA' } }] }], generationConfig: { maxOutputTokens: 9 } })).toBe(n + 9);
+    expect(estimateTokens(chatCompletionsFacts({ model: 'delta-4.1', messages: [{ role: 'user', content: text }], max_tokens: 50 } as never))).toBe(n + 50);
+    expect(estimateTokens(chatCompletionsFacts({ messages: [{ role: 'user', content: [{ type: 'text', text }, { type: 'image_url', image_url: { url: 'https://example.com/a-long-url.png' } }] }], max_completion_tokens: 7 } as never))).toBe(n + 7);
+    expect(estimateTokens(responsesFacts({ input: [{ role: 'user', content: [{ type: 'input_text', text }] }], instructions: text, max_output_tokens: 3 }))).toBe(2 * n + 3);
+    expect(estimateTokens(generateContentFacts({ contents: [{ role: 'user', parts: [{ text }, { inlineData: { mimeType: 'image/png', data: 'AAAA' } }] }], generationConfig: { maxOutputTokens: 9 } }))).toBe(n + 9);
   });
   it('reserves the documented default when no maximum is asked for', () => {
-    expect(estimateTokens({ prompt: 'a red kite' })).toBe(approximateTokens('a red kite') + DEFAULT_COMPLETION_ESTIMATE);
+    expect(estimateTokens(imagesFacts({ prompt: 'a red kite' }))).toBe(approximateTokens('a red kite') + DEFAULT_COMPLETION_ESTIMATE);
   });
   it('approximates within reach of the real tokenizer for English and CJK, never far below it', () => {
     const samples = [

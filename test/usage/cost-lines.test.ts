@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { priceUsage } from '../../src/usage/cost-lines.js';
 import { worstCaseCost } from '../../src/usage/worst-case.js';
+import { chatCompletionsFacts } from '../../src/api/chat-completions/facts.js';
+import { videoGenerationsFacts } from '../../src/api/video-generations/facts.js';
+
+const chat = (body: object) => chatCompletionsFacts(body as never);
 import { PriceBook } from '../../src/catalog/price-book.js';
 import { PRICE_SHEET } from '../../src/catalog/price-sheet.js';
 import { CATALOG } from '../../src/catalog/models.js';
@@ -61,15 +65,15 @@ describe('prices for every billed dimension (issue 21)', () => {
   it('holds the worst case at the dearest rate of each kind: a 1-hour cache write for input, the long tier past its threshold', () => {
     const claude = PRICE_SHEET.find((v) => v.vendor === 'anthropic')!.models['claude-sonnet-4-5-20250929']!.price;
     const prompt = 'word '.repeat(4_000);
-    const small = worstCaseCost([claude], { messages: [{ role: 'user', content: prompt }], max_tokens: 1_000 }, 0);
+    const small = worstCaseCost([claude], chat({ messages: [{ role: 'user', content: prompt }], max_tokens: 1_000 }), 0);
     const tokens = Math.round((small - 1_000 * 15e-6) / 6e-6);
     expect(tokens).toBeGreaterThan(3_000);
     close(small, (tokens * 6 + 1_000 * 15) / 1e6);
     // Two channels serving the model at different prices: the dearer one is held.
-    expect(worstCaseCost([{ completion_per_1m: 1 }, { completion_per_1m: 3 }], { max_tokens: 1_000_000 }, 0)).toBe(3);
-    expect(worstCaseCost([{ per_video_second_by_resolution: { '720P': 0.1, '1080P': 0.15 } }], { resolution: '720P' }, 10)).toBe(1);
-    expect(worstCaseCost([{ per_video_second_by_resolution: { '720P': 0.1, '1080P': 0.15 } }], {}, 10)).toBe(1.5);
-    expect(worstCaseCost([], { max_tokens: 10 }, 0)).toBe(0);
+    expect(worstCaseCost([{ completion_per_1m: 1 }, { completion_per_1m: 3 }], chat({ max_tokens: 1_000_000 }), 0)).toBe(3);
+    expect(worstCaseCost([{ per_video_second_by_resolution: { '720P': 0.1, '1080P': 0.15 } }], videoGenerationsFacts({ resolution: '720P' }), 10)).toBe(1);
+    expect(worstCaseCost([{ per_video_second_by_resolution: { '720P': 0.1, '1080P': 0.15 } }], videoGenerationsFacts({}), 10)).toBe(1.5);
+    expect(worstCaseCost([], chat({ max_tokens: 10 }), 0)).toBe(0);
   });
 });
 

@@ -1,4 +1,4 @@
-import { promptTokens as countPromptTokens } from '../../src/ratelimit/estimate.js';
+import { countPromptText as countPromptTokens } from '../../src/api/body-facts/prompt-facts.js';
 import { countTokens } from '../../src/tokens/tokenizer.js';
 import { parseSseText } from '../../src/sse/parse.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

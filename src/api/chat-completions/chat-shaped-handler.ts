@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { OpenAIChatRequest } from '../../protocols/openai-chat/types.js';
 import { dispatchJsonReply, dispatchStream } from '../../gateway/dispatch.js';
 import { admit } from '../../plugins/rate-limit.js';
+import { chatCompletionsFacts } from './facts.js';
 import { chatChunkText, renderChatStreamError } from './stream-error.js';
 
 /**
@@ -11,7 +12,7 @@ import { chatChunkText, renderChatStreamError } from './stream-error.js';
 export function chatShapedHandler(family: 'chat-completions' | 'messages') {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<unknown> => {
     const body = request.body as OpenAIChatRequest;
-    const admitting = admit(request, reply, body.model, { body });
+    const admitting = admit(request, reply, body.model, { facts: chatCompletionsFacts(body) });
     if (admitting) await admitting;
     const options = { family, model: body.model, body, request, reply, includeUsage: body.stream_options?.include_usage === true };
     if (body.stream) {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { chatErrors } from './errors.js';
 import type { OpenAIChatCompletion, OpenAIChatRequest } from '../../protocols/openai-chat/types.js';
 import type { TranslatorPair } from '../../contracts/translator.js';
 import { toFastifyValidator } from '../../validation/compile.js';
@@ -16,7 +17,7 @@ export async function chatCompletionsRoutes(app: FastifyInstance): Promise<void>
   app.post(
     '/v1/chat/completions',
     {
-      config: { family: 'chat-completions' },
+      config: { family: 'chat-completions', errors: chatErrors, operation: 'chat' },
       schema: {
         summary: 'Create a chat completion',
         description: 'Families A (delta-4.1), B (beta multimodal) and C (beta-seed-1-6-lite-251015). `stream: true` streams chat.completion.chunk events ending in `data: [DONE]`.',

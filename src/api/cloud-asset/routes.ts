@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { generalErrors } from '../general/errors.js';
 import { ASSET_MODEL } from '../../catalog/models.js';
 import { GatewayError } from '../../errors.js';
 import { admit } from '../../plugins/rate-limit.js';
@@ -12,7 +13,7 @@ import {
 } from './schemas.js';
 
 const route = (summary: string, body: object, validate: Validator<unknown>) => ({
-  config: { family: 'cloud-asset' as const },
+  config: { family: 'cloud-asset' as const, errors: generalErrors },
   schema: { summary, tags: ['cloud-asset'], security: [{ bearer: [] }], body },
   validatorCompiler: () => toFastifyValidator(validate),
 });

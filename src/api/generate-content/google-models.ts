@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { generateContentErrors } from './errors.js';
 import { Type } from 'typebox';
 import type { Catalog } from '../../catalog/catalog.js';
 import { GENERATE_CONTENT_ENDPOINTS } from '../../catalog/models.js';
@@ -55,6 +56,7 @@ export async function googleModelsRoutes(app: FastifyInstance): Promise<void> {
   app.get(
     '/v1beta/models',
     {
+      config: { errors: generateContentErrors },
       schema: {
         summary: 'List models (Gemini-native)',
         description: 'The generate-content models the key may use. Also answered on `GET /v1/models` to Google-style calls (`x-goog-api-key` or `?key=`, no bearer header).',
@@ -68,6 +70,7 @@ export async function googleModelsRoutes(app: FastifyInstance): Promise<void> {
   app.get(
     '/v1beta/models/:model',
     {
+      config: { errors: generateContentErrors },
       schema: {
         summary: 'Get a model (Gemini-native)',
         tags: ['generate-content'],

@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { generateContentErrors } from './errors.js';
+import { generateContentFacts } from './facts.js';
 import { GENERATE_CONTENT_ENDPOINTS, IMAGE_MODELS } from '../../catalog/models.js';
 import type { GeminiGenerateContentRequest, GeminiGenerateContentResponse, GeminiMethod, GenerateContentCall } from '../../protocols/gemini-generate/types.js';
 import type { TranslatorPair } from '../../contracts/translator.js';
@@ -40,6 +42,8 @@ const DESCRIPTIONS: Record<GeminiMethod, string> = {
     'Text models answer SSE with `alt=sse` (what the SDKs send) and a JSON array of responses without it.',
 };
 
+const GENERATE_CONTENT_ROUTE = { family: 'generate-content', errors: generateContentErrors, operation: 'generate_content' } as const;
+
 const isImageModel = (model: string): boolean => (IMAGE_MODELS as readonly string[]).includes(model);
 
 /**
@@ -55,7 +59,7 @@ export async function generateContentRoutes(app: FastifyInstance): Promise<void>
         app.post(
           `${prefix}/models/${model}::${method}`,
           {
-            config: { family: 'generate-content' },
+            config: GENERATE_CONTENT_ROUTE,
             schema: {
               summary: `${model}:${method}`,
               description: DESCRIPTIONS[method],
@@ -73,7 +77,7 @@ export async function generateContentRoutes(app: FastifyInstance): Promise<void>
       app.post(
         `${prefix}/models/${model}::countTokens`,
         {
-          config: { family: 'generate-content' },
+          config: GENERATE_CONTENT_ROUTE,
           schema: {
             summary: `${model}:countTokens`,
             description: "Counts the request's tokens with the gateway's tokenizer (o200k); no upstream call.",
@@ -120,7 +124,7 @@ function operatorModelRoute(app: FastifyInstance, prefix: string): void {
   app.post(
     `${prefix}/models/:call`,
     {
-      config: { family: 'generate-content', exists: (request) => callOf(request) !== undefined },
+      config: { ...GENERATE_CONTENT_ROUTE, exists: (request) => callOf(request) !== undefined },
       schema: { hide: true, querystring: GenerateContentQuerySchema },
       validatorCompiler: ({ httpPart }) => (httpPart === 'body' ? (data: unknown) => ({ value: data }) : toFastifyValidator(validateGenerateContentQuery)),
     },
@@ -139,7 +143,7 @@ function operatorModelRoute(app: FastifyInstance, prefix: string): void {
 }
 
 async function handle(request: FastifyRequest, reply: FastifyReply, model: string, method: GeminiMethod, imageModel = isImageModel(model)): Promise<unknown> {
-  await admit(request, reply, model, { body: request.body });
+  await admit(request, reply, model, { facts: generateContentFacts(request.body as object) });
   // Thoughts are part of the answer only when asked for (what a channel translated from chat needs to know).
   const includeThoughts = (request.body as GeminiGenerateContentRequest).generationConfig?.thinkingConfig?.includeThoughts === true;
   const options = { family: 'generate-content' as const, model, request, reply, client: { hidesReasoning: !includeThoughts } };

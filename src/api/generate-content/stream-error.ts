@@ -1,12 +1,12 @@
 import type { GatewayError } from '../../errors.js';
 import type { OutEvent } from '../../contracts/sse-event.js';
-import { renderError } from '../envelopes.js';
+import { renderGoogleError } from './errors.js';
 
 /**
  * A native stream that fails after its first byte ends with one `data:` event holding the
  * google error body `{error:{code,message,status}}`, the shape Gemini itself uses mid-stream.
  */
-export const renderGoogleStreamError = (error: GatewayError): OutEvent[] => [{ data: renderError('google', error) }];
+export const renderGoogleStreamError = (error: GatewayError): OutEvent[] => [{ data: renderGoogleError(error) }];
 
 /** The text parts (thoughts included) of one GenerateContentResponse chunk. */
 export function generateContentChunkText(out: OutEvent): string {

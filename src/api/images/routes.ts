@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { generalErrors } from '../general/errors.js';
+import { imagesFacts } from './facts.js';
 import { GatewayError } from '../../errors.js';
 import type { OpenAIImageData, OpenAIImagesRequest, OpenAIImagesResponse, OpenAIImagesUsage } from '../../protocols/openai-images/types.js';
 import type { TranslatorPair } from '../../contracts/translator.js';
@@ -21,7 +23,7 @@ export async function imagesRoutes(app: FastifyInstance): Promise<void> {
   app.post(
     '/v1/images/generations',
     {
-      config: { family: 'images' },
+      config: { family: 'images', errors: generalErrors, operation: 'image_generation' },
       schema: {
         summary: 'Create images',
         description: 'OpenAI Images API shape. `n` images come from `n` upstream calls; `response_format` `url` links to `/media/images/…`, `b64_json` inlines the image; without it each item carries both.',
@@ -48,7 +50,7 @@ export async function imagesRoutes(app: FastifyInstance): Promise<void> {
 
 async function generateImages(request: FastifyRequest, reply: FastifyReply): Promise<OpenAIImagesResponse | undefined> {
   const body = request.body as OpenAIImagesRequest;
-  await admit(request, reply, body.model, { body });
+  await admit(request, reply, body.model, { facts: imagesFacts(body) });
   const n = body.n ?? 1;
   // Each upstream call watches the client connection; n of them exceed Node's default of 10 listeners.
   reply.raw.setMaxListeners(reply.raw.getMaxListeners() + n);

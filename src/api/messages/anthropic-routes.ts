@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { anthropicErrors, messagesErrors } from './errors.js';
+import { anthropicMessagesFacts } from './facts.js';
 import { GatewayError } from '../../errors.js';
 import { dispatchJsonReply, dispatchStream } from '../../gateway/dispatch.js';
 import { isRouted } from '../../gateway/route-model.js';
@@ -48,7 +50,7 @@ export async function anthropicMessagesRoutes(app: FastifyInstance): Promise<voi
     '/v1/messages',
     {
       constraints: { [NATIVE]: 'yes' },
-      config: { family: 'messages' },
+      config: { family: 'messages', errors: messagesErrors, operation: 'chat', keepsBodyText: true },
       schema: { hide: true, body: AnthropicMessagesRequestSchema },
       validatorCompiler: () => toFastifyValidator(validateAnthropicMessagesRequest),
     },
@@ -57,7 +59,7 @@ export async function anthropicMessagesRoutes(app: FastifyInstance): Promise<voi
       assertServed(request, body.model);
       // The Anthropic SDKs surface this header as the request id of a call.
       reply.header('request-id', request.id);
-      const admitting = admit(request, reply, body.model, { body });
+      const admitting = admit(request, reply, body.model, { facts: anthropicMessagesFacts(body) });
       if (admitting) await admitting;
       const client = { passThrough: passThroughOf(request), hidesReasoning: !showsThinking(body) };
       const options = { family: 'anthropic-messages' as const, model: body.model, body, request, reply, client };
@@ -72,6 +74,7 @@ export async function anthropicMessagesRoutes(app: FastifyInstance): Promise<voi
   app.post(
     '/v1/messages/count_tokens',
     {
+      config: { errors: anthropicErrors },
       schema: {
         summary: 'Count the tokens of a message request (Anthropic)',
         description:

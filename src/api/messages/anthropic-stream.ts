@@ -2,7 +2,7 @@ import type { GatewayError } from '../../errors.js';
 import { eventObject } from '../../sse/write.js';
 import { type OutEvent } from '../../contracts/sse-event.js';
 import type { StreamErrorRenderer } from '../../contracts/translator.js';
-import { renderError } from '../envelopes.js';
+import { renderAnthropicError } from './errors.js';
 
 /**
  * An Anthropic-native stream that fails after its first byte ends with Anthropic's `error` event
@@ -10,7 +10,7 @@ import { renderError } from '../envelopes.js';
  */
 export const anthropicStreamError =
   (requestId: string): StreamErrorRenderer =>
-  (error: GatewayError): OutEvent[] => [{ event: 'error', data: renderError('anthropic', error, requestId) }];
+  (error: GatewayError): OutEvent[] => [{ event: 'error', data: renderAnthropicError(error, requestId) }];
 
 /** The answer, thinking and tool-input text of one Anthropic event (usage of a stream cut before its usage). */
 export function anthropicEventText(out: OutEvent): string {

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { messagesErrors } from './errors.js';
 import type { OpenAIChatCompletion, OpenAIChatRequest } from '../../protocols/openai-chat/types.js';
 import type { TranslatorPair } from '../../contracts/translator.js';
 import { toFastifyValidator } from '../../validation/compile.js';
@@ -22,7 +23,7 @@ export async function messagesRoutes(app: FastifyInstance): Promise<void> {
   app.post(
     '/v1/messages',
     {
-      config: { family: 'messages' },
+      config: { family: 'messages', errors: messagesErrors, operation: 'chat' },
       schema: {
         summary: 'Create a message (alpha models)',
         description:

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
-import type { IncomingHttpHeaders } from 'node:http';
 import type { CatalogEntry } from '../../catalog/catalog.js';
-import type { EndpointFamily } from '../../contracts/endpoint-family.js';
-import { isGoogleStyleRequest } from '../google-style.js';
+import { TEXT_FAMILIES } from '../../contracts/endpoint-family.js';
+import { isAnthropicClient } from '../messages/errors.js';
+import { isGoogleStyleRequest } from '../generate-content/google-style.js';
+import { modelsErrors } from './errors.js';
 import { googleModelOr404, googleModelsFor } from '../generate-content/google-models.js';
 
 const CATALOG_CREATED = 1_735_689_600; // 2025-01-01, a fixed date so the list is stable
@@ -16,11 +17,7 @@ const ModelSchema = Type.Object({
 });
 
 /** Models an Anthropic client can talk to through Anthropic-native /v1/messages. */
-const TEXT_FAMILIES = new Set<EndpointFamily>(['chat-completions', 'messages', 'responses']);
-const isTextModel = (model: CatalogEntry): boolean => model.families.some((family) => TEXT_FAMILIES.has(family));
-
-/** An Anthropic client (Claude Code's model list): it sends `anthropic-version` on every call. */
-const isAnthropicRequest = (headers: IncomingHttpHeaders): boolean => headers['anthropic-version'] !== undefined;
+const isTextModel = (model: CatalogEntry): boolean => model.families.some((family) => TEXT_FAMILIES.includes(family));
 
 /** Anthropic's ModelInfo (anthropic.md): `type`, `id`, `display_name`, `created_at` (RFC 3339). */
 const anthropicModel = (model: CatalogEntry) => ({ type: 'model', id: model.id, display_name: model.id, created_at: new Date(CATALOG_CREATED * 1000).toISOString() });
@@ -40,6 +37,7 @@ export async function modelsRoutes(app: FastifyInstance): Promise<void> {
   app.get(
     '/v1/models',
     {
+      config: { errors: modelsErrors },
       schema: {
         summary: 'List models',
         description:
@@ -54,18 +52,18 @@ export async function modelsRoutes(app: FastifyInstance): Promise<void> {
       if (isGoogleStyleRequest(request.url, request.headers)) return reply.type('application/json; charset=utf-8').send(JSON.stringify({ models: googleModelsFor(app.gateway.catalog, request.gw.key) }));
       const key = request.gw.key;
       const models = app.gateway.catalog.servedModels().filter((m) => !key?.models || key.models.includes(m.id)).filter((m) => !key?.endpoints || m.families.some((f) => key.endpoints!.includes(f)));
-      if (isAnthropicRequest(request.headers)) return reply.type('application/json; charset=utf-8').send(JSON.stringify(anthropicModelList(models.filter(isTextModel))));
+      if (isAnthropicClient(request.headers)) return reply.type('application/json; charset=utf-8').send(JSON.stringify(anthropicModelList(models.filter(isTextModel))));
       const data = models.map((m) => ({ id: m.id, object: 'model' as const, created: CATALOG_CREATED, owned_by: m.owner }));
       return { object: 'list' as const, data };
     },
   );
-  app.get('/v1/models/:model', { schema: { hide: true } }, async (request, reply) => {
+  app.get('/v1/models/:model', { config: { errors: modelsErrors }, schema: { hide: true } }, async (request, reply) => {
     const { model } = request.params as { model: string };
     if (isGoogleStyleRequest(request.url, request.headers)) return googleModelOr404(request, reply, model);
     const key = request.gw.key;
     const found = app.gateway.catalog.isServed(model) ? app.gateway.catalog.find(model) : undefined;
     if (!found || (key?.models && !key.models.includes(found.id)) || (key?.endpoints && !found.families.some((f) => key.endpoints!.includes(f)))) return reply.callNotFound();
-    if (isAnthropicRequest(request.headers)) return anthropicModel(found);
+    if (isAnthropicClient(request.headers)) return anthropicModel(found);
     return { id: found.id, object: 'model', created: CATALOG_CREATED, owned_by: found.owner };
   });
 }

@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { generalErrors } from '../general/errors.js';
+import { responsesFacts } from './facts.js';
 import type { OpenAIResponsesRequest, ResponsesTranslatorPair } from '../../protocols/openai-responses/types.js';
 import { dispatchJson, dispatchStream } from '../../gateway/dispatch.js';
 import { admit } from '../../plugins/rate-limit.js';
@@ -17,7 +19,7 @@ export async function responsesRoutes(app: FastifyInstance): Promise<void> {
   app.post(
     '/v1/responses',
     {
-      config: { family: 'responses' },
+      config: { family: 'responses', errors: generalErrors, operation: 'chat' },
       schema: {
         summary: 'Create a model response',
         description:
@@ -30,7 +32,7 @@ export async function responsesRoutes(app: FastifyInstance): Promise<void> {
     },
     async (request, reply) => {
       const body = request.body as OpenAIResponsesRequest;
-      await admit(request, reply, body.model, { body });
+      await admit(request, reply, body.model, { facts: responsesFacts(body) });
       const options = { family: 'responses' as const, model: body.model, body, request, reply };
       if (body.stream) {
         await dispatchStream({ ...options, renderError: renderResponsesStreamError, deliveredText: responsesEventText });

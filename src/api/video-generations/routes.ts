@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { generalErrors } from '../general/errors.js';
+import { videoGenerationsFacts, videoGenerationsMedia } from './facts.js';
 import { Type } from 'typebox';
 import { GatewayError } from '../../errors.js';
 import { admit } from '../../plugins/rate-limit.js';
@@ -20,13 +22,15 @@ declare module '../../contracts/video-adapter.js' {
 
 const IdParams = Type.Object({ id: Type.String() });
 
+const VIDEO_GENERATIONS_ROUTE = { family: 'video-generations', errors: generalErrors, operation: 'video_generation' } as const;
+
 /**
  * POST /v1/video/generations, GET /v1/video/generations/:id (+ /content), and the public
  * GET /media/videos/:file that `video_url` points at. Tasks are rows (tasks/), refreshed from
  * their upstream on GET and by a background poller that lives as long as the app.
  */
 export async function videoGenerationsRoutes(app: FastifyInstance): Promise<void> {
-  const poller = new VideoTaskPoller({ deps: app.gateway, surface: 'video-generations', log: app.log });
+  const poller = new VideoTaskPoller({ deps: app.gateway, surface: 'video-generations', log: app.log, mediaOf: videoGenerationsMedia });
   app.addHook('onReady', async () => poller.start());
   app.addHook('onClose', async () => poller.stop());
 
@@ -41,7 +45,7 @@ export async function videoGenerationsRoutes(app: FastifyInstance): Promise<void
   app.post(
     '/v1/video/generations',
     {
-      config: { family: 'video-generations' },
+      config: VIDEO_GENERATIONS_ROUTE,
       schema: {
         summary: 'Create a reference-to-video task',
         description: 'Returns at once with status `queued`; poll GET /v1/video/generations/{id}. Required: model, prompt, images. Tuning fields may also be given inside `parameters` (equal values only).',
@@ -56,14 +60,14 @@ export async function videoGenerationsRoutes(app: FastifyInstance): Promise<void
       // Without a duration the worst case is the longest the endpoint allows.
       const videoSeconds = body.duration ?? MAX_VIDEO_SECONDS;
       await admit(request, reply, body.model, { videoSeconds });
-      const task = await createVideoTask({ request, surface: 'video-generations', id: newAsyncTaskId(), model: body.model, capability: null, body, videoSeconds });
+      const task = await createVideoTask({ request, surface: 'video-generations', id: newAsyncTaskId(), model: body.model, capability: null, body, videoSeconds, facts: videoGenerationsFacts(body) });
       return toCreatedVideo(task);
     },
   );
 
   app.get(
     '/v1/video/generations/:id',
-    { config: { family: 'video-generations' }, schema: { summary: 'Get a video generation task', tags: ['video'], security: [{ bearer: [] }], params: IdParams } },
+    { config: VIDEO_GENERATIONS_ROUTE, schema: { summary: 'Get a video generation task', tags: ['video'], security: [{ bearer: [] }], params: IdParams } },
     async (request, reply) => {
       const task = await findTask(request, reply, (request.params as { id: string }).id);
       return toVideoObject(task, app.gateway.publicUrl(request));
@@ -72,7 +76,7 @@ export async function videoGenerationsRoutes(app: FastifyInstance): Promise<void
 
   app.get(
     '/v1/video/generations/:id/content',
-    { config: { family: 'video-generations' }, schema: { summary: 'Download the generated MP4', tags: ['video'], security: [{ bearer: [] }], params: IdParams } },
+    { config: VIDEO_GENERATIONS_ROUTE, schema: { summary: 'Download the generated MP4', tags: ['video'], security: [{ bearer: [] }], params: IdParams } },
     async (request, reply) => {
       const task = await findTask(request, reply, (request.params as { id: string }).id);
       if (task.status !== 'completed' || !task.result) {

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { videoaltErrors } from './errors.js';
+import { videoaltFacts, videoaltTaskMedia } from './facts.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { GatewayError } from '../../errors.js';
@@ -23,12 +25,14 @@ const newVideoaltTaskId = (): string => `${Date.now()}${String(randomBytes(4).re
 
 const isCapability = (value: string): value is KlingCapability => (KLING_CAPABILITIES as readonly string[]).includes(value);
 
+const VIDEOALT_ROUTE = { family: 'videoalt', errors: videoaltErrors, operation: 'video_generation' } as const;
+
 /**
  * The Kling-native surface: create per capability, query by id (also the native per-capability
  * form, and by the client's `external_task_id`). Errors use the Kling envelope (by path).
  */
 export async function videoaltRoutes(app: FastifyInstance): Promise<void> {
-  const poller = new VideoTaskPoller({ deps: app.gateway, surface: 'videoalt', log: app.log });
+  const poller = new VideoTaskPoller({ deps: app.gateway, surface: 'videoalt', log: app.log, mediaOf: videoaltTaskMedia });
   app.addHook('onReady', async () => poller.start());
   app.addHook('onClose', async () => poller.stop());
 
@@ -36,7 +40,7 @@ export async function videoaltRoutes(app: FastifyInstance): Promise<void> {
     app.post(
       `/videoalt/v1/videos/${capability}`,
       {
-        config: { family: 'videoalt' },
+        config: VIDEOALT_ROUTE,
         schema: { summary: `Create a ${capability} task (Kling-native)`, tags: ['videoalt'], security: [{ bearer: [] }], body: VIDEOALT_SCHEMAS[capability] },
         validatorCompiler: () => toFastifyValidator((body) => validateVideoaltRequest(capability, body)),
       },
@@ -48,7 +52,7 @@ export async function videoaltRoutes(app: FastifyInstance): Promise<void> {
         await admit(request, reply, model, { videoSeconds });
         // One task per external_task_id and key: the unique index refuses a second row (task-repo.ts).
         const externalId = body.external_task_id ?? null;
-        const task = await createVideoTask({ request, surface: 'videoalt', id: newVideoaltTaskId(), model, capability, body: { capability, body }, externalId, videoSeconds });
+        const task = await createVideoTask({ request, surface: 'videoalt', id: newVideoaltTaskId(), model, capability, body: { capability, body }, externalId, videoSeconds, facts: videoaltFacts(body) });
         return klingEnvelope(request.id, toKlingCreated(task));
       },
     );
@@ -77,7 +81,7 @@ export async function videoaltRoutes(app: FastifyInstance): Promise<void> {
     app.get(
       `/videoalt/v1/videos/${capability}`,
       {
-        config: { family: 'videoalt' },
+        config: VIDEOALT_ROUTE,
         schema: { summary: `List ${capability} tasks (Kling-native, newest first)`, tags: ['videoalt'], security: [{ bearer: [] }], querystring: ListQuery },
       },
       async (request, reply) => {
@@ -93,7 +97,7 @@ export async function videoaltRoutes(app: FastifyInstance): Promise<void> {
 
   app.get(
     '/videoalt/v1/videos/:id',
-    { config: { family: 'videoalt' }, schema: { summary: 'Query a task by id or external_task_id', tags: ['videoalt'], security: [{ bearer: [] }], params: Type.Object({ id: Type.String() }) } },
+    { config: VIDEOALT_ROUTE, schema: { summary: 'Query a task by id or external_task_id', tags: ['videoalt'], security: [{ bearer: [] }], params: Type.Object({ id: Type.String() }) } },
     async (request, reply) => {
       const task = await findTask(request, reply, (request.params as { id: string }).id);
       return klingEnvelope(request.id, toKlingTask(task, app.gateway.publicUrl(request)));
@@ -103,7 +107,7 @@ export async function videoaltRoutes(app: FastifyInstance): Promise<void> {
   app.get(
     '/videoalt/v1/videos/:capability/:id',
     {
-      config: { family: 'videoalt' },
+      config: VIDEOALT_ROUTE,
       schema: { summary: 'Query a task (native per-capability form)', tags: ['videoalt'], security: [{ bearer: [] }], params: Type.Object({ capability: Type.String(), id: Type.String() }) },
     },
     async (request, reply) => {
