@@ -1,5 +1,5 @@
 import type { PriceConfig } from '../config/schema.js';
-import type { ModelKind } from '../contracts/endpoint-family.js';
+import type { EmbeddingTraits, ModelKind } from '../contracts/endpoint-family.js';
 
 /**
  * The built-in price sheet (issue 21): list prices in USD of the models behind the default
@@ -16,6 +16,8 @@ export interface SheetModel {
   readonly price: PriceConfig;
   /** Where the figure comes from when it is not the vendor page's own row for this model. */
   readonly basis?: string;
+  /** Embedding models: vector length, input limit, whether `dimensions` may shorten it. */
+  readonly embedding?: EmbeddingTraits;
 }
 
 export interface SheetVendor {
@@ -51,6 +53,14 @@ const tokens = (kind: SheetModel['kind'], prompt: number, cached: number, comple
   ...(basis ? { basis } : {}),
 });
 
+/** An embedding model: input tokens only. */
+const embedding = (prompt: number, traits: EmbeddingTraits, basis?: string): SheetModel => ({
+  kind: 'embedding',
+  price: { prompt_per_1m: prompt },
+  embedding: traits,
+  ...(basis ? { basis } : {}),
+});
+
 /** BytePlus ModelArk's Seed prices: one step at 128K input tokens, cache hits flat. */
 const seed = (input: number, cached: number, output: number, above128k: [number, number], basis?: string): SheetModel =>
   tokens('reasoning', input, cached, output, { long_context: [{ above_input_tokens: 128_000, prompt_per_1m: above128k[0], completion_per_1m: above128k[1] }] }, basis);
@@ -77,6 +87,10 @@ export const PRICE_SHEET: readonly SheetVendor[] = [
         kind: 'image',
         price: { per_image_by_size: { '1024x1024': { default: 0.04, standard: 0.04, hd: 0.08 }, '1024x1792': { default: 0.08, standard: 0.08, hd: 0.12 }, '1792x1024': { default: 0.08, standard: 0.08, hd: 0.12 } } },
       },
+      // 8,192 tokens per input; only the text-embedding-3 models take `dimensions` (protocols/embeddings.md).
+      'text-embedding-3-small': embedding(0.02, { dimensions: 1536, maxInputTokens: 8192, canShorten: true }),
+      'text-embedding-3-large': embedding(0.13, { dimensions: 3072, maxInputTokens: 8192, canShorten: true }),
+      'text-embedding-ada-002': embedding(0.1, { dimensions: 1536, maxInputTokens: 8192, canShorten: false }),
     },
   },
   {
@@ -108,6 +122,8 @@ export const PRICE_SHEET: readonly SheetVendor[] = [
       // 1120 tokens for a 1K image at $60/M ($0.067), 1680 for 2K, 2520 for 4K.
       'gemini-3.1-flash-image': tokens('image', 0.5, 0.05, 3, { image_completion_per_1m: 60 }),
       'gemini-3.1-flash-image-preview': tokens('image', 0.5, 0.05, 3, { image_completion_per_1m: 60 }),
+      // 2,048 input tokens; `outputDimensionality` (our `dimensions`) truncates the 3,072-d vector.
+      'gemini-embedding-001': embedding(0.15, { dimensions: 3072, maxInputTokens: 2048, canShorten: true }),
     },
   },
   {
@@ -144,6 +160,15 @@ export const PRICE_SHEET: readonly SheetVendor[] = [
     models: {
       'wan2.6-r2v': { kind: 'video', price: { per_video_second_by_resolution: { '720P': 0.1, '1080P': 0.15, default: 0.15 } } },
       'happyhorse-1.0-r2v': { kind: 'video', price: { per_video_second_by_resolution: { '720P': 0.1, '1080P': 0.15, default: 0.15 } }, basis: 'priced like wan2.6-r2v' },
+    },
+  },
+  {
+    vendor: 'cohere',
+    source: 'https://cohere.com/pricing',
+    checked: CHECKED,
+    models: {
+      // Sold per search (one query over up to 100 documents), not per token.
+      'rerank-v3.5': { kind: 'rerank', price: { per_search: 0.002 }, basis: 'about $2 per 1,000 searches (usagepricing.com; not read on the vendor page)' },
     },
   },
   // Kling sells prepaid resource packages (units per task), not a USD price per second: its

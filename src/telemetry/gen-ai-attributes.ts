@@ -16,6 +16,9 @@ const OPERATION_BY_FAMILY = {
   'video-generations': 'video_generation',
   videoalt: 'video_generation',
   'cloud-asset': undefined,
+  embeddings: 'embeddings',
+  // The GenAI conventions name no rerank operation yet.
+  rerank: undefined,
 } as const satisfies Record<EndpointFamily, string | undefined>;
 
 export function operationNameOf(family: EndpointFamily | undefined): string | undefined {
