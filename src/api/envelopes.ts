@@ -9,7 +9,7 @@ import { isGoogleMethodPath, isGoogleStyleRequest } from './google-style.js';
  * Anthropic-native mode. Which one a request gets depends only on its path (and, for /v1/messages,
  * its `anthropic-version` header), so 404s and body-parse errors get the same envelope as handled errors.
  */
-export type EnvelopeKind = 'general' | 'chat' | 'google' | 'kling' | 'anthropic';
+export type EnvelopeKind = 'general' | 'chat' | 'google' | 'kling' | 'anthropic' | 'openai';
 
 /** Anthropic's token counting: Anthropic clients only, whatever their headers. */
 const COUNT_TOKENS_PATH = '/v1/messages/count_tokens';
@@ -19,6 +19,8 @@ export function envelopeForPath(url: string): EnvelopeKind {
   if (url.startsWith('/videoalt/')) return 'kling';
   if (url.startsWith(COUNT_TOKENS_PATH)) return 'anthropic';
   if (url.startsWith('/v1/chat/completions') || url.startsWith('/v1/messages')) return 'chat';
+  // OpenAI's full envelope, `param` included: embedding clients name the field they got wrong from it.
+  if (url.startsWith('/v1/embeddings') || url.startsWith('/v1/rerank')) return 'openai';
   return 'general';
 }
 
@@ -72,6 +74,8 @@ export function renderError(kind: EnvelopeKind, error: GatewayError, requestId?:
       return { type: 'error', error: { type: anthropicErrorType(error), message: error.message }, request_id: requestId ?? null };
     case 'general':
       return { error: { message: error.message, type: error.kind.type, code: error.kind.publicCode } };
+    case 'openai':
+      return { error: { message: error.message, type: error.kind.type, param: error.param ?? null, code: error.kind.publicCode } };
     case 'chat':
       return { error: { code: error.kind.publicCode, message: error.message } };
     case 'google':

@@ -102,6 +102,7 @@ function toChannel(config: ChannelConfig, provider: ProviderModule, baseUrl: str
     headers: { ...provider.defaultHeaders, ...lowerCaseKeys(config.headers) },
     isSimulator: !config.base_url,
     prices: config.prices,
+    maxInputsPerCall: config.max_inputs_per_call,
   };
 }
 
