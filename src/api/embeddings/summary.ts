@@ -1,4 +1,4 @@
-import { dimensionsOf } from '../../protocols/openai-embeddings/vector-encoding.js';
+import { dimensionsOf, firstVectorAt } from '../../protocols/openai-embeddings/vector-encoding.js';
 
 /**
  * The request log's copy of an embeddings answer: how many vectors of how many dimensions, never
@@ -10,10 +10,8 @@ export function summariseEmbeddingsAnswer(text: string, count: number): string {
 }
 
 function firstDimensions(text: string): number | undefined {
-  const key = text.indexOf('"embedding"');
-  if (key < 0) return undefined;
-  let at = text.indexOf(':', key) + 1;
-  while (text[at] === ' ' || text[at] === '\n') at++;
+  const at = firstVectorAt(text);
+  if (at < 0) return undefined;
   if (text[at] === '"') return dimensionsOf(text.slice(at + 1, text.indexOf('"', at + 1)));
   if (text[at] !== '[') return undefined;
   const values = text.slice(at + 1, text.indexOf(']', at)).trim();

@@ -29,3 +29,12 @@ export function dimensionsOf(vector: number[] | string): number {
   const padding = vector.endsWith('==') ? 2 : vector.endsWith('=') ? 1 : 0;
   return ((vector.length * 3) / 4 - padding) / 4;
 }
+
+/**
+ * Where the first vector's value starts in an answer's JSON text: after the first `"embedding"`
+ * used as a key (`"object":"embedding"` uses it as a value). -1 when there is none.
+ */
+export function firstVectorAt(text: string): number {
+  const key = /"embedding"\s*:\s*/g.exec(text);
+  return key ? key.index + key[0].length : -1;
+}

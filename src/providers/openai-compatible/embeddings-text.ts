@@ -1,5 +1,6 @@
 import type { TranslateContext } from '../../contracts/translator.js';
 import type { Usage } from '../../contracts/usage.js';
+import { firstVectorAt } from '../../protocols/openai-embeddings/vector-encoding.js';
 
 /**
  * The pass-through of an OpenAI-compatible embeddings answer as text: 2,048 vectors are megabytes
@@ -13,10 +14,8 @@ import type { Usage } from '../../contracts/usage.js';
 export function embeddingsTextFastPath(text: string, ctx: TranslateContext): { text: string; usage: Usage } | undefined {
   const wanted = ctx.embeddings;
   if (!wanted) return undefined;
-  const first = text.indexOf('"embedding"');
-  if (first < 0) return undefined;
-  const opening = firstNonSpace(text, text.indexOf(':', first) + 1);
-  if (opening !== (wanted.encoding === 'base64' ? '"' : '[')) return undefined;
+  const first = firstVectorAt(text);
+  if (first < 0 || text[first] !== (wanted.encoding === 'base64' ? '"' : '[')) return undefined;
   if (countOf(text, '"index"') !== wanted.inputs) return undefined;
   const model = text.lastIndexOf('"model"');
   const usageAt = text.lastIndexOf('"usage"');
@@ -34,13 +33,6 @@ export function embeddingsTextFastPath(text: string, ctx: TranslateContext): { t
   };
 }
 
-function firstNonSpace(text: string, from: number): string | undefined {
-  for (let i = from; i < text.length && i < from + 64; i++) {
-    const c = text[i]!;
-    if (c !== ' ' && c !== '\n' && c !== '\r' && c !== '\t') return c;
-  }
-  return undefined;
-}
 
 function countOf(text: string, needle: string): number {
   let count = 0;

@@ -33,7 +33,8 @@ function fakeEmbeddings(body: Record<string, unknown>) {
   // Out of order on purpose: the index decides where a vector goes.
   if (body.model === 'limited-96') data.reverse();
   const tokens = texts.length * TOKENS_PER_INPUT;
-  return { json: { object: 'list', data, model: body.model, usage: { prompt_tokens: tokens, total_tokens: tokens } } };
+  // A field of the upstream's own: kept only when the answer is relayed as text, untouched.
+  return { json: { object: 'list', data, model: body.model, usage: { prompt_tokens: tokens, total_tokens: tokens }, upstream_marker: 'as-sent' } };
 }
 
 describe('POST /v1/embeddings (issue 29)', () => {
@@ -67,6 +68,18 @@ describe('POST /v1/embeddings (issue 29)', () => {
     expect(answer.data.map((d) => d.index)).toEqual([0, 1]);
     answer.data.forEach((item, i) => expect(bitsOf(item.embedding)).toEqual(bitsOf(vectorOf(texts[i]!))));
     expect(answer.usage).toEqual({ prompt_tokens: 14, total_tokens: 14 });
+  });
+
+  it('relays an answer already in the client encoding as text (base64 and float), only the model renamed', async () => {
+    for (const encoding_format of ['base64', 'float'] as const) {
+      const response = await call(gateway, 'POST', '/v1/embeddings', { model: 'text-embedding-3-small', input: ['a', 'b'], encoding_format });
+      expect(response.json.upstream_marker, encoding_format).toBe('as-sent');
+      expect(response.json.model).toBe('text-embedding-3-small');
+    }
+    // Converted answers are rebuilt: the floats-only server's own fields do not survive.
+    const converted = await call(gateway, 'POST', '/v1/embeddings', { model: 'text-embedding-3-large', input: ['a'], encoding_format: 'base64' });
+    expect(converted.json.upstream_marker).toBeUndefined();
+    expect(converted.json.model).toBe('text-embedding-3-large');
   });
 
   it('explicit float passes floats; a server that ignores base64 is re-encoded for the SDK', async () => {
