@@ -35,7 +35,7 @@ export interface DispatchOptions<F extends PairFamily> {
   /** Channels to try instead of the model's routes (an operator's channel test). */
   channels?: readonly Channel[];
   /** What translators may know of the client's own request (TranslateContext). */
-  client?: Pick<TranslateContext, 'passThrough' | 'hidesReasoning' | 'embeddings'>;
+  client?: Pick<TranslateContext, 'passThrough' | 'hidesReasoning' | 'vectors'>;
 }
 
 export interface DispatchResult<Res> {

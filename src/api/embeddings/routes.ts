@@ -50,7 +50,7 @@ async function createEmbeddings(request: FastifyRequest, reply: FastifyReply): P
   if (admitting) await admitting;
   const limit = perCallLimit(request, body.model);
   const options = { family: 'embeddings' as const, model: body.model, request, reply };
-  if (inputs.length <= limit) return dispatchJsonReply({ ...options, body, client: { embeddings: { encoding, inputs: inputs.length } } });
+  if (inputs.length <= limit) return dispatchJsonReply({ ...options, body, client: { vectors: { encoding, inputs: inputs.length } } });
 
   const chunks: Array<string[] | number[][]> = [];
   for (let start = 0; start < inputs.length; start += limit) chunks.push(inputs.slice(start, start + limit));
@@ -59,7 +59,7 @@ async function createEmbeddings(request: FastifyRequest, reply: FastifyReply): P
   // As images do: each call records its usage as it lands; the request's is the sum once all have.
   try {
     const answers = await mapInTurns(chunks, SPLIT_CONCURRENCY, (input) =>
-      dispatchJson({ ...options, body: { ...body, input }, client: { embeddings: { encoding, inputs: input.length } } }),
+      dispatchJson({ ...options, body: { ...body, input }, client: { vectors: { encoding, inputs: input.length } } }),
     );
     request.gw.usage = answers.map((a) => a.usage).reduce(addUsage);
     return joinAnswers(answers.map((a) => a.body), body.model);

@@ -31,7 +31,7 @@ export interface OpenAIEmbeddingsResponse {
 /**
  * The embeddings family's pair: no streaming. The request reaching a pair always has an array
  * `input` of at most `maxInputsPerCall` items (the family splits larger ones); the answer's `data`
- * is in input order, indexed from 0, each vector in the encoding `ctx.embeddings.encoding` names.
+ * is in input order, indexed from 0, each vector in the encoding `ctx.vectors.encoding` names.
  */
 export interface EmbeddingsTranslatorPair extends Omit<TranslatorPair<OpenAIEmbeddingsRequest, OpenAIEmbeddingsResponse>, 'createStreamTranslator'> {
   /** The most inputs one upstream call may carry (OpenAI 2,048; Gemini's batch 100; Cohere 96). */

@@ -12,7 +12,7 @@ import { firstVectorAt } from '../../protocols/openai-embeddings/vector-encoding
  * answer goes through the parsing translator.
  */
 export function embeddingsTextFastPath(text: string, ctx: TranslateContext): { text: string; usage: Usage } | undefined {
-  const wanted = ctx.embeddings;
+  const wanted = ctx.vectors;
   if (!wanted) return undefined;
   const first = firstVectorAt(text);
   if (first < 0 || text[first] !== (wanted.encoding === 'base64' ? '"' : '[')) return undefined;

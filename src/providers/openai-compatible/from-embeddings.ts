@@ -25,9 +25,9 @@ export function embeddingsToOpenAICompatible(options: { maxInputsPerCall: number
 function fromOpenAIEmbeddings(res: unknown, ctx: TranslateContext): { body: OpenAIEmbeddingsResponse; usage: Usage } {
   const data = (res as { data?: unknown } | null)?.data;
   if (!Array.isArray(data) || !data.every(isEmbedding)) throw new GatewayError('GW_UPSTREAM_BAD_RESPONSE', 'The upstream returned embeddings in an unknown shape');
-  const expected = ctx.embeddings?.inputs ?? data.length;
+  const expected = ctx.vectors?.inputs ?? data.length;
   if (data.length !== expected) throw new GatewayError('GW_UPSTREAM_BAD_RESPONSE', `The upstream returned ${data.length} embeddings for ${expected} inputs`);
-  const encoding = ctx.embeddings?.encoding ?? 'float';
+  const encoding = ctx.vectors?.encoding ?? 'float';
   const ordered = [...data].sort((a, b) => a.index - b.index);
   const items = ordered.map((item, index): OpenAIEmbedding => ({ object: 'embedding', index, embedding: vectorIn(item.embedding, encoding) }));
   const usage = (res as { usage?: { prompt_tokens?: unknown; total_tokens?: unknown } }).usage;
