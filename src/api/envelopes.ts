@@ -8,6 +8,7 @@ import { isGoogleMethodPath, isGoogleStyleRequest } from './generate-content/goo
 import { generalErrors, renderGeneralError } from './general/errors.js';
 import { anthropicErrors, renderAnthropicError } from './messages/errors.js';
 import { renderKlingError, videoaltErrors } from './videoalt/errors.js';
+import { openaiErrors, renderOpenAIError } from './embeddings/errors.js';
 
 /**
  * The error envelopes of the spec's endpoint families (spec "Error body shapes"), plus the
@@ -15,7 +16,7 @@ import { renderKlingError, videoaltErrors } from './videoalt/errors.js';
  * mode. Each is its family's (`api/<family>/errors.ts`, declared on the family's routes); this file
  * only finds the family of a request no route took, so 404s get the same envelope as handled errors.
  */
-export type EnvelopeKind = 'general' | 'chat' | 'google' | 'kling' | 'anthropic';
+export type EnvelopeKind = 'general' | 'chat' | 'google' | 'kling' | 'anthropic' | 'openai';
 
 export const ERRORS_BY_KIND: Readonly<Record<EnvelopeKind, FamilyErrors>> = {
   general: generalErrors,
@@ -23,6 +24,7 @@ export const ERRORS_BY_KIND: Readonly<Record<EnvelopeKind, FamilyErrors>> = {
   google: generateContentErrors,
   kling: videoaltErrors,
   anthropic: anthropicErrors,
+  openai: openaiErrors,
 };
 
 /** Anthropic's token counting: Anthropic clients only, whatever their headers. */
@@ -33,6 +35,8 @@ export function envelopeForPath(url: string): EnvelopeKind {
   if (url.startsWith('/videoalt/')) return 'kling';
   if (url.startsWith(COUNT_TOKENS_PATH)) return 'anthropic';
   if (url.startsWith('/v1/chat/completions') || url.startsWith('/v1/messages')) return 'chat';
+  // OpenAI's full envelope, `param` included: embedding clients name the field they got wrong from it.
+  if (url.startsWith('/v1/embeddings') || url.startsWith('/v1/rerank')) return 'openai';
   return 'general';
 }
 
@@ -63,6 +67,8 @@ export function renderError(kind: EnvelopeKind, error: GatewayError, requestId?:
       return renderAnthropicError(error, requestId);
     case 'general':
       return renderGeneralError(error);
+    case 'openai':
+      return renderOpenAIError(error);
     case 'chat':
       return renderChatError(error);
     case 'google':

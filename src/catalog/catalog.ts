@@ -1,7 +1,7 @@
 import type { ModelLookup } from '../contracts/model-lookup.js';
 import type { ModelConfig } from '../config/schema.js';
 import { CATALOG } from './models.js';
-import { FAMILIES_BY_KIND, type ModelKind } from '../contracts/endpoint-family.js';
+import { FAMILIES_BY_KIND, type EmbeddingTraits, type ModelKind } from '../contracts/endpoint-family.js';
 import { type EndpointFamily } from '../contracts/endpoint-family.js';
 import { PRICE_SHEET } from './price-sheet.js';
 
@@ -15,6 +15,8 @@ export interface CatalogEntry {
   readonly kind: ModelKind;
   readonly families: readonly EndpointFamily[];
   readonly source: ModelSource;
+  /** Embedding models of the built-in sheet: what the embeddings family checks before calling upstream. */
+  readonly embedding?: EmbeddingTraits;
 }
 
 /** The channels' part the catalog needs: which public ids each maps, and its vendor. */
@@ -31,7 +33,7 @@ const SPEC: ReadonlyMap<string, CatalogEntry> = new Map(CATALOG.map((m) => [m.id
 /** The sheet's models, by upstream name (a channel may serve one under its own name as a public id). */
 const BUILTIN: ReadonlyMap<string, CatalogEntry> = new Map(
   PRICE_SHEET.flatMap((vendor) =>
-    Object.entries(vendor.models).map(([id, model]) => [id, Object.freeze({ id, owner: vendor.vendor, kind: model.kind, families: FAMILIES_BY_KIND[model.kind], source: 'builtin' as const })] as const),
+    Object.entries(vendor.models).map(([id, model]) => [id, Object.freeze({ id, owner: vendor.vendor, kind: model.kind, families: FAMILIES_BY_KIND[model.kind], source: 'builtin' as const, ...(model.embedding ? { embedding: model.embedding } : {}) })] as const),
   ),
 );
 

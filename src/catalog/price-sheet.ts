@@ -9,4 +9,4 @@ export type { SheetModel, SheetVendor } from '../providers/price-rows.js';
  * channel's `prices` win over both. A vendor that sells no USD price (prepaid packages, for one)
  * has no rows: its models cost nothing until `prices` names a rate.
  */
-export const PRICE_SHEET: readonly SheetVendor[] = PROVIDERS.flatMap((provider) => (provider.prices ? [provider.prices] : []));
+export const PRICE_SHEET: readonly SheetVendor[] = PROVIDERS.flatMap((provider) => (provider.prices ? [provider.prices].flat() : []));

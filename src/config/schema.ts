@@ -26,6 +26,8 @@ export const ChannelSchema = Type.Object(
     region: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     /** public model id → upstream model name */
     models: Type.Record(Type.String(), Type.String()),
+    /** Embeddings: the most inputs one call to this upstream may carry, below the vendor's own (a TEI server's max_client_batch_size); larger requests are split. */
+    max_inputs_per_call: Type.Optional(Type.Integer({ minimum: 1, maximum: 2048 })),
     /** false: configured but not routed to until an operator enables it (console or admin API). */
     enabled: Type.Optional(Type.Boolean()),
     priority: Type.Optional(Type.Integer({ minimum: -1000, maximum: 1000 })),

@@ -41,6 +41,8 @@ export const PriceSchema = Type.Object(
     /** Per image by size, then quality (`low`, `hd`…); `default` matches what is not listed. Wins over `per_image`. */
     per_image_by_size: Type.Optional(Type.Record(SizeName, Type.Record(SizeName, Usd), { maxProperties: 64 })),
     per_video_second: Type.Optional(Usd),
+    /** Per rerank search (one query over its documents), where a vendor sells rerank that way (Cohere). */
+    per_search: Type.Optional(Usd),
     /** Per second by resolution (`720P`, `1080P`); `default` matches what is not listed. Wins over `per_video_second`. */
     per_video_second_by_resolution: Type.Optional(Type.Record(SizeName, Usd, { maxProperties: 32 })),
     /** Higher prices for long prompts (Gemini and Claude above 200K, Seed above 128K): the highest tier passed applies. */

@@ -23,6 +23,8 @@ export interface TranslateContext {
   passThrough?: ClientPassThrough | undefined;
   /** The client did not ask to see reasoning (Anthropic `thinking` off): translations leave it out of the answer. */
   hidesReasoning?: boolean | undefined;
+  /** Embeddings: the vector encoding the client asked for and how many inputs this call carries (the answer must have as many). */
+  vectors?: { encoding: 'float' | 'base64'; inputs: number } | undefined;
 }
 
 export interface ClientPassThrough {

@@ -22,6 +22,8 @@ export interface Usage {
   imageOutputTokens?: number;
   images?: number;
   videoSeconds?: number;
+  /** Rerank searches (one query over its documents), for models priced per search. */
+  searches?: number;
 }
 
 export const emptyUsage = (): Usage => ({ promptTokens: 0, completionTokens: 0, reasoningTokens: 0, totalTokens: 0 });

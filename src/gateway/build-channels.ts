@@ -108,6 +108,7 @@ function toChannel(config: ChannelConfig, provider: ProviderModule<VendorId>, ba
     redact: config.base_url
       ? buildChannelRedactor({ secrets: [config.api_key, config.access_key, config.secret_key, ...Object.values(config.headers ?? {})], baseUrl: config.base_url })
       : undefined,
+    maxInputsPerCall: config.max_inputs_per_call,
   };
 }
 

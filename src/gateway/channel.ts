@@ -20,6 +20,8 @@ export interface Channel {
   readonly timeouts: ChannelTimeouts;
   readonly headers: Readonly<Record<string, string>>;
   readonly isSimulator: boolean;
+  /** Embeddings: the channel's own per-call input limit, below its vendor's. */
+  readonly maxInputsPerCall?: number | undefined;
   /** This channel's prices by public model id (issue 21): they win over the operator's and the built-in sheet. */
   readonly prices?: Readonly<Record<string, PriceConfig>> | undefined;
   /** Removes this channel's credentials and host from upstream text (issue 34); built with the channel. */

@@ -8,8 +8,9 @@ import type { UpstreamResponse } from './upstream-client.js';
 
 /** The types the dispatch files share (the attempt loop, stream priming, the JSON and stream replies). */
 export type PairOf<F extends PairFamily> = FamilyPairs[F];
-export type RequestOf<F extends PairFamily> = PairOf<F> extends TranslatorPair<infer Req, unknown> ? Req : never;
-export type ResponseOf<F extends PairFamily> = PairOf<F> extends TranslatorPair<unknown, infer Res> ? Res : never;
+// Read from the request and answer halves alone, so pairs without streams (embeddings, rerank) dispatch too.
+export type RequestOf<F extends PairFamily> = PairOf<F> extends Pick<TranslatorPair<infer Req, unknown>, 'toUpstream'> ? Req : never;
+export type ResponseOf<F extends PairFamily> = PairOf<F> extends Pick<TranslatorPair<unknown, infer Res>, 'fromUpstream'> ? Res : never;
 
 export interface DispatchOptions<F extends PairFamily> {
   family: F;
@@ -22,7 +23,7 @@ export interface DispatchOptions<F extends PairFamily> {
   /** Channels to try instead of the model's routes (an operator's channel test). */
   channels?: readonly Channel[];
   /** What translators may know of the client's own request (TranslateContext). */
-  client?: Pick<TranslateContext, 'passThrough' | 'hidesReasoning'>;
+  client?: Pick<TranslateContext, 'passThrough' | 'hidesReasoning' | 'vectors'>;
 }
 
 export interface DispatchResult<Res> {

@@ -1,4 +1,4 @@
-import type { ModelKind } from '../contracts/endpoint-family.js';
+import type { EmbeddingTraits, ModelKind } from '../contracts/endpoint-family.js';
 import type { PriceConfig } from '../contracts/price.js';
 
 /**
@@ -16,6 +16,8 @@ export interface SheetModel {
   readonly price: PriceConfig;
   /** Where the figure comes from when it is not the vendor page's own row for this model. */
   readonly basis?: string;
+  /** Embedding models: vector length, input limit, whether `dimensions` may shorten it. */
+  readonly embedding?: EmbeddingTraits;
 }
 
 export interface SheetVendor {
@@ -31,5 +33,13 @@ export interface SheetVendor {
 export const tokenPriced = (kind: SheetModel['kind'], prompt: number, cached: number, completion: number, extra: PriceConfig = {}, basis?: string): SheetModel => ({
   kind,
   price: { prompt_per_1m: prompt, cached_prompt_per_1m: cached, completion_per_1m: completion, ...extra },
+  ...(basis ? { basis } : {}),
+});
+
+/** An embedding model: input tokens only. */
+export const embeddingPriced = (prompt: number, traits: EmbeddingTraits, basis?: string): SheetModel => ({
+  kind: 'embedding',
+  price: { prompt_per_1m: prompt },
+  embedding: traits,
   ...(basis ? { basis } : {}),
 });

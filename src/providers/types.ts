@@ -48,5 +48,5 @@ export interface ProviderModule<V extends string = string> {
   /** What a channel of this vendor takes: the console's channel form and GET /admin/api/vendors read it. */
   readonly channelFields: ChannelFields;
   /** Its rows of the built-in price sheet (prices.ts); absent where the vendor publishes no USD price. */
-  readonly prices?: SheetVendor;
+  readonly prices?: SheetVendor | readonly SheetVendor[];
 }

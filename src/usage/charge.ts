@@ -46,5 +46,6 @@ export function billableOf(usage: Usage): BillableUsage {
     imageOutputTokens: usage.imageOutputTokens,
     images: usage.images ?? 0,
     videoSeconds: usage.videoSeconds ?? 0,
+    searches: usage.searches,
   };
 }

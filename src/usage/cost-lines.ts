@@ -20,6 +20,8 @@ export interface BillableUsage {
   imageOutputTokens?: number;
   images: number;
   videoSeconds: number;
+  /** Rerank searches. */
+  searches?: number | undefined;
   /** The request's image size and quality, and video resolution, for prices by size. */
   imageSize?: string | undefined;
   imageQuality?: string | undefined;
@@ -28,7 +30,7 @@ export interface BillableUsage {
 
 export type CostDimension =
   | 'input' | 'cached_input' | 'cache_write_5m' | 'cache_write_1h' | 'image_input'
-  | 'output' | 'reasoning' | 'image_output' | 'images' | 'video_seconds';
+  | 'output' | 'reasoning' | 'image_output' | 'images' | 'video_seconds' | 'searches';
 
 /** One line of a bill: how many, at what unit price (USD per 1M tokens; per image; per second), for how much. */
 export interface CostLine {
@@ -94,6 +96,7 @@ function billUsage(price: PriceConfig, usage: BillableUsage, lines: CostLine[] |
   line('image_output', imageOut, p.image_completion_per_1m ?? output, PER_TOKEN);
   if (usage.images > 0) line('images', usage.images, perImage(price, usage.imageSize, usage.imageQuality), 1);
   if (usage.videoSeconds > 0) line('video_seconds', usage.videoSeconds, perVideoSecond(price, usage.videoResolution), 1);
+  if (usage.searches) line('searches', usage.searches, price.per_search ?? 0, 1);
   return roundUsd(usd);
 }
 

@@ -32,6 +32,8 @@ export function worstCaseCost(candidates: readonly PriceConfig[], facts: Request
       completionTokens: price.completion_per_1m || price.long_context ? ((facts?.maxOutputTokens ?? DEFAULT_COMPLETION_ESTIMATE) + reasoningTokens) * choices : 0,
       images: price.per_image ? choices : 0,
       videoSeconds,
+      // A rerank request is one search.
+      searches: price.per_search ? 1 : 0,
     }).usd;
     worst = Math.max(worst, cost);
   }
@@ -87,6 +89,7 @@ function ceilingOf(price: PriceConfig, resolution: string | undefined): PriceCon
     ...flatten(price),
     ...(perImage ? { per_image: perImage } : {}),
     ...(perSecond ? { per_video_second: perSecond } : {}),
+    ...(price.per_search ? { per_search: price.per_search } : {}),
     ...(price.long_context ? { long_context: price.long_context.map((tier) => ({ above_input_tokens: tier.above_input_tokens, ...flatten({ ...price, ...tier }) })) } : {}),
   };
 }

@@ -106,6 +106,25 @@ const FAMILIES: Record<PairFamily, FamilyCase> = {
       expect(Buffer.from(json.data[0].b64_json, 'base64').subarray(1, 4).toString()).toBe('PNG');
     },
   },
+  embeddings: {
+    models: ['text-embedding-3-small'],
+    path: '/v1/embeddings',
+    body: () => ({ model: 'text-embedding-3-small', input: [PROMPT, 'second text'], encoding_format: 'base64' }),
+    checkBody: (json) => {
+      expect(json.data.map((item: { index: number }) => item.index)).toEqual([0, 1]);
+      expect(Buffer.from(json.data[0].embedding, 'base64').length).toBe(1536 * 4);
+      expect(json.usage.prompt_tokens).toBeGreaterThan(0);
+    },
+  },
+  rerank: {
+    models: ['rerank-v3.5'],
+    path: '/v1/rerank',
+    body: () => ({ model: 'rerank-v3.5', query: PROMPT, documents: ['unrelated words', 'hello conformance suite'] }),
+    checkBody: (json) => {
+      expect(json.results[0].index).toBe(1);
+      expect(json.results[0].relevance_score).toBeGreaterThan(json.results[1].relevance_score);
+    },
+  },
 };
 
 const UPSTREAM_FAULTS: Array<[upstream: number, client: number]> = [

@@ -8,6 +8,9 @@ export function assertEnvelope(kind: EnvelopeKind, body: unknown): void {
     case 'general':
       expect(record.error).toEqual({ message: expect.any(String), type: expect.any(String), code: expect.any(String) });
       break;
+    case 'openai':
+      expect(record.error).toEqual({ message: expect.any(String), type: expect.any(String), param: expect.toSatisfy((p: unknown) => p === null || typeof p === 'string'), code: expect.any(String) });
+      break;
     case 'chat':
       expect(record.error).toEqual({ code: expect.any(String), message: expect.any(String) });
       break;

@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { LIMITS, NO_NUL } from '../../validation/limits.js';
 import { CATALOG } from '../../catalog/models.js';
-import { type EndpointFamily } from '../../contracts/endpoint-family.js';
+import { ENDPOINT_FAMILIES as ALL_FAMILIES, type EndpointFamily } from '../../contracts/endpoint-family.js';
 import { compileValidator } from '../../validation/compile.js';
 
 /**
@@ -17,7 +17,8 @@ const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null
 export const MODEL_IDS = CATALOG.map((m) => m.id);
 /** Model ids, checked against the catalog by the route (it changes at run time, issue 21). */
 export const ModelIds = Type.Array(Type.String({ minLength: 1, maxLength: 128 }), { uniqueItems: true, description: 'Model ids of the catalog' });
-export const ENDPOINT_FAMILIES = [...new Set(CATALOG.flatMap((m) => m.families))] as EndpointFamily[];
+/** The spec's families first (in catalog order), then those only operator models serve (embeddings, rerank). */
+export const ENDPOINT_FAMILIES = [...new Set([...CATALOG.flatMap((m) => m.families), ...ALL_FAMILIES])] as EndpointFamily[];
 
 /** ISO-8601 date-time (with a time zone, or read as UTC) or Unix seconds. */
 export const Timestamp = Type.Union([Type.String({ minLength: 1, maxLength: 40 }), Type.Integer({ minimum: 0, maximum: LIMITS.unixSeconds })], {

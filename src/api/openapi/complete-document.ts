@@ -29,6 +29,10 @@ const ERROR_SCHEMAS: Record<EnvelopeKind, { name: string; schema: unknown }> = {
     name: 'GeneralError',
     schema: Type.Object({ error: Type.Object({ message: Type.String(), type: Type.String(), code: Type.String() }) }, { description: 'spec "Error body shapes": general' }),
   },
+  openai: {
+    name: 'OpenAIError',
+    schema: Type.Object({ error: Type.Object({ message: Type.String(), type: Type.String(), param: Type.Union([Type.String(), Type.Null()]), code: Type.String() }) }, { description: "OpenAI's envelope: /v1/embeddings and /v1/rerank" }),
+  },
   chat: {
     name: 'ChatError',
     schema: Type.Object({ error: Type.Object({ code: Type.String(), message: Type.String() }) }, { description: 'spec "Error body shapes": chat and messages endpoints' }),

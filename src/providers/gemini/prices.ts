@@ -1,4 +1,4 @@
-import { tokenPriced, type SheetVendor } from '../price-rows.js';
+import { embeddingPriced, tokenPriced, type SheetVendor } from '../price-rows.js';
 
 /** Its rows of the built-in price sheet (providers/price-rows.ts says what they are). */
 export const geminiPrices: SheetVendor = {
@@ -16,5 +16,7 @@ export const geminiPrices: SheetVendor = {
     // 1120 tokens for a 1K image at $60/M ($0.067), 1680 for 2K, 2520 for 4K.
     'gemini-3.1-flash-image': tokenPriced('image', 0.5, 0.05, 3, { image_completion_per_1m: 60 }),
     'gemini-3.1-flash-image-preview': tokenPriced('image', 0.5, 0.05, 3, { image_completion_per_1m: 60 }),
+    // 2,048 input tokens; `outputDimensionality` (our `dimensions`) truncates the 3,072-d vector.
+    'gemini-embedding-001': embeddingPriced(0.15, { dimensions: 3072, maxInputTokens: 2048, canShorten: true }),
   },
 };

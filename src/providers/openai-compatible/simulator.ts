@@ -5,6 +5,7 @@ import { countTokens, simulateText, stableId, tokenPieces, type SimulatedText } 
 import { answerPromptAfterTools, decideToolCalls, quotedRequest, type SimToolChoice } from '../../simulator/tool-calls.js';
 import { structuredContent, type SimOutputFormat } from '../../simulator/structured-output.js';
 import { tokenLogprobs } from '../../simulator/logprobs.js';
+import { embeddingsSimRoutes } from '../../simulator/openai-embeddings.js';
 
 /** OpenAI chat takes 1..128 choices. */
 const MAX_CHOICES = 128;
@@ -36,6 +37,7 @@ export function openAICompatibleSimulator(options: OpenAICompatibleSimOptions): 
         await chatCompletions(options, req, res);
         return true;
       }
+      if (await embeddingsSimRoutes(options.basePath, options.errorBody, req, res)) return true;
       return options.extraRoutes ? options.extraRoutes(req, res) : false;
     },
   };

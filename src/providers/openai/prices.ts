@@ -1,4 +1,4 @@
-import { tokenPriced, type SheetVendor } from '../price-rows.js';
+import { embeddingPriced, tokenPriced, type SheetVendor } from '../price-rows.js';
 
 /** Its rows of the built-in price sheet (providers/price-rows.ts says what they are). */
 export const openaiPrices: SheetVendor = {
@@ -22,5 +22,23 @@ export const openaiPrices: SheetVendor = {
       kind: 'image',
       price: { per_image_by_size: { '1024x1024': { default: 0.04, standard: 0.04, hd: 0.08 }, '1024x1792': { default: 0.08, standard: 0.08, hd: 0.12 }, '1792x1024': { default: 0.08, standard: 0.08, hd: 0.12 } } },
     },
+    // 8,192 tokens per input; only the text-embedding-3 models take `dimensions` (protocols/embeddings.md).
+    'text-embedding-3-small': embeddingPriced(0.02, { dimensions: 1536, maxInputTokens: 8192, canShorten: true }),
+    'text-embedding-3-large': embeddingPriced(0.13, { dimensions: 3072, maxInputTokens: 8192, canShorten: true }),
+    'text-embedding-ada-002': embeddingPriced(0.1, { dimensions: 1536, maxInputTokens: 8192, canShorten: false }),
+  },
+};
+
+/**
+ * The rerank model the OpenAI-compatible simulator serves by default (issue 29), sold by Cohere per
+ * search: its row stands here until a vendor folder of its own serves it.
+ */
+export const cohereRerankPrices: SheetVendor = {
+  vendor: 'cohere',
+  source: 'https://cohere.com/pricing',
+  checked: '2026-11-24',
+  models: {
+    // Sold per search (one query over up to 100 documents), not per token.
+    'rerank-v3.5': { kind: 'rerank', price: { per_search: 0.002 }, basis: 'about $2 per 1,000 searches (not read on the vendor page)' },
   },
 };

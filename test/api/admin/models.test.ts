@@ -95,7 +95,8 @@ describe('the catalog the operator extends (issue 21)', () => {
     const client = new OpenAI({ apiKey: TEST_KEY, baseURL: `${gateway.url}/v1` });
     const ids: string[] = [];
     for await (const model of client.models.list()) ids.push(model.id);
-    expect(ids).toEqual([...CATALOG.map((m) => m.id), 'gpt-5-mini', 'house-chat', 'house-draw', 'house-gemini']);
+    // The simulator's embedding and rerank models are served out of the box (issue 29).
+    expect(ids).toEqual([...CATALOG.map((m) => m.id), 'gpt-5-mini', 'house-chat', 'house-draw', 'house-gemini', 'rerank-v3.5', 'text-embedding-3-large', 'text-embedding-3-small', 'text-embedding-ada-002']);
     expect((await client.models.retrieve('house-chat')).owned_by).toBe('acme');
     expect((await client.models.retrieve('gpt-5-mini')).owned_by).toBe('openai');
 

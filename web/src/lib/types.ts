@@ -137,8 +137,9 @@ export interface Price {
   per_image?: number;
   per_image_by_size?: Record<string, Record<string, number>>;
   per_video_second?: number;
+  per_search?: number;
   per_video_second_by_resolution?: Record<string, number>;
-  long_context?: Array<{ above_input_tokens: number } & Omit<Price, 'per_image' | 'per_image_by_size' | 'per_video_second' | 'per_video_second_by_resolution' | 'long_context'>>;
+  long_context?: Array<{ above_input_tokens: number } & Omit<Price, 'per_image' | 'per_image_by_size' | 'per_video_second' | 'per_video_second_by_resolution' | 'per_search' | 'long_context'>>;
 }
 
 export interface CatalogModel {

@@ -6,13 +6,15 @@ import type { CatalogModel } from '../../lib/types';
 import { priceForm, priceOf, type PriceForm } from './price-fields';
 import { PriceInputs } from './price-inputs';
 
-const KINDS = ['chat', 'reasoning', 'image', 'video'] as const;
-const FAMILIES = ['chat-completions', 'messages', 'responses', 'generate-content', 'images', 'video-generations'] as const;
+const KINDS = ['chat', 'reasoning', 'image', 'video', 'embedding', 'rerank'] as const;
+const FAMILIES = ['chat-completions', 'messages', 'responses', 'generate-content', 'images', 'video-generations', 'embeddings', 'rerank'] as const;
 const BY_KIND: Record<(typeof KINDS)[number], readonly string[]> = {
   chat: ['chat-completions', 'messages', 'responses', 'generate-content'],
   reasoning: ['chat-completions', 'messages', 'responses', 'generate-content'],
   image: ['images', 'generate-content'],
   video: ['video-generations'],
+  embedding: ['embeddings'],
+  rerank: ['rerank'],
 };
 
 /** Add a model the operator names (issue 21): id, kind, where it is served, and its price. */

@@ -106,6 +106,7 @@ export function priceSummary(price: Price | null): string {
   if (parts.length > 0) parts[parts.length - 1] += ' /1M';
   if (price.per_image !== undefined || price.per_image_by_size) parts.push('per image');
   if (price.per_video_second !== undefined || price.per_video_second_by_resolution) parts.push('per video second');
+  if (price.per_search !== undefined) parts.push(`$${price.per_search} per search`);
   if (price.long_context?.length) parts.push(`> ${price.long_context[0]!.above_input_tokens.toLocaleString('en-US')} tokens: higher`);
   return parts.join(' · ') || 'Free';
 }
