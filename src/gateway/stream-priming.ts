@@ -7,6 +7,8 @@ import type { UpstreamBody } from './upstream-body.js';
 import { toTransportError, type UpstreamResponse } from './upstream-client.js';
 import type { PrimedStream } from './dispatch-types.js';
 
+const BLANK_LINE = '\n\n';
+
 /**
  * Reads a stream until its first complete event (or comment: a keep-alive shows the upstream is
  * there), within the channel's first-byte timeout, as the one SSE decoder frames them. Until it
@@ -22,13 +24,23 @@ async function primeStream(response: UpstreamResponse, channel: Channel): Promis
   const reads: Buffer[] = [];
   let sawComment = false;
   const decoder = new SseDecoder({ onComment: () => (sawComment = true) });
+  // The relay parses these reads again; here only as far as the first blank line is needed (a read
+  // often holds much of a fast stream), the rest only when that first block was not an event.
+  const completesAnEvent = (chunk: Buffer): boolean => {
+    const cut = chunk.indexOf(BLANK_LINE);
+    if (cut >= 0 && cut + BLANK_LINE.length < chunk.length) {
+      if (decoder.feed(chunk.subarray(0, cut + BLANK_LINE.length)).length > 0 || sawComment) return true;
+      chunk = chunk.subarray(cut + BLANK_LINE.length);
+    }
+    return decoder.feed(chunk).length > 0 || sawComment;
+  };
   try {
     for (;;) {
       const chunk = await nextRead(response.body);
       if (timedOut) throw new GatewayError('GW_UPSTREAM_TIMEOUT', 'The upstream provider sent no event in time');
       if (!chunk) return reads;
       reads.push(chunk);
-      if (decoder.feed(chunk).length > 0 || sawComment) return reads;
+      if (completesAnEvent(chunk)) return reads;
     }
   } catch (error) {
     response.body.destroy();
