@@ -22,6 +22,8 @@ export interface SignableRequest {
   url: URL;
   /** The exact body bytes that will be sent (JSON text). */
   body: string;
+  /** The headers that will be sent (the channel's and the call's), for signers that cover some of them. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** Channel credentials, resolved from ${ENV} references at start-up. */

@@ -71,6 +71,15 @@ export class UpstreamClient {
       headers['content-type'] ??= 'application/json';
     }
     const provider = channel.provider;
+    if (provider.authorizeRequest) {
+      if (call.stream) headers.accept ??= 'text/event-stream';
+      const url = new URL(base.origin + path);
+      return provider.authorizeRequest(channel.credentials, { method: call.method, url, body: body ?? '', headers }, Date.now()).then((auth) => {
+        Object.assign(headers, auth);
+        if (traceHeaders) Object.assign(headers, traceHeaders);
+        return this.dispatch(channel, base.origin, path, call.method, headers, body, cancel);
+      });
+    }
     if (call.auth === 'request-signature' && provider.signRequest) {
       const url = new URL(base.origin + path);
       Object.assign(headers, provider.signRequest(channel.credentials, { method: call.method, url, body: body ?? '' }, Date.now()));

@@ -38,6 +38,12 @@ export interface ProviderModule<V extends string = string> {
   authHeaders(credentials: ChannelCredentials, nowSeconds: number): Record<string, string>;
   /** Headers for calls with `auth: 'request-signature'` (AK/SK signing over method, URL and body). */
   signRequest?(credentials: ChannelCredentials, request: SignableRequest, nowMs: number): Record<string, string>;
+  /**
+   * Credential headers that take a turn to compute (an access token minted and cached per channel,
+   * an asynchronous request signer such as SigV4). Where present it replaces `authHeaders` for every
+   * call of the vendor; the headers it returns go on last, after the channel's and the call's own.
+   */
+  authorizeRequest?(credentials: ChannelCredentials, request: SignableRequest, nowMs: number): Promise<Record<string, string>>;
   readonly pairs: Partial<FamilyPairs>;
   /** Asynchronous video-task translators, by surface (only vendors that create video tasks). */
   readonly video?: Partial<VideoSurfaceAdapters>;
