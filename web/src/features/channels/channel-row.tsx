@@ -72,7 +72,8 @@ export function ChannelRow({ channel, test, onTest, onChanged, onDisable, onEdit
         <StatusBadge status={channel.enabled ? 'enabled' : 'disabled'} />
       </DataCell>
       <DataCell label="Circuit">
-        <StatusBadge status={channel.circuit} />
+        {/* A disabled channel is sent nothing: its circuit's state means nothing until it is enabled (issue 35). */}
+        {channel.enabled ? <StatusBadge status={channel.circuit} /> : <span className="muted">—</span>}
       </DataCell>
       <DataCell label="Models" title={Object.entries(channel.model_map).map(([id, upstream]) => `${id} → ${upstream}`).join('\n')}>
         {channel.models.length}
