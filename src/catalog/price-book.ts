@@ -18,6 +18,8 @@ export interface PricedChannel {
   readonly name: string;
   readonly models: Readonly<Record<string, string>>;
   readonly prices?: Readonly<Record<string, PriceConfig>> | undefined;
+  /** The built-in simulator answers for it: no vendor is paid, so the sheet's prices do not apply (issue 35). */
+  readonly isSimulator?: boolean;
 }
 
 const SHEET: ReadonlyMap<string, PriceConfig> = new Map(PRICE_SHEET.flatMap((vendor) => Object.entries(vendor.models).map(([id, model]) => [id, model.price] as const)));
@@ -95,7 +97,9 @@ export class PriceBook {
     if (own) return { price: own, json: JSON.stringify(own), source: 'channel' };
     const operator = this.operator.get(model);
     if (operator) return { price: operator, json: JSON.stringify(operator), source: 'operator' };
-    if (!this.useBuiltin) return undefined;
+    // Simulated answers cost nothing unless the operator priced them (issue 35): billing a
+    // simulator at a vendor's list price made trial keys look spent on replies nobody paid for.
+    if (!this.useBuiltin || channel?.isSimulator) return undefined;
     const upstream = channel?.models[model];
     for (const name of upstream !== undefined ? [upstream, model] : [model, ...this.upstreamNamesOf(model)]) {
       const sheet = SHEET.get(name);

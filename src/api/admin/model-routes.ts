@@ -22,6 +22,7 @@ export async function adminModelRoutes(app: FastifyInstance, { opts }: { opts: (
   const view = (entry: CatalogEntry) => {
     const serving = channelControl.all.filter((channel) => Object.hasOwn(channel.models, entry.id));
     const price = prices.priceFor(undefined, entry.id);
+    const routed = routeModel(app.gateway.channels, entry.id, () => 0);
     return {
       id: entry.id,
       vendor: entry.owner,
@@ -29,7 +30,8 @@ export async function adminModelRoutes(app: FastifyInstance, { opts }: { opts: (
       families: [...entry.families],
       source: entry.source,
       served: catalog.isServed(entry.id),
-      channels: routeModel(app.gateway.channels, entry.id, () => 0).map((channel) => channel.name),
+      channels: routed.map((channel) => channel.name),
+      simulated: routed.length > 0 && routed.every((channel) => channel.isSimulator),
       disabled_channels: serving.filter((channel) => !channelControl.isEnabled(channel.name)).map((channel) => channel.name),
       price: price?.price ?? null,
       price_source: price?.source ?? null,

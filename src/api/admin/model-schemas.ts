@@ -48,6 +48,7 @@ export const ModelView = Type.Object({
   source: Type.Unsafe<(typeof SOURCES)[number]>({ type: 'string', enum: [...SOURCES], description: 'spec: the specification; file: the configuration file; runtime: the admin API or console (wins over the file); builtin: the price sheet' }),
   served: Type.Boolean({ description: 'Accepted by the endpoints: a spec model, or one a channel maps' }),
   channels: Type.Array(Type.String(), { description: 'Channels that serve it, in route order (enabled ones)' }),
+  simulated: Type.Boolean({ description: 'Only the built-in simulator serves it: its answers are simulated and free unless the operator priced it' }),
   disabled_channels: Type.Array(Type.String()),
   price: Nullable(Type.Record(Type.String(), Type.Unknown(), { description: 'What a request pays unless its channel has its own price' })),
   price_source: Nullable(Type.Unsafe<(typeof PRICE_SOURCES)[number]>({ type: 'string', enum: [...PRICE_SOURCES] })),

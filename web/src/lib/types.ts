@@ -152,6 +152,8 @@ export interface CatalogModel {
   source: 'spec' | 'builtin' | 'file' | 'runtime';
   served: boolean;
   channels: string[];
+  /** Only the built-in simulator serves it (free unless priced). */
+  simulated?: boolean;
   disabled_channels: string[];
   price: Price | null;
   price_source: 'channel' | 'operator' | 'builtin' | null;

@@ -58,10 +58,13 @@ export function ModelsPage() {
               </RowHeader>
               <DataCell label="Kind">{model.kind}</DataCell>
               <DataCell label="From">{SOURCE[model.source]}</DataCell>
-              <DataCell label="Channels (priority order)">{model.served ? (model.channels.length > 0 ? model.channels.join(' → ') : 'none enabled') : 'not served yet'}</DataCell>
+              <DataCell label="Channels (priority order)">
+                {model.served ? (model.channels.length > 0 ? model.channels.join(' → ') : 'none enabled') : 'not served yet'}
+                {model.simulated && <div className="badge badge-half_open">simulated answers</div>}
+              </DataCell>
               <DataCell label="Price" className="clip" title={`${priceSummary(model.price)}${model.price_basis ? ` (${model.price_basis})` : ''}`}>
-                {priceSummary(model.price)}
-                <div className="muted small">{model.price_source === 'builtin' ? 'built-in' : model.price_runtime ? 'set here' : model.price_source === 'operator' ? 'configuration file' : '—'}</div>
+                {freeSimulated(model) ? 'free (simulator)' : priceSummary(model.price)}
+                <div className="muted small">{freeSimulated(model) ? `${priceSummary(model.price)} once a vendor serves it` : model.price_source === 'builtin' ? 'built-in' : model.price_runtime ? 'set here' : model.price_source === 'operator' ? 'configuration file' : '—'}</div>
               </DataCell>
               <ActionsCell>
                 <button type="button" onClick={() => setPending({ kind: 'price', model })} aria-label={`Edit the price of ${model.id}`}>
@@ -99,3 +102,6 @@ export function ModelsPage() {
     </section>
   );
 }
+
+/** Simulated answers are not billed at the sheet's prices, only at the operator's own (issue 35). */
+const freeSimulated = (model: CatalogModel): boolean => model.simulated === true && model.price_source === 'builtin';
