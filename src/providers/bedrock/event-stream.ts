@@ -24,21 +24,34 @@ export function createEventStreamDecoder(): StreamBytesDecoder {
   const codec = new EventStreamCodec(toUtf8, fromUtf8);
   /** Bytes of a message still arriving. */
   let pending: Buffer = EMPTY;
+  /**
+   * A corrupt message: the events before it in the same read are still handed on, and the next
+   * call throws, so what the client sees does not depend on how the bytes were split into reads.
+   */
+  let failure: GatewayError | undefined;
   return {
     push(chunk: Buffer): Buffer {
+      if (failure) throw failure;
       let bytes = pending.length === 0 ? chunk : Buffer.concat([pending, chunk]);
       let text = '';
-      while (bytes.length >= 4) {
-        const total = bytes.readUInt32BE(0);
-        if (total < FRAME_OVERHEAD || total > MAX_MESSAGE_BYTES) throw corrupt();
-        if (bytes.length < total) break;
-        text += toSse(decodeMessage(codec, bytes.subarray(0, total)));
-        bytes = bytes.subarray(total);
+      try {
+        while (bytes.length >= 4) {
+          const total = bytes.readUInt32BE(0);
+          if (total < FRAME_OVERHEAD || total > MAX_MESSAGE_BYTES) throw corrupt();
+          if (bytes.length < total) break;
+          text += toSse(decodeMessage(codec, bytes.subarray(0, total)));
+          bytes = bytes.subarray(total);
+        }
+      } catch (error) {
+        failure = error instanceof GatewayError ? error : corrupt(error);
+        if (text === '') throw failure;
+        bytes = EMPTY;
       }
       pending = bytes.length === 0 ? EMPTY : Buffer.from(bytes);
       return text === '' ? EMPTY : Buffer.from(text, 'utf8');
     },
     end(): void {
+      if (failure) throw failure;
       if (pending.length > 0) throw new GatewayError('GW_UPSTREAM_ERROR', 'The upstream stream ended inside an event');
     },
   };

@@ -218,7 +218,10 @@ describe('Bedrock channels (issue 30): SigV4 and API keys against a fake that ve
     corrupt[corrupt.length - 6]! ^= 0x01;
     next = () => ({ frames: [eventFrame('messageStart', { role: 'assistant' }), good, corrupt] });
     const broken = await call(gateway, 'POST', '/v1/chat/completions', { model: 'nova-on-bedrock', stream: true, messages: [{ role: 'user', content: 'Hi' }] });
-    expect(JSON.parse((await parseSseText(broken.text)).at(-1)!.data).error.code).toBe('upstream_bad_response');
+    // The events before the corrupt frame reach the client (as they would had it come in a later read); then the error.
+    const brokenEvents = await parseSseText(broken.text);
+    expect(brokenEvents.some((e) => e.data.includes('"x"'))).toBe(true);
+    expect(JSON.parse(brokenEvents.at(-1)!.data).error.code).toBe('upstream_bad_response');
   });
 
   it('Anthropic-native /v1/messages on Claude uses InvokeModel with the client body intact (cache_control, signed thinking, betas)', async () => {
