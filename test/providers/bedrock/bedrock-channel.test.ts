@@ -1,6 +1,10 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
+import { readFileSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfigFile } from '../../../src/config/load.js';
 import { parseSseText } from '../../../src/sse/parse.js';
 import { chunkFrame, eventFrame, exceptionFrame } from '../../../src/providers/bedrock/simulator-frames.js';
 import { call, startTestGateway, TEST_KEY, type TestGateway } from '../../helpers/gateway.js';
@@ -290,5 +294,39 @@ describe('Bedrock channels (issue 30): SigV4 and API keys against a fake that ve
     expect(answer.status, answer.text).toBe(200);
     expect(answer.json.content).toEqual([{ type: 'text', text: 'Nova here' }]);
     expect(fake.calls.at(-1)!.operation).toBe('converse');
+  });
+
+  it('/v1/responses streams through the chat hub onto ConverseStream', async () => {
+    next = () => ({
+      frames: [
+        eventFrame('messageStart', { role: 'assistant' }),
+        eventFrame('contentBlockDelta', { contentBlockIndex: 0, delta: { text: 'Via ' } }),
+        eventFrame('contentBlockDelta', { contentBlockIndex: 0, delta: { text: 'responses.' } }),
+        eventFrame('contentBlockStop', { contentBlockIndex: 0 }),
+        eventFrame('messageStop', { stopReason: 'end_turn' }),
+        eventFrame('metadata', { usage: { inputTokens: 7, outputTokens: 3, totalTokens: 10 } }),
+      ],
+    });
+    const stream = await openai().responses.create({ model: 'nova-on-bedrock', input: 'Hi', stream: true });
+    let text = '';
+    let usage: unknown;
+    for await (const event of stream) {
+      if (event.type === 'response.output_text.delta') text += event.delta;
+      if (event.type === 'response.completed') usage = event.response.usage;
+    }
+    expect(text).toBe('Via responses.');
+    expect(usage).toMatchObject({ input_tokens: 7, output_tokens: 3, total_tokens: 10 });
+    expect(fake.calls.at(-1)!.operation).toBe('converse-stream');
+  });
+});
+
+describe('docs/bedrock.md', () => {
+  it("its channel is a valid configuration", () => {
+    const docs = readFileSync(join(import.meta.dirname, '..', '..', '..', 'docs', 'bedrock.md'), 'utf8');
+    const yaml = /```yaml\n([\s\S]*?)```/.exec(docs)![1]!;
+    const path = join(mkdtempSync(join(tmpdir(), 'bedrock-docs-')), 'gateway.yaml');
+    writeFileSync(path, yaml);
+    const file = loadConfigFile(path, { AWS_ACCESS_KEY_ID: 'AKIADOCS', AWS_SECRET_ACCESS_KEY: 'docs-secret' });
+    expect(file.channels![0]).toMatchObject({ vendor: 'bedrock', region: 'us-east-1', aws_access_key_id: 'AKIADOCS', aws_secret_access_key: 'docs-secret', models: { 'claude-sonnet-4-5': 'us.anthropic.claude-sonnet-4-5-20250929-v1:0' } });
   });
 });
