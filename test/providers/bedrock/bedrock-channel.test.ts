@@ -201,6 +201,12 @@ describe('Bedrock channels (issue 30): SigV4 and API keys against a fake that ve
     const invalid = await call(gateway, 'POST', '/v1/chat/completions', { model: 'nova-on-bedrock', messages: [{ role: 'user', content: 'Hi' }] });
     expect(invalid.status).toBe(400);
     expect(invalid.json.error.message).toBe('The provided model identifier is invalid.');
+    // An upstream message that quotes the channel's own secrets is redacted by value before the client sees it.
+    next = () => ({ json: { message: `Invalid input near ${KEYS.secretAccessKey} and ${KEYS.sessionToken}` }, status: 400, exception: 'ValidationException' });
+    const quoting = await call(gateway, 'POST', '/v1/chat/completions', { model: 'nova-on-bedrock', messages: [{ role: 'user', content: 'Hi' }] });
+    expect(quoting.status).toBe(400);
+    expect(quoting.json.error.message).toContain('Invalid input near');
+    for (const secret of [KEYS.secretAccessKey, KEYS.sessionToken]) expect(quoting.text).not.toContain(secret);
     next = () => ({ json: { message: 'Too many requests, please wait before trying again.' }, status: 429, exception: 'ThrottlingException' });
     expect((await call(gateway, 'POST', '/v1/chat/completions', { model: 'nova-on-bedrock', messages: [{ role: 'user', content: 'Hi' }] })).status).toBe(429);
     next = () => ({ json: { message: `User: arn:aws:iam::123456789012:user/x is not authorized (${KEYS.accessKeyId})` }, status: 403, exception: 'AccessDeniedException' });
