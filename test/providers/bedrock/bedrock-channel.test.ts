@@ -196,6 +196,22 @@ describe('Bedrock channels (issue 30): SigV4 and API keys against a fake that ve
     expect(answer.json.error.message).toContain('no AWS credentials');
   });
 
+  it('a channel without credentials of its own signs with the AWS environment (session token included), read per request', async () => {
+    next = () => converseText('from the environment');
+    Object.assign(process.env, { AWS_ACCESS_KEY_ID: KEYS.accessKeyId, AWS_SECRET_ACCESS_KEY: KEYS.secretAccessKey, AWS_SESSION_TOKEN: KEYS.sessionToken });
+    try {
+      const completion = await openai().chat.completions.create({ model: 'nova-no-credentials', messages: [{ role: 'user', content: 'Hi' }] });
+      expect(completion.choices[0]!.message.content).toBe('from the environment');
+      expect(fake.calls.at(-1)!.headers['x-amz-security-token']).toBe(KEYS.sessionToken);
+      // A rotated token that the fake does not know is refused: the environment is read again.
+      process.env.AWS_SESSION_TOKEN = 'rotated-but-wrong';
+      const refused = await call(gateway, 'POST', '/v1/chat/completions', { model: 'nova-no-credentials', messages: [{ role: 'user', content: 'Hi' }] });
+      expect(refused.status).toBe(502);
+    } finally {
+      for (const name of ['AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN']) delete process.env[name];
+    }
+  });
+
   it('exceptions: ValidationException is a 400 with its message, ThrottlingException a 429, AccessDenied ours (502)', async () => {
     next = () => ({ json: { message: 'The provided model identifier is invalid.' }, status: 400, exception: 'ValidationException' });
     const invalid = await call(gateway, 'POST', '/v1/chat/completions', { model: 'nova-on-bedrock', messages: [{ role: 'user', content: 'Hi' }] });
