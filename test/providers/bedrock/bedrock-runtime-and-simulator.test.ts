@@ -46,6 +46,13 @@ describe('Bedrock channels at runtime and on the simulator (issue 30)', () => {
     const completion = await client.chat.completions.create({ model: 'nova-runtime', messages: [{ role: 'user', content: 'Hi' }] });
     expect(completion.choices[0]!.message.content).toBe('from the runtime channel');
     expect(String(fake.calls.at(-1)!.headers.authorization)).toMatch(new RegExp(`^AWS4-HMAC-SHA256 Credential=${KEYS.accessKeyId}/\\d{8}/${REGION}/bedrock/aws4_request`));
+    // The console's "Test" proves the credentials with one short call; a wrong secret fails it, without the secret.
+    const tested = await admin(gateway, 'POST', '/channels/bedrock-runtime/test');
+    expect(tested.json).toMatchObject({ ok: true, model: 'nova-runtime', reply: 'from the runtime channel' });
+    expect((await admin(gateway, 'PATCH', '/channels/bedrock-runtime', { aws_secret_access_key: 'rotated-wrong-secret-000000' })).status).toBe(200);
+    const failing = await admin(gateway, 'POST', '/channels/bedrock-runtime/test');
+    expect(failing.json).toMatchObject({ ok: false, status: 502 });
+    expect(failing.text).not.toContain('rotated-wrong-secret-000000');
   });
 
   it('the simulator answers Converse, ConverseStream and Claude through InvokeModel with event streams', async () => {
