@@ -24,6 +24,10 @@ export const ChannelSchema = Type.Object(
     secret_key: Type.Optional(Type.String()),
     /** Signing region of AK/SK-signed APIs (the Ark asset library): cn-beijing unless set. */
     region: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    /** AWS (Bedrock) credentials; without them (and without `api_key`) the AWS_* environment variables. */
+    aws_access_key_id: Type.Optional(Type.String()),
+    aws_secret_access_key: Type.Optional(Type.String()),
+    aws_session_token: Type.Optional(Type.String()),
     /** public model id → upstream model name */
     models: Type.Record(Type.String(), Type.String()),
     /** Embeddings: the most inputs one call to this upstream may carry, below the vendor's own (a TEI server's max_client_batch_size); larger requests are split. */

@@ -56,6 +56,14 @@ export interface StreamTranslator {
   onError?(error: GatewayError): OutEvent[];
 }
 
+/** Upstream stream bytes → SSE text, read by read; a frame split across reads waits for its rest. */
+export interface StreamBytesDecoder {
+  /** The SSE text of the frames this read completed (empty while a frame is incomplete). Throws on a corrupt frame. */
+  push(chunk: Buffer): Buffer;
+  /** The upstream ended: throws when it stopped inside a frame. */
+  end(): void;
+}
+
 /** One (endpoint family → vendor) pair: request out, response back, stream, errors. */
 export interface TranslatorPair<Req, Res> {
   toUpstream(req: Req, ctx: TranslateContext): UpstreamCall;
@@ -66,6 +74,12 @@ export interface TranslatorPair<Req, Res> {
    */
   fromUpstreamText?(text: string, ctx: TranslateContext): { text: string; usage: Usage } | undefined;
   createStreamTranslator(ctx: TranslateContext): StreamTranslator;
+  /**
+   * Only for upstreams whose streams are not SSE (Bedrock's binary event stream): turns the
+   * upstream's bytes into SSE text before the relay sees them. Absent for SSE upstreams, whose
+   * reads go to the relay untouched.
+   */
+  createStreamDecoder?(ctx: TranslateContext): StreamBytesDecoder;
   /** Maps an upstream error status and body to our error; never echoes upstream bodies raw. */
   fromUpstreamError(status: number, body: unknown): GatewayError;
 }

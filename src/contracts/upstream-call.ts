@@ -33,4 +33,8 @@ export interface ChannelCredentials {
   secretKey?: string;
   /** The signing region for AK/SK-signed APIs (Volcengine's `cn-beijing`, BytePlus's `ap-southeast-1`). */
   region?: string;
+  /** AWS (Bedrock): an access key pair, with the session token of temporary credentials. */
+  awsAccessKeyId?: string;
+  awsSecretAccessKey?: string;
+  awsSessionToken?: string;
 }

@@ -1,4 +1,5 @@
 import type { ChannelConfig } from '../config/schema.js';
+import type { ChannelCredentials } from '../contracts/upstream-call.js';
 import type { SimulatorOptionsConfig } from '../contracts/simulator-options.js';
 import type { ProviderModule } from '../providers/types.js';
 import type { VendorId } from '../providers/registry.js';
@@ -90,7 +91,7 @@ function toChannel(config: ChannelConfig, provider: ProviderModule<VendorId>, ba
     vendor: provider.vendor,
     provider,
     baseUrl,
-    credentials: config.base_url ? { apiKey: config.api_key, accessKey: config.access_key, secretKey: config.secret_key, region: config.region } : SIMULATOR_CREDENTIALS,
+    credentials: config.base_url ? { ...credentialsOf(config), region: config.region } : SIMULATOR_CREDENTIALS,
     models: { ...config.models },
     priority: config.priority ?? 0,
     weight: config.weight ?? 1,
@@ -106,10 +107,22 @@ function toChannel(config: ChannelConfig, provider: ProviderModule<VendorId>, ba
     isSimulator: !config.base_url,
     prices: config.prices,
     redact: config.base_url
-      ? buildChannelRedactor({ secrets: [config.api_key, config.access_key, config.secret_key, ...Object.values(config.headers ?? {})], baseUrl: config.base_url })
+      ? buildChannelRedactor({ secrets: [...Object.values(credentialsOf(config)), ...Object.values(config.headers ?? {})], baseUrl: config.base_url })
       : undefined,
     maxInputsPerCall: config.max_inputs_per_call,
   };
+}
+
+/** A channel's secrets, as the provider reads them (and the redactor hides them). */
+function credentialsOf(config: ChannelConfig): ChannelCredentials {
+  return {
+    apiKey: config.api_key,
+    accessKey: config.access_key,
+    secretKey: config.secret_key,
+    awsAccessKeyId: config.aws_access_key_id,
+    awsSecretAccessKey: config.aws_secret_access_key,
+    awsSessionToken: config.aws_session_token,
+  } as ChannelCredentials;
 }
 
 function lowerCaseKeys(headers: Readonly<Record<string, string>> | undefined): Record<string, string> {

@@ -61,6 +61,7 @@ export function isJsonAnswer(response: UpstreamResponse): boolean {
  * so an upstream whose first event is already its error can still be retried or replaced.
  */
 export async function openStream(response: UpstreamResponse, channel: Channel, pair: TranslatorPair<unknown, unknown>, ctx: TranslateContext): Promise<PrimedStream & { failedBeforeOutput: boolean }> {
+  if (pair.createStreamDecoder) response.body.decodeWith(pair.createStreamDecoder(ctx));
   const primed = await primeStream(response, channel);
   const translator = pair.createStreamTranslator(ctx);
   const relay = new SseRelay(translator);

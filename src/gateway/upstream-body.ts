@@ -1,3 +1,5 @@
+import type { StreamBytesDecoder } from '../contracts/translator.js';
+
 /** Above this many unread bytes the upstream socket is paused until the reader catches up. */
 const HIGH_WATER_BYTES = 64 * 1024;
 
@@ -23,8 +25,18 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
   private discarded = false;
   private paused = false;
   private wake: (() => void) | undefined;
+  /** Non-SSE streams (decodeWith): each read comes out as the SSE text of its complete frames. */
+  private decoder: StreamBytesDecoder | undefined;
 
   constructor(private readonly flow: FlowControl) {}
+
+  /**
+   * Reads from now on come out through `decoder` (a binary event stream as SSE text); a read that
+   * completes no frame is an empty buffer. The end of the body checks that no frame was left open.
+   */
+  decodeWith(decoder: StreamBytesDecoder): void {
+    this.decoder = decoder;
+  }
 
   /** From the dispatch handler: a chunk arrived. */
   push(chunk: Buffer): void {
@@ -62,6 +74,11 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
   read(): Buffer | null {
     if (this.chunks.length === 0) {
       if (this.failure && !this.discarded) throw this.failure;
+      if (this.decoder && this.ended && !this.discarded) {
+        const decoder = this.decoder;
+        this.decoder = undefined;
+        decoder.end();
+      }
       return null;
     }
     const out = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.bytes);
@@ -71,7 +88,7 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
       this.paused = false;
       this.flow.resume();
     }
-    return out;
+    return this.decoder ? this.decoder.push(out) : out;
   }
 
   /** Resolves when `read` has something to return or the body is over; undefined if it already has. */

@@ -6,7 +6,7 @@
 
 /** A credential or signing field of a channel; the names are the channel's own (config file, admin API). */
 export interface ChannelCredentialField {
-  readonly name: 'api_key' | 'access_key' | 'secret_key' | 'region';
+  readonly name: 'api_key' | 'access_key' | 'secret_key' | 'region' | 'aws_access_key_id' | 'aws_secret_access_key' | 'aws_session_token';
   /** The form's label for it. */
   readonly label: string;
   /** A channel with a real `base_url` needs it (the simulator takes none). */

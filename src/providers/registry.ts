@@ -35,6 +35,7 @@ const VENDOR_MODULES = [
   (await import('./anthropic/index.js')).anthropic,
   (await import('./alibaba-dashscope/index.js')).alibabaDashScope,
   (await import('./kling/index.js')).kling,
+  (await import('./bedrock/index.js')).bedrock,
 ] as const;
 
 /** A vendor id: the `vendor` of one of the registry's modules (a channel's `vendor`). */

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { PROVIDERS } from '../../providers/registry.js';
 
-const CREDENTIAL_NAMES = ['api_key', 'access_key', 'secret_key', 'region'] as const;
+const CREDENTIAL_NAMES = ['api_key', 'access_key', 'secret_key', 'region', 'aws_access_key_id', 'aws_secret_access_key', 'aws_session_token'] as const;
 
 const VendorView = Type.Object({
   vendor: Type.String({ description: "A channel's `vendor`" }),

@@ -33,6 +33,8 @@ export interface ViaChatHub<Req, Res> {
  */
 export function viaChatHub<Req, Res>(family: ViaChatHub<Req, Res>, chat: TranslatorPair<OpenAIChatRequest, OpenAIChatCompletion>): TranslatorPair<Req, Res> {
   return {
+    // A vendor whose streams are not SSE decodes them the same way whichever family asked.
+    ...(chat.createStreamDecoder ? { createStreamDecoder: chat.createStreamDecoder.bind(chat) } : {}),
     toUpstream: (req, ctx) => chat.toUpstream(family.toChatRequest(req, ctx), ctx),
 
     fromUpstream(res, ctx) {

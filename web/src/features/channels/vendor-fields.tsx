@@ -10,7 +10,7 @@ export interface VendorInfo {
 }
 
 export interface CredentialField {
-  name: 'api_key' | 'access_key' | 'secret_key' | 'region';
+  name: 'api_key' | 'access_key' | 'secret_key' | 'region' | 'aws_access_key_id' | 'aws_secret_access_key' | 'aws_session_token';
   label: string;
   required: boolean;
   secret: boolean;

@@ -1,0 +1,39 @@
+import type { ProviderModule } from '../types.js';
+import { lazySimulator } from '../../simulator/server.js';
+import { bedrockPrices } from './prices.js';
+import { authorizeBedrockRequest, BEDROCK_BASE_URL } from './endpoint.js';
+import { anthropicMessagesToBedrock } from './from-anthropic-messages.js';
+import { chatCompletionsToBedrock } from './from-chat-completions.js';
+
+export const bedrock: ProviderModule<'bedrock'> = {
+  vendor: 'bedrock',
+  // OpenTelemetry's GenAI conventions name Bedrock `aws.bedrock`.
+  genAiProviderName: 'aws.bedrock',
+  // No public models of its own: Bedrock serves the models a channel maps (a channel without
+  // base_url gets the simulator below, with the channel's own model map).
+  defaultModels: {},
+  defaultBaseUrl: BEDROCK_BASE_URL,
+  addedPathPrefixes: ['/model'],
+  simulatorBasePath: '',
+  // Never called: authorizeRequest (SigV4, or the API key as a bearer) replaces it for every call.
+  authHeaders: () => ({}),
+  authorizeRequest: (credentials, request, nowMs) => authorizeBedrockRequest(credentials, request, nowMs),
+  // Converse for every chat-shaped family; Anthropic-native /v1/messages on Claude through InvokeModel.
+  pairs: {
+    'chat-completions': chatCompletionsToBedrock,
+    messages: chatCompletionsToBedrock,
+    'anthropic-messages': anthropicMessagesToBedrock,
+  },
+  simulator: lazySimulator(() => import('./simulator.js').then((m) => m.bedrockSimulator)),
+  channelFields: {
+    credentials: [
+      { name: 'region', label: 'Region', required: false, secret: false, hint: 'us-east-1 (or the region in base_url)' },
+      { name: 'aws_access_key_id', label: 'AWS access key ID', required: false, secret: true, hint: 'with the secret access key; or an API key; or the AWS_* environment' },
+      { name: 'aws_secret_access_key', label: 'AWS secret access key', required: false, secret: true },
+      { name: 'aws_session_token', label: 'AWS session token', required: false, secret: true, hint: 'temporary credentials only' },
+      { name: 'api_key', label: 'Bedrock API key', required: false, secret: true, hint: 'sent as a bearer token instead of SigV4' },
+    ],
+    baseUrlRequired: false,
+  },
+  prices: bedrockPrices,
+};
