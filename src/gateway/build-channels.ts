@@ -1,4 +1,5 @@
 import type { ChannelConfig } from '../config/schema.js';
+import type { ChannelCredentials } from '../contracts/upstream-call.js';
 import type { SimulatorOptionsConfig } from '../contracts/simulator-options.js';
 import type { ProviderModule } from '../providers/types.js';
 import type { VendorId } from '../providers/registry.js';
@@ -90,7 +91,7 @@ function toChannel(config: ChannelConfig, provider: ProviderModule<VendorId>, ba
     vendor: provider.vendor,
     provider,
     baseUrl,
-    credentials: config.base_url ? { apiKey: config.api_key, accessKey: config.access_key, secretKey: config.secret_key, region: config.region } : SIMULATOR_CREDENTIALS,
+    credentials: config.base_url ? credentialsOf(config) : SIMULATOR_CREDENTIALS,
     models: { ...config.models },
     priority: config.priority ?? 0,
     weight: config.weight ?? 1,
@@ -106,9 +107,17 @@ function toChannel(config: ChannelConfig, provider: ProviderModule<VendorId>, ba
     isSimulator: !config.base_url,
     prices: config.prices,
     redact: config.base_url
-      ? buildChannelRedactor({ secrets: [config.api_key, config.access_key, config.secret_key, ...Object.values(config.headers ?? {})], baseUrl: config.base_url })
+      ? buildChannelRedactor({ secrets: [config.api_key, config.access_key, config.secret_key, config.client_secret, config.service_account, ...Object.values(config.headers ?? {})], baseUrl: config.base_url })
       : undefined,
     maxInputsPerCall: config.max_inputs_per_call,
+  };
+}
+
+function credentialsOf(config: ChannelConfig): ChannelCredentials {
+  return {
+    apiKey: config.api_key, accessKey: config.access_key, secretKey: config.secret_key, region: config.region,
+    apiVersion: config.api_version, tenantId: config.tenant_id, clientId: config.client_id, clientSecret: config.client_secret, authorityHost: config.authority_host,
+    project: config.project, serviceAccount: config.service_account,
   };
 }
 

@@ -10,17 +10,19 @@ export interface VendorInfo {
 }
 
 export interface CredentialField {
-  name: 'api_key' | 'access_key' | 'secret_key' | 'region';
+  name: string;
   label: string;
   required: boolean;
   secret: boolean;
   hint: string | null;
+  /** A paste box (a JSON key file) rather than one line. */
+  multiline?: boolean;
 }
 
 /** What the channel holds for a field now: a secret's masked tail, or a plain field's value. */
 function currentValue(channel: Channel, field: CredentialField): string | null | undefined {
   if (field.name === 'region') return channel.region;
-  return channel.credentials[field.name];
+  return (channel.credentials as Record<string, string | null | undefined>)[field.name];
 }
 
 /** The value a plain (non-secret) field starts with when editing; secrets always start empty (write-only). */
@@ -51,13 +53,24 @@ export function CredentialInputs({ fields, values, onChange, channel }: {
       {fields.map((field) => (
         <label key={field.name}>
           {field.label}
-          <input
-            type={field.secret ? 'password' : 'text'}
-            autoComplete="off"
-            value={values[field.name] ?? ''}
-            onChange={(e) => onChange(field.name, e.target.value)}
-            placeholder={placeholder(field)}
-          />
+          {field.multiline ? (
+            <textarea
+              rows={4}
+              autoComplete="off"
+              spellCheck={false}
+              value={values[field.name] ?? ''}
+              onChange={(e) => onChange(field.name, e.target.value)}
+              placeholder={placeholder(field)}
+            />
+          ) : (
+            <input
+              type={field.secret ? 'password' : 'text'}
+              autoComplete="off"
+              value={values[field.name] ?? ''}
+              onChange={(e) => onChange(field.name, e.target.value)}
+              placeholder={placeholder(field)}
+            />
+          )}
           {field.secret && <span className="hint">Encrypted at rest, never shown again.</span>}
         </label>
       ))}
