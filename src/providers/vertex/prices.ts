@@ -7,7 +7,7 @@ import { anthropicPrices } from '../anthropic/prices.js';
  * the gemini rows price them.
  */
 export const vertexPrices: SheetVendor = {
-  vendor: 'anthropic',
+  vendor: 'vertex',
   source: 'https://cloud.google.com/vertex-ai/generative-ai/pricing#claude-models',
   checked: '2026-11-27',
   models: Object.fromEntries(
