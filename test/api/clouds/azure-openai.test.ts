@@ -20,7 +20,7 @@ describe('vendor azure-openai (issue 30)', () => {
     gateway = await startTestGateway({
       file: {
         models: [
-          ...['az-gpt4o', 'az-filtered', 'az-busy', 'azv1-gpt4o', 'azv1-resp', 'az-resp', 'az-broken', 'az-runtime'].map((id) => ({ id, kind: 'chat' as const })),
+          ...['az-gpt4o', 'az-filtered', 'az-busy', 'azv1-gpt4o', 'azv1-resp', 'az-resp', 'az-broken', 'az-runtime', 'az-sim'].map((id) => ({ id, kind: 'chat' as const })),
           { id: 'az-embed', kind: 'embedding' },
           { id: 'az-image', kind: 'image' },
         ],
@@ -34,6 +34,7 @@ describe('vendor azure-openai (issue 30)', () => {
             tenant_id: ENTRA.tenant, client_id: ENTRA.clientId, client_secret: ENTRA.clientSecret,
             models: { 'azv1-gpt4o': 'gpt4o-prod', 'azv1-resp': 'gpt4o-prod' },
           },
+          { name: 'azure-sim', vendor: 'azure-openai', models: { 'az-sim': 'gpt-4o' } },
           { name: 'azure-preview', vendor: 'azure-openai', base_url: azure.url, api_key: AZURE_KEY, api_version: RESPONSES_API_VERSION, models: { 'az-resp': 'gpt4o-prod' } },
           {
             name: 'azure-wrong-secret', vendor: 'azure-openai', base_url: azure.url, authority_host: azure.url, max_retries: 0,
@@ -178,5 +179,11 @@ describe('vendor azure-openai (issue 30)', () => {
     expect(String(stored.secrets)).not.toContain(ENTRA.clientSecret);
     const completion = await openai.chat.completions.create({ model: 'az-runtime', messages: [{ role: 'user', content: 'Hi' }] });
     expect(completion.choices[0]!.message.content).toBe('Hello from Azure');
+  });
+
+  it('a channel without base_url is answered by the built-in Azure simulator (v1 form)', async () => {
+    const completion = await openai.chat.completions.create({ model: 'az-sim', messages: [{ role: 'user', content: 'Hi' }] });
+    expect(completion.choices[0]!.message.content).toBeTruthy();
+    expect(completion.usage!.prompt_tokens).toBeGreaterThan(0);
   });
 });

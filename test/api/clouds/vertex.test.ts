@@ -29,10 +29,11 @@ describe('vendor vertex (issue 30)', () => {
     const wrongKey = JSON.stringify({ ...JSON.parse(vertex.serviceAccountJson), private_key: otherKey });
     gateway = await startTestGateway({
       file: {
-        models: ['vx-gemini', 'vx-claude', 'vx-file', 'vx-express', 'vx-wrong'].map((id) => ({ id, kind: 'chat' as const })),
+        models: ['vx-gemini', 'vx-claude', 'vx-file', 'vx-express', 'vx-wrong', 'vx-sim-gemini', 'vx-sim-claude'].map((id) => ({ id, kind: 'chat' as const })),
         channels: [
           { name: 'vertex-sa', vendor: 'vertex', base_url: vertex.url, project: PROJECT, region: REGION, service_account: vertex.serviceAccountJson, models: { 'vx-gemini': 'gemini-2.5-flash', 'vx-claude': 'claude-sonnet-4-5@20250929' } },
           { name: 'vertex-file', vendor: 'vertex', base_url: vertex.url, project: PROJECT, region: REGION, service_account: keyFile, models: { 'vx-file': 'gemini-2.5-flash' } },
+          { name: 'vertex-sim', vendor: 'vertex', models: { 'vx-sim-gemini': 'gemini-2.5-flash', 'vx-sim-claude': 'claude-sonnet-4-5-20250929' } },
           { name: 'vertex-express', vendor: 'vertex', base_url: vertex.url, api_key: VERTEX_API_KEY, models: { 'vx-express': 'gemini-2.5-flash' } },
           { name: 'vertex-wrong', vendor: 'vertex', base_url: vertex.url, project: PROJECT, region: REGION, service_account: wrongKey, max_retries: 0, models: { 'vx-wrong': 'gemini-2.5-flash' } },
         ],
@@ -180,5 +181,13 @@ describe('vendor vertex (issue 30)', () => {
     const onVertex = models.find((m) => m.id === 'claude-sonnet-4-5@20250929');
     const own = models.find((m) => m.id === 'claude-sonnet-4-5-20250929');
     expect(onVertex?.price).toEqual(own?.price);
+  });
+
+  it('a channel without base_url is answered by the built-in Vertex simulator (Gemini and Claude)', async () => {
+    for (const model of ['vx-sim-gemini', 'vx-sim-claude']) {
+      const completion = await openai.chat.completions.create({ model, messages: [{ role: 'user', content: 'Hi' }] });
+      expect(completion.choices[0]!.message.content, model).toBeTruthy();
+      expect(completion.usage!.prompt_tokens, model).toBeGreaterThan(0);
+    }
   });
 });
