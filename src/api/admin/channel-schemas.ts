@@ -29,7 +29,7 @@ export const ChannelView = Type.Object({
   runtime_override: Type.Boolean({ description: 'A file channel whose fields were changed at runtime (DELETE puts the file back)' }),
   model_map: Type.Record(Type.String(), Type.String(), { description: 'Public model id → the upstream model name' }),
   credentials: Type.Object(
-    { api_key: Nullable(Type.String()), access_key: Nullable(Type.String()), secret_key: Nullable(Type.String()) },
+    { api_key: Nullable(Type.String()), access_key: Nullable(Type.String()), secret_key: Nullable(Type.String()), client_secret: Nullable(Type.String()), service_account: Nullable(Type.String()) },
     { description: 'Masked: the last four characters at most; never the secret' },
   ),
   headers: Type.Record(Type.String(), Type.String(), { description: 'Header names, values masked' }),

@@ -44,7 +44,11 @@ export function channelViewer(gateway: GatewayDeps) {
       source: fileNames.has(channel.name) ? ('file' as const) : isRuntime ? ('runtime' as const) : ('default' as const),
       runtime_override: fileNames.has(channel.name) && isRuntime,
       model_map: { ...channel.models },
-      credentials: { api_key: maskSecret(credentials.apiKey), access_key: maskSecret(credentials.accessKey), secret_key: maskSecret(credentials.secretKey) },
+      credentials: {
+        api_key: maskSecret(credentials.apiKey), access_key: maskSecret(credentials.accessKey), secret_key: maskSecret(credentials.secretKey),
+        // A key file's last characters say nothing useful (and a path is shown nowhere): only whether one is set.
+        client_secret: maskSecret(credentials.clientSecret), service_account: credentials.serviceAccount ? '••••' : null,
+      },
       headers: Object.fromEntries(Object.entries(channel.headers).map(([name, value]) => [name, maskSecret(value) ?? ''])),
       region: channel.credentials.region ?? null,
       max_retries: channel.maxRetries,

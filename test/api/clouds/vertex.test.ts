@@ -190,4 +190,15 @@ describe('vendor vertex (issue 30)', () => {
       expect(completion.usage!.prompt_tokens, model).toBeGreaterThan(0);
     }
   });
+
+  it('"Test" on a channel proves the key with one call, or says why it cannot; the view shows the key masked', async () => {
+    const good = await admin(gateway, 'POST', '/channels/vertex-sa/test', {});
+    expect(good.json).toMatchObject({ ok: true, model: 'vx-gemini', reply: 'Hello from Vertex' });
+    const bad = await admin(gateway, 'POST', '/channels/vertex-wrong/test', {});
+    expect(bad.json).toMatchObject({ ok: false, status: 502 });
+    expect(bad.json.error).toContain('invalid_grant');
+    const view = await admin(gateway, 'GET', '/channels/vertex-sa');
+    expect(view.json.credentials.service_account).toBe('••••');
+    expect(view.text).not.toContain('PRIVATE KEY');
+  });
 });

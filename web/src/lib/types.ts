@@ -102,7 +102,7 @@ export interface Channel {
   runtime_override: boolean;
   model_map: Record<string, string>;
   /** Masked: the last four characters at most. */
-  credentials: { api_key: string | null; access_key: string | null; secret_key: string | null };
+  credentials: { api_key: string | null; access_key: string | null; secret_key: string | null; client_secret?: string | null; service_account?: string | null };
   headers: Record<string, string>;
   region: string | null;
   max_retries: number;
