@@ -10,6 +10,7 @@ import { generateContentToGemini } from '../gemini/from-generate-content.js';
 import { imagesToGemini } from '../gemini/from-images.js';
 import { pairByModel, retargetPair } from '../retarget-pair.js';
 import { publisherPath } from './endpoint.js';
+import { embeddingsToVertex } from './from-embeddings.js';
 
 /** The body's `anthropic_version` on Vertex (clouds.md §3); the model moves into the URL. */
 export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
@@ -59,4 +60,5 @@ export const VERTEX_PAIRS = {
   'anthropic-messages': pairByModel(isClaude, viaChatHub(anthropicViaChat, geminiChat), retargetPair(messagesPassThrough, asVertexClaude), isAnthropicError),
   'generate-content': pairByModel(isClaude, retargetPair(generateContentToGemini, asVertexGemini), viaChatHub(geminiViaChat, claudeChat), isAnthropicError),
   images: retargetPair(imagesToGemini, asVertexGemini),
+  embeddings: embeddingsToVertex,
 };

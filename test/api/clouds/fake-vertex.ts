@@ -108,6 +108,16 @@ export async function startFakeVertex(): Promise<FakeVertex> {
       return googleError(res, 404, 'NOT_FOUND', 'The requested URL was not found on this server.');
     }
 
+    if (publisher === 'google' && method === 'predict') {
+      if (!model.startsWith('text-embedding-')) return googleError(res, 404, 'NOT_FOUND', `Publisher Model \`${model}\` not found.`);
+      const instances = body?.instances;
+      if (!Array.isArray(instances) || instances.length > 250 || instances.some((i: { content?: unknown }) => typeof i.content !== 'string')) return googleError(res, 400, 'INVALID_ARGUMENT', 'instances: each needs content');
+      const dimensions = body.parameters?.outputDimensionality ?? 4;
+      const predictions = instances.map((i: { content: string }) => ({ embeddings: { values: Array.from({ length: dimensions }, (_v, k) => (i.content.length + k) / 8), statistics: { token_count: i.content.split(' ').length, truncated: false } } }));
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ predictions, metadata: { billableCharacterCount: 10 } }));
+      return;
+    }
     if (publisher === 'google') {
       if (!model.startsWith('gemini-')) return googleError(res, 404, 'NOT_FOUND', `Publisher Model \`${model}\` not found.`);
       if (!Array.isArray(body?.contents) || body.contents.some((c: { role?: string }) => c.role !== 'user' && c.role !== 'model')) return googleError(res, 400, 'INVALID_ARGUMENT', 'Please use a valid role: user, model.');

@@ -29,9 +29,12 @@ describe('vendor vertex (issue 30)', () => {
     const wrongKey = JSON.stringify({ ...JSON.parse(vertex.serviceAccountJson), private_key: otherKey });
     gateway = await startTestGateway({
       file: {
-        models: ['vx-gemini', 'vx-claude', 'vx-file', 'vx-express', 'vx-wrong', 'vx-sim-gemini', 'vx-sim-claude'].map((id) => ({ id, kind: 'chat' as const })),
+        models: [
+          { id: 'vx-embed', kind: 'embedding' as const },
+          ...['vx-gemini', 'vx-claude', 'vx-file', 'vx-express', 'vx-wrong', 'vx-sim-gemini', 'vx-sim-claude'].map((id) => ({ id, kind: 'chat' as const })),
+        ],
         channels: [
-          { name: 'vertex-sa', vendor: 'vertex', base_url: vertex.url, project: PROJECT, region: REGION, service_account: vertex.serviceAccountJson, models: { 'vx-gemini': 'gemini-2.5-flash', 'vx-claude': 'claude-sonnet-4-5@20250929' } },
+          { name: 'vertex-sa', vendor: 'vertex', base_url: vertex.url, project: PROJECT, region: REGION, service_account: vertex.serviceAccountJson, models: { 'vx-gemini': 'gemini-2.5-flash', 'vx-claude': 'claude-sonnet-4-5@20250929', 'vx-embed': 'text-embedding-005' } },
           { name: 'vertex-file', vendor: 'vertex', base_url: vertex.url, project: PROJECT, region: REGION, service_account: keyFile, models: { 'vx-file': 'gemini-2.5-flash' } },
           { name: 'vertex-sim', vendor: 'vertex', models: { 'vx-sim-gemini': 'gemini-2.5-flash', 'vx-sim-claude': 'claude-sonnet-4-5-20250929' } },
           { name: 'vertex-express', vendor: 'vertex', base_url: vertex.url, api_key: VERTEX_API_KEY, models: { 'vx-express': 'gemini-2.5-flash' } },
@@ -200,5 +203,16 @@ describe('vendor vertex (issue 30)', () => {
     const view = await admin(gateway, 'GET', '/channels/vertex-sa');
     expect(view.json.credentials.service_account).toBe('••••');
     expect(view.text).not.toContain('PRIVATE KEY');
+  });
+
+  it('embeddings through :predict, one instance per text, dimensions and token counts kept', async () => {
+    const answer = await openai.embeddings.create({ model: 'vx-embed', input: ['one two', 'three'], dimensions: 3, encoding_format: 'float' });
+    expect(answer.data.map((d) => d.embedding)).toEqual([[7 / 8, 8 / 8, 9 / 8], [5 / 8, 6 / 8, 7 / 8]]);
+    expect(answer.usage).toEqual({ prompt_tokens: 3, total_tokens: 3 });
+    const sent = vertex.seen.at(-1)!;
+    expect(sent.path).toBe(`/v1/projects/${PROJECT}/locations/${REGION}/publishers/google/models/text-embedding-005:predict`);
+    expect(sent.body).toEqual({ instances: [{ content: 'one two' }, { content: 'three' }], parameters: { autoTruncate: true, outputDimensionality: 3 } });
+    const sdkDefault = await openai.embeddings.create({ model: 'vx-embed', input: 'one two' });
+    expect(sdkDefault.data[0]!.embedding).toEqual([7 / 8, 8 / 8, 9 / 8, 10 / 8]);
   });
 });
