@@ -21,7 +21,7 @@ export interface FakeVertex {
   serviceAccountJson: string;
   mints: number;
   rejectedAssertions: string[];
-  seen: { path: string; query: Record<string, string>; auth: string; body: any }[];
+  seen: { path: string; query: Record<string, string>; auth: string; body: any; beta: string | undefined }[];
   tokenLifetimeS: number;
   close(): Promise<void>;
 }
@@ -92,7 +92,7 @@ export async function startFakeVertex(): Promise<FakeVertex> {
       return googleError(res, 401, 'UNAUTHENTICATED', 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.');
     }
     const body = text ? JSON.parse(text) : undefined;
-    fake.seen.push({ path: url.pathname, query, auth: express ? 'api-key' : 'bearer', body });
+    fake.seen.push({ path: url.pathname, query, auth: express ? 'api-key' : 'bearer', body, beta: req.headers['anthropic-beta'] as string | undefined });
 
     const scoped = /^\/v1\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/(google|anthropic)\/models\/([^/:]+):(\w+)$/.exec(url.pathname);
     const expressPath = /^\/v1\/publishers\/(google)\/models\/([^/:]+):(\w+)$/.exec(url.pathname);

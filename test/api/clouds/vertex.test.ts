@@ -215,4 +215,21 @@ describe('vendor vertex (issue 30)', () => {
     const sdkDefault = await openai.embeddings.create({ model: 'vx-embed', input: 'one two' });
     expect(sdkDefault.data[0]!.embedding).toEqual([7 / 8, 8 / 8, 9 / 8, 10 / 8]);
   });
+
+  it("Claude Code's request arrives intact: cache_control, a signed thinking block, tools and the anthropic-beta header", async () => {
+    const messages = [
+      { role: 'user', content: [{ type: 'text', text: 'List files', cache_control: { type: 'ephemeral' } }] },
+      { role: 'assistant', content: [{ type: 'thinking', thinking: 'Use the tool.', signature: 'EqQBCkYIBxgCKkD+/sig==' }, { type: 'tool_use', id: 'toolu_1', name: 'ls', input: { path: '.' } }] },
+      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'a.txt' }] },
+    ];
+    const tools = [{ name: 'ls', description: 'list', input_schema: { type: 'object', properties: { path: { type: 'string' } } } }];
+    const response = await call(gateway, 'POST', '/v1/messages', { model: 'vx-claude', max_tokens: 2000, thinking: { type: 'enabled', budget_tokens: 1024 }, tools, messages }, {
+      'x-api-key': TEST_KEY, 'anthropic-version': '2023-06-01', 'anthropic-beta': 'interleaved-thinking-2025-05-14',
+    });
+    expect(response.status, response.text).toBe(200);
+    const sent = vertex.seen.at(-1)!;
+    expect(sent.body.messages).toEqual(messages);
+    expect(sent.body.tools).toEqual(tools);
+    expect(sent.beta).toBe('interleaved-thinking-2025-05-14');
+  });
 });
