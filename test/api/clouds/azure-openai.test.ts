@@ -125,7 +125,7 @@ describe('vendor azure-openai (issue 30)', () => {
     expect(viaMessages.json.error.message).toContain('content filter');
   });
 
-  it('429 with retry-after-ms is retried after the upstream wait and then answers', async () => {
+  it('429: retry-after-ms (20 ms) wins over retry-after (30 s, longer than the gateway waits), so it is retried and answers', async () => {
     const before = azure.seen.filter((s) => s.path.includes('/busy/')).length;
     const completion = await openai.chat.completions.create({ model: 'az-busy', messages: [{ role: 'user', content: 'Hi' }] });
     expect(completion.choices[0]!.message.content).toBe('Hello from Azure');

@@ -100,7 +100,7 @@ export async function startFakeAzure(): Promise<FakeAzure> {
     if (!DEPLOYMENTS.has(deployment)) return error(res, 404, 'DeploymentNotFound', 'The API deployment for this resource does not exist.');
 
     if (deployment === 'busy' && busyCalls++ % 2 === 0) {
-      return error(res, 429, '429', 'Requests to the ChatCompletions_Create Operation under Azure OpenAI API version 2024-10-21 have exceeded call rate limit. Please retry after 1 second.', {}, { 'retry-after': '1', 'retry-after-ms': '20' });
+      return error(res, 429, '429', 'Requests to the ChatCompletions_Create Operation under Azure OpenAI API version 2024-10-21 have exceeded call rate limit. Please retry after 30 seconds.', {}, { 'retry-after': '30', 'retry-after-ms': '20' });
     }
     const prompt = JSON.stringify(body?.messages ?? body?.input ?? body?.prompt ?? '');
     if (prompt.includes('forbidden')) {
