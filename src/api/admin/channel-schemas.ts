@@ -34,6 +34,7 @@ export const ChannelView = Type.Object({
   ),
   headers: Type.Record(Type.String(), Type.String(), { description: 'Header names, values masked' }),
   region: Nullable(Type.String()),
+  settings: Type.Record(Type.String(), Type.String(), { description: 'The non-secret cloud fields it has (api_version, tenant_id, client_id, authority_host, project), shown for editing' }),
   max_retries: Type.Integer(),
   timeouts: Type.Object({ connect_ms: Type.Integer(), first_byte_ms: Type.Integer(), idle_ms: Type.Integer(), total_ms: Type.Integer() }),
   prices: Nullable(Type.Record(Type.String(), Type.Unknown(), { description: "This channel's prices by public model id" })),

@@ -174,6 +174,8 @@ describe('vendor azure-openai (issue 30)', () => {
     });
     expect(created.status).toBe(201);
     expect(JSON.stringify(created.json)).not.toContain(ENTRA.clientSecret);
+    expect(created.json.settings).toEqual({ tenant_id: ENTRA.tenant, client_id: ENTRA.clientId, authority_host: azure.url });
+    expect(created.json.credentials.client_secret).toBe(`••••${ENTRA.clientSecret.slice(-4)}`);
     const stored = await gateway.deps.db.selectFrom('runtime_channels').selectAll().where('name', '=', 'azure-runtime').executeTakeFirstOrThrow();
     expect(stored.definition).not.toContain(ENTRA.clientSecret);
     expect(String(stored.secrets)).not.toContain(ENTRA.clientSecret);

@@ -105,6 +105,8 @@ export interface Channel {
   credentials: { api_key: string | null; access_key: string | null; secret_key: string | null; client_secret?: string | null; service_account?: string | null };
   headers: Record<string, string>;
   region: string | null;
+  /** Non-secret cloud fields (api_version, tenant_id, client_id, authority_host, project). */
+  settings?: Record<string, string>;
   max_retries: number;
   timeouts: { connect_ms: number; first_byte_ms: number; idle_ms: number; total_ms: number };
   prices: Record<string, Price> | null;

@@ -22,12 +22,13 @@ export interface CredentialField {
 /** What the channel holds for a field now: a secret's masked tail, or a plain field's value. */
 function currentValue(channel: Channel, field: CredentialField): string | null | undefined {
   if (field.name === 'region') return channel.region;
+  if (!field.secret && channel.settings?.[field.name] !== undefined) return channel.settings[field.name];
   return (channel.credentials as Record<string, string | null | undefined>)[field.name];
 }
 
 /** The value a plain (non-secret) field starts with when editing; secrets always start empty (write-only). */
 export function initialCredentialValues(channel: Channel | undefined): Record<string, string> {
-  return channel?.region ? { region: channel.region } : {};
+  return { ...channel?.settings, ...(channel?.region ? { region: channel.region } : {}) };
 }
 
 /**
