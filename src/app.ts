@@ -186,8 +186,13 @@ function sendError(request: FastifyRequest, reply: FastifyReply, error: GatewayE
   if (request.gw) request.gw.error = error;
   // Every 429 says when to come back (issue 14): the upstream's or limiter's own figure, else
   // the gateway's backoff ceiling, so clients that honour Retry-After never hammer a rate limit.
-  const retryAfter = error.retryAfterSeconds ?? (error.status === 429 ? request.server.gateway.retryPolicy.maxDelayMs / 1000 : undefined);
-  if (retryAfter !== undefined) reply.header('retry-after', String(Math.max(0, Math.ceil(retryAfter))));
+  // A spent budget is final (issue 35): no Retry-After, and `x-should-retry: false`, which the
+  // official OpenAI and Anthropic SDKs obey, so the refusal surfaces at once instead of after retries.
+  if (error.code === 'GW_QUOTA_EXCEEDED') reply.header('x-should-retry', 'false');
+  else {
+    const retryAfter = error.retryAfterSeconds ?? (error.status === 429 ? request.server.gateway.retryPolicy.maxDelayMs / 1000 : undefined);
+    if (retryAfter !== undefined) reply.header('retry-after', String(Math.max(0, Math.ceil(retryAfter))));
+  }
   return reply
     .code(error.status)
     .header('x-request-id', request.id)

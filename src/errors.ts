@@ -80,6 +80,11 @@ export interface GatewayErrorOptions {
   retryAfterSeconds?: number;
   /** A vendor's numeric business code about the client's request (Kling's 1201, 1301, 1303…), kept in that vendor's native envelope. */
   vendorCode?: number;
+  /**
+   * The upstream's own error text, for the operator's views only (attempts, channel health, Test;
+   * issue 35): never rendered to the client, redacted of the channel's secrets by value.
+   */
+  vendorMessage?: string;
   cause?: unknown;
 }
 
@@ -89,6 +94,7 @@ export class GatewayError extends Error {
   readonly param: string | undefined;
   readonly retryAfterSeconds: number | undefined;
   readonly vendorCode: number | undefined;
+  readonly vendorMessage: string | undefined;
 
   constructor(code: ErrorCode, message: string, options: GatewayErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -98,6 +104,18 @@ export class GatewayError extends Error {
     this.param = options.param;
     this.retryAfterSeconds = options.retryAfterSeconds;
     this.vendorCode = options.vendorCode;
+    this.vendorMessage = options.vendorMessage;
+  }
+
+  /** The same error with some parts replaced (a redacted message, an upstream's Retry-After). */
+  with(changes: { message?: string } & Pick<GatewayErrorOptions, 'retryAfterSeconds' | 'vendorMessage'>): GatewayError {
+    return new GatewayError(this.code, changes.message ?? this.message, {
+      retryAfterSeconds: 'retryAfterSeconds' in changes ? changes.retryAfterSeconds : this.retryAfterSeconds,
+      param: this.param,
+      vendorCode: this.vendorCode,
+      vendorMessage: 'vendorMessage' in changes ? changes.vendorMessage : this.vendorMessage,
+      cause: this.cause,
+    });
   }
 
   get status(): number {

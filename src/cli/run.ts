@@ -36,7 +36,7 @@ async function main(argv: string[]): Promise<number> {
     if (cluster.isWorker) {
       process.send?.({ listening: gateway.url });
     } else {
-      process.stdout.write(`gateway listening on ${gateway.url} (docs at ${gateway.url}/docs)\n`);
+      process.stdout.write(`gateway listening on ${gateway.url} (console at ${gateway.url}/console, docs at ${gateway.url}/docs)\n`);
     }
     // The first signal drains (within GATEWAY_SHUTDOWN_TIMEOUT_MS) and exits 0; a second one exits at once.
     let stopping = false;
@@ -153,7 +153,7 @@ async function startPrimary(config: ReturnType<typeof loadConfig>): Promise<numb
   const fork = () =>
     cluster.fork().on('message', (message: { listening?: string }) => {
       if (message.listening && ++listening === config.workers) {
-        process.stdout.write(`gateway listening on ${message.listening} with ${config.workers} workers (docs at ${message.listening}/docs)\n`);
+        process.stdout.write(`gateway listening on ${message.listening} with ${config.workers} workers (console at ${message.listening}/console, docs at ${message.listening}/docs)\n`);
       }
     });
   for (let i = 0; i < config.workers; i++) fork();

@@ -16,7 +16,7 @@ export function attemptAnswered({ circuits, channelHealth }: Trackers, channel: 
   channelHealth.succeeded(channel, Date.now() - sentAt);
 }
 
-export function attemptFailed({ circuits, channelHealth }: Trackers, channel: string, sentAt: number, status: number | undefined, message: string): void {
+export function attemptFailed({ circuits, channelHealth }: Trackers, channel: string, sentAt: number, status: number | undefined, message: string, vendorMessage?: string): void {
   circuits.onFailure(channel);
-  channelHealth.failed(channel, Date.now() - sentAt, status, message);
+  channelHealth.failed(channel, Date.now() - sentAt, status, message, vendorMessage);
 }

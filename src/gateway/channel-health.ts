@@ -11,6 +11,8 @@ export interface ChannelError {
   at: number;
   status: number | null;
   message: string;
+  /** The upstream's own text (issue 35), redacted of the channel's credentials. */
+  vendor_message: string | null;
 }
 
 export interface ChannelHealthFigures {
@@ -42,9 +44,9 @@ export class ChannelHealth {
     this.push(channel, latencyMs, 0);
   }
 
-  failed(channel: string, latencyMs: number, status: number | undefined, message: string): void {
+  failed(channel: string, latencyMs: number, status: number | undefined, message: string, vendorMessage?: string): void {
     const ring = this.push(channel, latencyMs, 1);
-    ring.lastError = { at: this.now(), status: status ?? null, message };
+    ring.lastError = { at: this.now(), status: status ?? null, message, vendor_message: vendorMessage ?? null };
   }
 
   private push(channel: string, latencyMs: number, failed: 0 | 1): Ring {

@@ -36,8 +36,9 @@ export function buildChannelRedactor(values: RedactedValues): Redactor {
 export function redactError(error: GatewayError, redact: Redactor | undefined): GatewayError {
   if (!redact) return error;
   const message = redact(error.message);
-  if (message === error.message) return error;
-  return new GatewayError(error.code, message, { retryAfterSeconds: error.retryAfterSeconds, param: error.param, vendorCode: error.vendorCode, cause: error.cause });
+  const vendorMessage = error.vendorMessage === undefined ? undefined : redact(error.vendorMessage);
+  if (message === error.message && vendorMessage === error.vendorMessage) return error;
+  return error.with({ message, vendorMessage });
 }
 
 /**

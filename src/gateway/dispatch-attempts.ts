@@ -174,7 +174,7 @@ async function continuesOnChannel<F extends PairFamily>(run: ChannelRun<F>, fail
   const { options: { request }, channel, cancel } = run;
   const gateway = request.server.gateway;
   const { error, status } = failed;
-  request.gw.attempts = noteAttempt(request.gw.attempts, { channel: channel.name, status: failed.answered ?? null, latency_ms: Date.now() - sentAt, error_code: error.kind.publicCode, error_message: error.message });
+  request.gw.attempts = noteAttempt(request.gw.attempts, { channel: channel.name, status: failed.answered ?? null, latency_ms: Date.now() - sentAt, error_code: error.kind.publicCode, error_message: error.message, vendor_message: error.vendorMessage ?? null });
   const verdict = verdictFor(error, status);
   // The channel's name stays with the operator (log, metrics), never in the client's error.
   request.log.warn({ channel: channel.name, attempt, status, code: error.code, verdict }, 'upstream attempt failed');
@@ -183,7 +183,7 @@ async function continuesOnChannel<F extends PairFamily>(run: ChannelRun<F>, fail
     attemptAnswered(gateway, channel.name, sentAt);
     throw error;
   }
-  attemptFailed(gateway, channel.name, sentAt, status, error.message);
+  attemptFailed(gateway, channel.name, sentAt, status, error.message, error.vendorMessage);
   if (verdict === 'next-channel' || attempt > channel.maxRetries || gateway.circuits.isOpen(channel.name)) return false;
   const delay = retryDelayMs(gateway.retryPolicy, attempt, error.retryAfterSeconds);
   if (delay === undefined) return false;
@@ -197,7 +197,7 @@ function withRetryAfter(error: GatewayError, response: UpstreamResponse): Gatewa
   const ms = Number(response.headers['retry-after-ms'] ?? NaN);
   const seconds = Number.isFinite(ms) && ms >= 0 ? ms / 1000 : parseRetryAfter(response.headers['retry-after']);
   if (seconds === undefined || error.retryAfterSeconds !== undefined) return error;
-  return new GatewayError(error.code, error.message, { retryAfterSeconds: seconds, param: error.param, vendorCode: error.vendorCode, cause: error.cause });
+  return error.with({ retryAfterSeconds: seconds });
 }
 
 /**

@@ -11,7 +11,9 @@ export function upstreamStatusError(status: number, message: string | undefined)
   // Only a rejected request carries the upstream's explanation (the client can act on it);
   // other failures are about our account upstream and say nothing of it.
   const detail = code === 'GW_UPSTREAM_BAD_REQUEST' && message ? sanitizeUpstreamMessage(message) : '';
-  return new GatewayError(code, detail || DEFAULT_MESSAGES[code]!);
+  // The vendor's own words stay with the operator (issue 35), whatever the client is told; the
+  // same rules as the client's text apply (no credentials, hosts, addresses or paths: issue 34).
+  return new GatewayError(code, detail || DEFAULT_MESSAGES[code]!, { vendorMessage: message ? sanitizeUpstreamMessage(message) : undefined });
 }
 
 function codeForStatus(status: number): ErrorCode {

@@ -9,6 +9,8 @@ export interface UpstreamAttempt {
   latency_ms: number;
   error_code: string | null;
   error_message: string | null;
+  /** The upstream's own error text, redacted of the channel's secrets (operators only; issue 35). Absent on rows stored before it was kept. */
+  vendor_message?: string | null;
 }
 
 /** The longest error message an attempt keeps: the drawer shows an excerpt, not an upstream's page. */
@@ -19,9 +21,10 @@ const MAX_MESSAGE = 300;
  * an answered try only to a list that exists), so a request its first try answered keeps none.
  */
 export function noteAttempt(list: UpstreamAttempt[] | undefined, attempt: UpstreamAttempt): UpstreamAttempt[] {
-  const message = attempt.error_message && attempt.error_message.length > MAX_MESSAGE ? `${attempt.error_message.slice(0, MAX_MESSAGE)}…` : attempt.error_message;
-  return [...(list ?? []), { ...attempt, error_message: message }];
+  return [...(list ?? []), { ...attempt, error_message: excerpt(attempt.error_message), vendor_message: excerpt(attempt.vendor_message ?? null) }];
 }
+
+const excerpt = (message: string | null): string | null => (message && message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE)}…` : message);
 
 /**
  * The attempts the request log shows: the stored list, or, for a request its first try answered

@@ -10,7 +10,9 @@ const CSV_PAGE = 1000;
 
 const COLUMNS = [
   'time', 'request_id', 'status', 'outcome', 'error_code', 'family', 'model', 'key', 'user', 'channel',
-  'prompt_tokens', 'completion_tokens', 'cost_usd', 'latency_ms', 'ttfb_ms', 'retries', 'fallbacks', 'error_message',
+  // Every billed part of the tokens (issue 35), so each row's cost can be recomputed from its own columns.
+  'prompt_tokens', 'cached_input_tokens', 'cache_write_5m_tokens', 'cache_write_1h_tokens', 'image_input_tokens',
+  'completion_tokens', 'reasoning_tokens', 'image_output_tokens', 'cost_usd', 'latency_ms', 'ttfb_ms', 'retries', 'fallbacks', 'error_message',
 ] as const;
 
 export interface CsvScope {
@@ -52,7 +54,13 @@ function line(row: RequestLogRow, { operator, userNames }: CsvScope): string {
     user: operator && row.user_id !== null ? (userNames.get(row.user_id) ?? row.user_id) : null,
     channel: operator ? row.channel : null,
     prompt_tokens: row.prompt_tokens,
+    cached_input_tokens: row.cached_tokens,
+    cache_write_5m_tokens: row.cache_write_5m_tokens,
+    cache_write_1h_tokens: row.cache_write_1h_tokens,
+    image_input_tokens: row.image_input_tokens,
     completion_tokens: row.completion_tokens,
+    reasoning_tokens: row.reasoning_tokens,
+    image_output_tokens: row.image_output_tokens,
     cost_usd: row.cost_usd,
     latency_ms: row.latency_ms,
     ttfb_ms: row.ttft_ms,

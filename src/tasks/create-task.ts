@@ -165,7 +165,7 @@ async function readOutcome(response: UpstreamResponse, adapter: VideoAdapter<unk
   if (response.status >= 400) {
     const error = adapter.fromUpstreamError(response.status, redactBody(await readErrorBody(response.body), channel.redact));
     const retryAfter = parseRetryAfter(response.headers['retry-after']);
-    const withRetryAfter = retryAfter === undefined ? error : new GatewayError(error.code, error.message, { retryAfterSeconds: retryAfter, param: error.param, vendorCode: error.vendorCode });
+    const withRetryAfter = retryAfter === undefined ? error : error.with({ retryAfterSeconds: retryAfter });
     const next = RETRYABLE_STATUSES.has(response.status) ? 'retry' : response.status === 401 || response.status === 403 ? 'next-channel' : 'final';
     return { error: withRetryAfter, next };
   }

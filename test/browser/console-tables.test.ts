@@ -20,6 +20,13 @@ const PAGES = [
   { path: '/users', heading: 'Users' },
   { path: '/requests', heading: 'Request log' },
   { path: '/channels', heading: 'Channels' },
+  { path: '/models', heading: 'Models & prices' },
+] as const;
+/** Pages without row actions, held to the same no-overflow rule (issue 35: every page at both widths). */
+const OTHER_PAGES = [
+  { path: '/usage', heading: 'Usage' },
+  { path: '/tasks', heading: 'Video tasks' },
+  { path: '/playground', heading: 'Playground' },
 ] as const;
 
 const adminCall = async (gateway: TestGateway, method: string, path: string, body?: unknown) => {
@@ -94,8 +101,42 @@ describe.skipIf('missing' in CHROMIUM)('the console tables and tools an operator
         expect(clipped, heading).toBe(0);
         await page.screenshot({ path: join(SHOTS, `table-${path.slice(1)}-${width}.png`), fullPage: true });
       }
+      for (const { path, heading } of OTHER_PAGES) {
+        await go(path);
+        await page.getByRole('heading', { name: heading, exact: true }).first().waitFor();
+        await page.waitForLoadState('networkidle');
+        expect(Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')), heading).toBeLessThanOrEqual(0);
+        const clipped = await page.evaluate("[...document.querySelectorAll('.table-wrap')].filter((wrap) => wrap.scrollWidth > wrap.clientWidth + 1).length");
+        expect(clipped, heading).toBe(0);
+        await page.screenshot({ path: join(SHOTS, `page-${path.slice(1)}-${width}.png`), fullPage: true });
+      }
     });
   }
+
+  it('a key whose budget is used up reads "budget spent", not "active" (issue 35)', async () => {
+    const created = await adminCall(gateway, 'POST', '/keys', { name: 'spent-key', budget_usd: 1 });
+    const answer = await fetch(`${gateway.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${created.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'delta-4.1', messages: [{ role: 'user', content: 'hi' }], max_tokens: 5 }),
+    });
+    expect(answer.status).toBe(200);
+    await gateway.deps.usage.flush();
+    // The operator lowers the budget below what the key has spent.
+    const id = created.id ?? created.data?.id;
+    const patched = await fetch(`${gateway.url}/admin/api/keys/${id}`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ budget_usd: 0.000000001 }),
+    });
+    expect(patched.status, await patched.text()).toBe(200);
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await go('/token');
+    await page.getByLabel('Search keys').fill('spent-key');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect.poll(() => page.locator('tbody tr').count()).toBe(1);
+    await expect.poll(() => page.locator('tbody tr').first().textContent()).toContain('budget spent');
+  });
 
   it('filters the request log by request id, shows times to the second, and exports the filtered requests as CSV', async () => {
     await page.setViewportSize({ width: 1280, height: 900 });

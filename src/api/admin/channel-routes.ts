@@ -64,10 +64,10 @@ export async function adminChannelRoutes(app: FastifyInstance, { opts }: { opts:
       try {
         const result = await dispatchJson({ family: 'chat-completions', model, body, request, reply, channels: [{ ...channel, maxRetries: 0 }] });
         const text = (result.body as OpenAIChatCompletion).choices?.[0]?.message?.content;
-        return { ok: true, model, status: 200, latency_ms: Date.now() - startedAt, reply: typeof text === 'string' ? text.slice(0, 200) : null, error: null };
+        return { ok: true, model, status: 200, latency_ms: Date.now() - startedAt, reply: typeof text === 'string' ? text.slice(0, 200) : null, error: null, vendor_status: null, vendor_message: null };
       } catch (error) {
         const failure = isGatewayError(error) ? error : new GatewayError('GW_UPSTREAM_ERROR', 'The test request failed');
-        return { ok: false, model, status: failure.status, latency_ms: Date.now() - startedAt, reply: null, error: failure.message };
+        return { ok: false, model, status: failure.status, latency_ms: Date.now() - startedAt, reply: null, error: failure.message, vendor_status: request.gw.attempts?.at(-1)?.status ?? null, vendor_message: failure.vendorMessage ?? null };
       }
     },
   );

@@ -44,7 +44,7 @@ export const ChannelView = Type.Object({
   error_rate: Nullable(Type.Number({ description: "Share of attempts that failed for the channel's sake (0..1)" })),
   latency_p50_ms: Nullable(Type.Integer({ description: "Time to the upstream's answer (its head; a stream's first event)" })),
   latency_p99_ms: Nullable(Type.Integer()),
-  last_error: Nullable(Type.Object({ at: Type.String(), status: Nullable(Type.Integer()), message: Type.String() })),
+  last_error: Nullable(Type.Object({ at: Type.String(), status: Nullable(Type.Integer()), message: Type.String(), vendor_message: Nullable(Type.String({ description: "The upstream's own error text, redacted of the channel's credentials" })) })),
 });
 
 export const ChannelList = Type.Object({ object: Type.Literal('list'), data: Type.Array(ChannelView) });
@@ -95,4 +95,6 @@ export const ChannelTestResult = Type.Object({
   latency_ms: Type.Integer(),
   reply: Nullable(Type.String({ description: "The start of the model's answer" })),
   error: Nullable(Type.String()),
+  vendor_status: Nullable(Type.Integer({ description: "The upstream's own HTTP status; null when it answered or never did" })),
+  vendor_message: Nullable(Type.String({ description: "The upstream's own error text, redacted of the channel's credentials" })),
 });

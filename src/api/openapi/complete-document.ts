@@ -64,7 +64,7 @@ const STATUS_TEXT: Record<string, string> = {
   '403': 'The key may not use this model or endpoint family',
   '404': 'No such endpoint, model or resource',
   '413': 'Request body larger than the limit',
-  '429': 'Rate limit or budget exceeded (`Retry-After` says when to retry)',
+  '429': 'Rate limit (`Retry-After` says when to retry) or budget spent (final: `x-should-retry: false`, no `Retry-After`)',
   '500': 'Internal error',
   '502': 'The upstream failed or rejected the gateway credentials',
   '503': 'The upstream is overloaded or unavailable',

@@ -120,7 +120,7 @@ export async function requestLogRoutes(app: FastifyInstance, { base, opts, owner
         response_body: row.response_body,
         cost_lines: costLinesOf(row),
         // Which upstream accounts were tried is the operator's business, as the entry's channel is.
-        attempts: attemptsOf(row.attempts, row).map((attempt) => (operator ? attempt : { ...attempt, channel: null })),
+        attempts: attemptsOf(row.attempts, row).map((attempt) => (operator ? { ...attempt, vendor_message: attempt.vendor_message ?? null } : { ...attempt, channel: null, vendor_message: null })),
       };
     },
   );

@@ -104,6 +104,7 @@ export const RequestDetail = Type.Intersect([
         latency_ms: Type.Integer({ description: 'From sending the attempt to its answer or failure' }),
         error_code: Nullable(Type.String({ description: 'Why the attempt failed, as the gateway names it; null for the attempt that answered' })),
         error_message: Nullable(Type.String()),
+        vendor_message: Nullable(Type.String({ description: "The upstream's own error text, redacted of credentials (operators only; null for key holders)" })),
       }),
       { description: 'Each upstream attempt in order: retries on a channel and fallbacks to others; empty when no upstream was called (a request refused by the gateway)' },
     ),

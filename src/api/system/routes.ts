@@ -17,5 +17,10 @@ export async function systemRoutes(app: FastifyInstance): Promise<void> {
     if (app.gateway.usage.isJournalFailing) return reply.code(503).send({ status: 'unavailable', reason: 'usage journal cannot be written' });
     return { status: 'ready' };
   });
+  // The address people open first (issue 35): a browser goes to the console, anything else learns where things are.
+  app.get('/', { config: { isPublic: true }, schema: hidden }, async (request, reply) => {
+    if (request.headers.accept?.includes('text/html')) return reply.redirect('/console', 302);
+    return { console: '/console', docs: '/docs', openapi: '/openapi.json', api: '/v1' };
+  });
   app.get('/openapi.json', { config: { isPublic: true }, schema: hidden }, async () => app.swagger());
 }

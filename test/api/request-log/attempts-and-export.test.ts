@@ -30,18 +30,19 @@ describe('request log: attempts, the model a refused request asked for, CSV expo
     const detail = await admin(gateway, 'GET', `/requests/${entry.id}`);
     expect(detail.status, detail.text).toBe(200);
     expect(detail.json.attempts).toEqual([
-      { channel: 'flaky-openai', status: 503, latency_ms: expect.any(Number), error_code: expect.any(String), error_message: expect.any(String) },
-      { channel: 'flaky-openai', status: 200, latency_ms: expect.any(Number), error_code: null, error_message: null },
+      // The operator also reads what the vendor said (issue 35).
+      { channel: 'flaky-openai', status: 503, latency_ms: expect.any(Number), error_code: expect.any(String), error_message: expect.any(String), vendor_message: 'Simulated upstream failure' },
+      { channel: 'flaky-openai', status: 200, latency_ms: expect.any(Number), error_code: null, error_message: null, vendor_message: null },
     ]);
 
     // A first try that answered is one attempt, told by the entry itself.
     const [single] = (await admin(gateway, 'GET', '/requests?request_id=first-try')).json.data;
-    expect((await admin(gateway, 'GET', `/requests/${single.id}`)).json.attempts).toEqual([{ channel: 'flaky-openai', status: 200, latency_ms: single.latency_ms, error_code: null, error_message: null }]);
+    expect((await admin(gateway, 'GET', `/requests/${single.id}`)).json.attempts).toEqual([{ channel: 'flaky-openai', status: 200, latency_ms: single.latency_ms, error_code: null, error_message: null, vendor_message: null }]);
 
     const own = await consoleCall(gateway, 'GET', `/console/api/requests/${entry.id}`, undefined, { session: ann.session });
-    expect(own.json.attempts.map((a: { channel: unknown; status: number }) => [a.channel, a.status])).toEqual([
-      [null, 503],
-      [null, 200],
+    expect(own.json.attempts.map((a: { channel: unknown; status: number; vendor_message: unknown }) => [a.channel, a.status, a.vendor_message])).toEqual([
+      [null, 503, null],
+      [null, 200, null],
     ]);
   });
 

@@ -20,6 +20,15 @@ describe('system endpoints and error envelopes (issue 2)', () => {
     expect(await docs.text()).toContain('<html');
   });
 
+  it('GET / sends a browser to the console and tells other clients where things are (issue 35)', async () => {
+    const browser = await fetch(`${gateway.url}/`, { headers: { accept: 'text/html,application/xhtml+xml' }, redirect: 'manual' });
+    expect(browser.status).toBe(302);
+    expect(browser.headers.get('location')).toBe('/console');
+    const client = await call(gateway, 'GET', '/', undefined, {});
+    expect(client.status).toBe(200);
+    expect(client.json).toMatchObject({ console: '/console', docs: '/docs', api: '/v1' });
+  });
+
   it('rejects a missing or invalid key with 401 in the general envelope', async () => {
     const missing = await call(gateway, 'GET', '/v1/models', undefined, {});
     expect(missing.status).toBe(401);

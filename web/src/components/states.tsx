@@ -31,7 +31,7 @@ export function NotAvailable({ what, endpoint }: { what: string; endpoint: strin
 }
 
 export function StatusBadge({ status }: { status: string }) {
-  const icon: Record<string, string> = { active: '●', enabled: '●', closed: '●', disabled: '○', revoked: '✕', expired: '◌', open: '✕', half_open: '◐', invited: '✉', succeeded: '✓', completed: '✓', failed: '✕', queued: '…', in_progress: '◐' };
+  const icon: Record<string, string> = { budget_spent: '⊘', active: '●', enabled: '●', closed: '●', disabled: '○', revoked: '✕', expired: '◌', open: '✕', half_open: '◐', invited: '✉', succeeded: '✓', completed: '✓', failed: '✕', queued: '…', in_progress: '◐' };
   return (
     <span className={`badge badge-${status}`}>
       <span aria-hidden="true">{icon[status] ?? '•'}</span> {status.replace('_', ' ')}

@@ -1,6 +1,7 @@
 /** Display formats: one place for money, counts and times (API instants are UTC ISO-8601). */
 const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
-const usdSmall = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 6 });
+// The ledger holds costs to the nano-dollar (issue 35): a small amount shows all nine places it has.
+const usdSmall = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 9 });
 const count = new Intl.NumberFormat('en-US');
 
 export const formatUsd = (value: number | null | undefined): string => {

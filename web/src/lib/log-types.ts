@@ -56,6 +56,8 @@ export interface Attempt {
   latency_ms: number;
   error_code: string | null;
   error_message: string | null;
+  /** The vendor's own error text (operators only; null for key holders). */
+  vendor_message: string | null;
 }
 
 export interface Page<T> {

@@ -115,7 +115,7 @@ export interface Channel {
   error_rate: number | null;
   latency_p50_ms: number | null;
   latency_p99_ms: number | null;
-  last_error: { at: string; status: number | null; message: string } | null;
+  last_error: { at: string; status: number | null; message: string; vendor_message: string | null } | null;
 }
 
 export interface ChannelTest {
@@ -124,6 +124,8 @@ export interface ChannelTest {
   latency_ms: number | null;
   model: string | null;
   error: string | null;
+  vendor_status?: number | null;
+  vendor_message?: string | null;
 }
 
 /** A model's price in USD (issue 21): per 1M tokens by dimension, per image, per video second, long-context tiers. */

@@ -72,7 +72,8 @@ export function ChannelRow({ channel, test, onTest, onChanged, onDisable, onEdit
         <StatusBadge status={channel.enabled ? 'enabled' : 'disabled'} />
       </DataCell>
       <DataCell label="Circuit">
-        <StatusBadge status={channel.circuit} />
+        {/* A disabled channel is sent nothing: its circuit's state means nothing until it is enabled (issue 35). */}
+        {channel.enabled ? <StatusBadge status={channel.circuit} /> : <span className="muted">—</span>}
       </DataCell>
       <DataCell label="Models" title={Object.entries(channel.model_map).map(([id, upstream]) => `${id} → ${upstream}`).join('\n')}>
         {channel.models.length}
@@ -92,8 +93,8 @@ export function ChannelRow({ channel, test, onTest, onChanged, onDisable, onEdit
       <DataCell label="Latency p50 / p99" className="num">
         {formatMs(channel.latency_p50_ms)} / {formatMs(channel.latency_p99_ms)}
       </DataCell>
-      <DataCell label="Last error" className="clip" title={channel.last_error?.message}>
-        {channel.last_error ? `${formatTime(channel.last_error.at)} · ${channel.last_error.status ?? ''} ${channel.last_error.message}` : '—'}
+      <DataCell label="Last error" className="clip" title={channel.last_error ? (channel.last_error.vendor_message ?? channel.last_error.message) : undefined}>
+        {channel.last_error ? `${formatTime(channel.last_error.at)} · ${channel.last_error.status ?? ''} ${channel.last_error.vendor_message ?? channel.last_error.message}` : '—'}
       </DataCell>
       <ActionsCell
         status={
@@ -105,7 +106,7 @@ export function ChannelRow({ channel, test, onTest, onChanged, onDisable, onEdit
                 </span>
               ) : (
                 <span className="badge badge-failed">
-                  ✕ {test.result.status ?? ''} {test.result.error}
+                  ✕ {test.result.vendor_status ?? test.result.status ?? ''} {test.result.vendor_message ?? test.result.error}
                 </span>
               ))}
             {test?.error && (

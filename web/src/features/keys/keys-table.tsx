@@ -46,7 +46,7 @@ export function KeysTable({ rows, total, isOperator, onSetDisabled, onConfirm }:
           </DataCell>
           <DataCell label="Spent this month">{formatUsd(key.spent_month_usd)}</DataCell>
           <DataCell label="Status">
-            <StatusBadge status={key.status} />
+            <StatusBadge status={shownStatus(key)} />
           </DataCell>
           <ActionsCell>
             {key.status !== 'revoked' && (
@@ -76,4 +76,13 @@ export function KeysTable({ rows, total, isOperator, onSetDisabled, onConfirm }:
       ))}
     </DataTable>
   );
+}
+
+/**
+ * An active key whose budget is used up answers nothing but refusals (issue 35): it reads
+ * "budget spent", not "active". The spend shown is the one the budget counts.
+ */
+function shownStatus(key: ApiKey): string {
+  const spent = key.spent_usd ?? key.spent_month_usd;
+  return key.status === 'active' && key.budget_usd !== null && spent >= key.budget_usd ? 'budget_spent' : key.status;
 }

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Link } from 'react-router';
+import { ActionsCell, DataCell, DataRow, DataTable, RowHeader } from '../../components/data-table';
 import { useNotify } from '../../shell/notify';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Empty, ErrorNote, NotAvailable } from '../../components/states';
@@ -48,55 +49,36 @@ export function ModelsPage() {
       {models.loading && !models.data && <Loading what="Loading models" />}
       {models.data && list.length === 0 && <Empty>No models.</Empty>}
       {list.length > 0 && (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">Models ({list.length})</caption>
-            <thead>
-              <tr>
-                <th scope="col">Model</th>
-                <th scope="col">Kind</th>
-                <th scope="col">From</th>
-                <th scope="col">Channels (priority order)</th>
-                <th scope="col">Price</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.map((model) => (
-                <tr key={model.id}>
-                  <th scope="row" className="name-cell" title={`${model.id} · ${model.families.join(', ')}`}>
-                    {model.id}
-                    <div className="muted small">{model.vendor}</div>
-                  </th>
-                  <td>{model.kind}</td>
-                  <td>{SOURCE[model.source]}</td>
-                  <td>{model.served ? (model.channels.length > 0 ? model.channels.join(' → ') : 'none enabled') : 'not served yet'}</td>
-                  <td className="clip" title={`${priceSummary(model.price)}${model.price_basis ? ` (${model.price_basis})` : ''}`}>
-                    {priceSummary(model.price)}
-                    <div className="muted small">{model.price_source === 'builtin' ? 'built-in' : model.price_runtime ? 'set here' : model.price_source === 'operator' ? 'configuration file' : '—'}</div>
-                  </td>
-                  <td>
-                    <div className="actions">
-                      <button type="button" onClick={() => setPending({ kind: 'price', model })} aria-label={`Edit the price of ${model.id}`}>
-                        Price
-                      </button>
-                      {model.source === 'runtime' && (
-                        <button type="button" className="danger" onClick={() => setPending({ kind: 'delete', model })} aria-label={`Delete ${model.id}`}>
-                          Delete
-                        </button>
-                      )}
-                      <Link to={`/requests?model=${encodeURIComponent(model.id)}`} aria-label={`Requests for ${model.id}`}>
-                        Requests
-                      </Link>
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable caption={`Models (${list.length})`} columns={['Model', 'Kind', 'From', 'Channels (priority order)', 'Price', { label: 'Actions', hidden: true }]}>
+          {list.map((model) => (
+            <DataRow key={model.id}>
+              <RowHeader className="name-cell" title={`${model.id} · ${model.families.join(', ')}`}>
+                {model.id}
+                <div className="muted small">{model.vendor}</div>
+              </RowHeader>
+              <DataCell label="Kind">{model.kind}</DataCell>
+              <DataCell label="From">{SOURCE[model.source]}</DataCell>
+              <DataCell label="Channels (priority order)">{model.served ? (model.channels.length > 0 ? model.channels.join(' → ') : 'none enabled') : 'not served yet'}</DataCell>
+              <DataCell label="Price" className="clip" title={`${priceSummary(model.price)}${model.price_basis ? ` (${model.price_basis})` : ''}`}>
+                {priceSummary(model.price)}
+                <div className="muted small">{model.price_source === 'builtin' ? 'built-in' : model.price_runtime ? 'set here' : model.price_source === 'operator' ? 'configuration file' : '—'}</div>
+              </DataCell>
+              <ActionsCell>
+                <button type="button" onClick={() => setPending({ kind: 'price', model })} aria-label={`Edit the price of ${model.id}`}>
+                  Price
+                </button>
+                {model.source === 'runtime' && (
+                  <button type="button" className="danger" onClick={() => setPending({ kind: 'delete', model })} aria-label={`Delete ${model.id}`}>
+                    Delete
+                  </button>
+                )}
+                <Link to={`/requests?model=${encodeURIComponent(model.id)}`} aria-label={`Requests for ${model.id}`}>
+                  Requests
+                </Link>
+              </ActionsCell>
+            </DataRow>
+          ))}
+        </DataTable>
       )}
       {pending?.kind === 'add' && <AddModelDialog onClose={() => setPending(undefined)} onSaved={(model) => done(`Model ${model.id} added.`)} />}
       {pending?.kind === 'price' && <PriceDialog model={pending.model} onClose={() => setPending(undefined)} onSaved={(model) => done(`Price of ${model.id} saved.`)} />}

@@ -85,6 +85,11 @@ function Attempts({ attempts }: { attempts: readonly Attempt[] }) {
           {attempt.error_code && (
             <div className="small">
               <code>{attempt.error_code}</code> {attempt.error_message}
+              {attempt.vendor_message && (
+                <div>
+                  Vendor said: <q className="vendor-text">{attempt.vendor_message}</q>
+                </div>
+              )}
             </div>
           )}
         </li>
