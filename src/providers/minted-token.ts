@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { GatewayError } from '../errors.js';
+import { sanitizeUpstreamMessage } from './upstream-errors.js';
 
 /** An access token a cloud's identity service minted for a channel, and when it stops working. */
 export interface MintedToken {
@@ -74,10 +75,12 @@ export async function fetchAccessToken(service: string, tokenUrl: string, form: 
   } catch (error) {
     throw new GatewayError('GW_UPSTREAM_AUTH', `Could not reach ${service} to obtain an access token`, { cause: error });
   }
-  const answer = (await response.json().catch(() => undefined)) as { access_token?: unknown; expires_in?: unknown; error?: unknown } | undefined;
+  const answer = (await response.json().catch(() => undefined)) as { access_token?: unknown; expires_in?: unknown; error?: unknown; error_description?: unknown } | undefined;
   if (!response.ok || typeof answer?.access_token !== 'string' || answer.access_token === '') {
     const code = typeof answer?.error === 'string' && /^[a-z_]{1,40}$/.test(answer.error) ? ` (${answer.error})` : ` (HTTP ${response.status})`;
-    throw new GatewayError('GW_UPSTREAM_AUTH', `${service} refused to issue an access token for the channel's credentials${code}`);
+    // The service's own explanation (AADSTS7000215: Invalid client secret…) is for the operator's views only.
+    const described = typeof answer?.error_description === 'string' ? sanitizeUpstreamMessage(answer.error_description) : undefined;
+    throw new GatewayError('GW_UPSTREAM_AUTH', `${service} refused to issue an access token for the channel's credentials${code}`, { vendorMessage: described });
   }
   const seconds = Number(answer.expires_in);
   return { token: answer.access_token, expiresAtMs: nowMs + (Number.isFinite(seconds) && seconds > 0 ? seconds : 3600) * 1000 };

@@ -1,4 +1,5 @@
 import { GatewayError } from '../../errors.js';
+import { upstreamMessage } from '../upstream-errors.js';
 
 /**
  * Azure's content filter refusing a prompt: 400 `code: "content_filter"` (clouds.md §1), with the
@@ -17,5 +18,5 @@ export function contentFilterError(status: number, body: unknown): GatewayError 
     .map(([category, verdict]) => (typeof verdict.severity === 'string' ? `${category}: ${verdict.severity}` : category))
     .filter((name) => /^[a-z_]{1,40}(: [a-z]{1,10})?$/.test(name));
   const which = fired.length > 0 ? ` (${fired.join(', ')})` : '';
-  return new GatewayError('GW_UPSTREAM_BAD_REQUEST', `The request was blocked by the upstream content filter${which}`, { param: 'messages' });
+  return new GatewayError('GW_UPSTREAM_BAD_REQUEST', `The request was blocked by the upstream content filter${which}`, { param: 'messages', vendorMessage: upstreamMessage(body) });
 }

@@ -200,6 +200,7 @@ describe('vendor vertex (issue 30)', () => {
     const bad = await admin(gateway, 'POST', '/channels/vertex-wrong/test', {});
     expect(bad.json).toMatchObject({ ok: false, status: 502 });
     expect(bad.json.error).toContain('invalid_grant');
+    expect(bad.json.vendor_message).toContain('Invalid JWT Signature');
     const view = await admin(gateway, 'GET', '/channels/vertex-sa');
     expect(view.json.credentials.service_account).toBe('••••');
     expect(view.text).not.toContain('PRIVATE KEY');
