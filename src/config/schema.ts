@@ -28,6 +28,18 @@ export const ChannelSchema = Type.Object(
     aws_access_key_id: Type.Optional(Type.String()),
     aws_secret_access_key: Type.Optional(Type.String()),
     aws_session_token: Type.Optional(Type.String()),
+    /** Azure OpenAI: the deployment URL form's `api-version` (absent: the v1 form). */
+    api_version: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9._-]{1,40}$' })),
+    /** Azure OpenAI with Microsoft Entra ID: the app registration's tenant, client id and secret. */
+    tenant_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    client_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
+    client_secret: Type.Optional(Type.String()),
+    /** Entra ID's sign-in host for sovereign clouds (https://login.microsoftonline.us); the public cloud's unless set. */
+    authority_host: Type.Optional(Type.String({ pattern: '^https?://' })),
+    /** Google Vertex AI: the Google Cloud project id. */
+    project: Type.Optional(Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,62}$' })),
+    /** Google Vertex AI: a service-account JSON key, pasted whole or as a file path. */
+    service_account: Type.Optional(Type.String()),
     /** public model id → upstream model name */
     models: Type.Record(Type.String(), Type.String()),
     /** Embeddings: the most inputs one call to this upstream may carry, below the vendor's own (a TEI server's max_client_batch_size); larger requests are split. */

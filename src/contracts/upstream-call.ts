@@ -37,4 +37,15 @@ export interface ChannelCredentials {
   awsAccessKeyId?: string;
   awsSecretAccessKey?: string;
   awsSessionToken?: string;
+  /** Azure OpenAI: the `api-version` of the deployment URL form; absent for the v1 form. */
+  apiVersion?: string;
+  /** Azure OpenAI: Microsoft Entra ID client credentials (a token minted per channel). */
+  tenantId?: string;
+  clientId?: string;
+  clientSecret?: string;
+  /** Entra ID's sign-in host (sovereign clouds, tests): https://login.microsoftonline.com unless set. */
+  authorityHost?: string;
+  /** Google Vertex AI: the project, and the service-account key (JSON text or a file path). */
+  project?: string;
+  serviceAccount?: string;
 }

@@ -91,7 +91,7 @@ function toChannel(config: ChannelConfig, provider: ProviderModule<VendorId>, ba
     vendor: provider.vendor,
     provider,
     baseUrl,
-    credentials: config.base_url ? { ...credentialsOf(config), region: config.region } : SIMULATOR_CREDENTIALS,
+    credentials: config.base_url ? credentialsOf(config) : SIMULATOR_CREDENTIALS,
     models: { ...config.models },
     priority: config.priority ?? 0,
     weight: config.weight ?? 1,
@@ -107,22 +107,20 @@ function toChannel(config: ChannelConfig, provider: ProviderModule<VendorId>, ba
     isSimulator: !config.base_url,
     prices: config.prices,
     redact: config.base_url
-      ? buildChannelRedactor({ secrets: [...Object.values(credentialsOf(config)), ...Object.values(config.headers ?? {})], baseUrl: config.base_url })
+      ? buildChannelRedactor({ secrets: [config.api_key, config.access_key, config.secret_key, config.aws_access_key_id, config.aws_secret_access_key, config.aws_session_token, config.client_secret, config.service_account, ...Object.values(config.headers ?? {})], baseUrl: config.base_url })
       : undefined,
     maxInputsPerCall: config.max_inputs_per_call,
   };
 }
 
-/** A channel's secrets, as the provider reads them (and the redactor hides them). */
+/** A channel's secrets and cloud settings, as the provider reads them (the redactor hides the secrets among them). */
 function credentialsOf(config: ChannelConfig): ChannelCredentials {
   return {
-    apiKey: config.api_key,
-    accessKey: config.access_key,
-    secretKey: config.secret_key,
-    awsAccessKeyId: config.aws_access_key_id,
-    awsSecretAccessKey: config.aws_secret_access_key,
-    awsSessionToken: config.aws_session_token,
-  } as ChannelCredentials;
+    apiKey: config.api_key, accessKey: config.access_key, secretKey: config.secret_key, region: config.region,
+    awsAccessKeyId: config.aws_access_key_id, awsSecretAccessKey: config.aws_secret_access_key, awsSessionToken: config.aws_session_token,
+    apiVersion: config.api_version, tenantId: config.tenant_id, clientId: config.client_id, clientSecret: config.client_secret, authorityHost: config.authority_host,
+    project: config.project, serviceAccount: config.service_account,
+  };
 }
 
 function lowerCaseKeys(headers: Readonly<Record<string, string>> | undefined): Record<string, string> {

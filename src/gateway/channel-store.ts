@@ -11,7 +11,7 @@ import { SecretBox } from '../keys/secret-box.js';
 export type ChannelDefinition = Partial<ChannelConfig> & { name: string };
 
 /** Fields that are (or may carry) credentials: sealed at rest, never returned, never logged. */
-const SECRET_FIELDS = ['api_key', 'access_key', 'secret_key', 'aws_access_key_id', 'aws_secret_access_key', 'aws_session_token', 'headers'] as const;
+const SECRET_FIELDS = ['api_key', 'access_key', 'secret_key', 'aws_access_key_id', 'aws_secret_access_key', 'aws_session_token', 'client_secret', 'service_account', 'headers'] as const;
 type SecretFields = Pick<ChannelConfig, (typeof SECRET_FIELDS)[number]>;
 
 /** A channel whose sealed credentials this instance cannot open, and the key (id) that sealed them. */

@@ -193,7 +193,9 @@ async function continuesOnChannel<F extends PairFamily>(run: ChannelRun<F>, fail
 }
 
 function withRetryAfter(error: GatewayError, response: UpstreamResponse): GatewayError {
-  const seconds = parseRetryAfter(response.headers['retry-after']);
+  // `retry-after-ms` (Azure OpenAI, OpenAI) is finer than `retry-after` and wins, as in the openai SDKs.
+  const ms = Number(response.headers['retry-after-ms'] ?? NaN);
+  const seconds = Number.isFinite(ms) && ms >= 0 ? ms / 1000 : parseRetryAfter(response.headers['retry-after']);
   if (seconds === undefined || error.retryAfterSeconds !== undefined) return error;
   return error.with({ retryAfterSeconds: seconds });
 }

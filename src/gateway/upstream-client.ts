@@ -62,6 +62,7 @@ export class UpstreamClient {
    * `traceHeaders` (tracing on) carry the attempt's `traceparent`.
    */
   send(channel: Channel, call: UpstreamCall, cancel: Cancellation = NEVER_CANCELLED, traceHeaders?: Readonly<Record<string, string>>): Promise<UpstreamResponse> {
+    if (channel.provider.routeCall) call = channel.provider.routeCall(call, channel.credentials);
     const base = this.baseOf(channel);
     const path = base.pathname + call.path + (call.query ? `?${new URLSearchParams(call.query).toString()}` : '');
     const headers: Record<string, string> = { ...channel.headers, ...call.headers };

@@ -4,9 +4,13 @@
  * per-vendor code.
  */
 
+/** The channel fields a vendor's form may ask for (config file and admin API names). */
+export const CHANNEL_CREDENTIAL_NAMES = ['api_key', 'access_key', 'secret_key', 'region', 'aws_access_key_id', 'aws_secret_access_key', 'aws_session_token', 'api_version', 'tenant_id', 'client_id', 'client_secret', 'authority_host', 'project', 'service_account'] as const;
+export type ChannelCredentialName = (typeof CHANNEL_CREDENTIAL_NAMES)[number];
+
 /** A credential or signing field of a channel; the names are the channel's own (config file, admin API). */
 export interface ChannelCredentialField {
-  readonly name: 'api_key' | 'access_key' | 'secret_key' | 'region' | 'aws_access_key_id' | 'aws_secret_access_key' | 'aws_session_token';
+  readonly name: ChannelCredentialName;
   /** The form's label for it. */
   readonly label: string;
   /** A channel with a real `base_url` needs it (the simulator takes none). */
@@ -15,6 +19,8 @@ export interface ChannelCredentialField {
   readonly secret: boolean;
   /** What the form hints in the empty field: a default, or what the field is for. */
   readonly hint?: string;
+  /** A paste box rather than one line (a JSON key file). */
+  readonly multiline?: boolean;
 }
 
 export interface ChannelFields {

@@ -36,6 +36,8 @@ const VENDOR_MODULES = [
   (await import('./alibaba-dashscope/index.js')).alibabaDashScope,
   (await import('./kling/index.js')).kling,
   (await import('./bedrock/index.js')).bedrock,
+  (await import('./azure-openai/index.js')).azureOpenAI,
+  (await import('./vertex/index.js')).vertex,
 ] as const;
 
 /** A vendor id: the `vendor` of one of the registry's modules (a channel's `vendor`). */

@@ -1,6 +1,6 @@
 import type { AssetAdapter } from '../contracts/asset-adapter.js';
 import type { FamilyPairs } from '../contracts/translator.js';
-import type { ChannelCredentials, SignableRequest } from '../contracts/upstream-call.js';
+import type { ChannelCredentials, SignableRequest, UpstreamCall } from '../contracts/upstream-call.js';
 import type { VideoSurfaceAdapters } from '../contracts/video-adapter.js';
 import type { SimulatorLoader } from '../simulator/server.js';
 import type { ChannelFields } from './channel-fields.js';
@@ -43,6 +43,11 @@ export interface ProviderModule<V extends string = string> {
    * an asynchronous request signer such as SigV4). Where present it replaces `authHeaders` for every
    * call of the vendor; the headers it returns go on last, after the channel's and the call's own.
    */
+  /**
+   * Places a translator's call on the channel's upstream (paths that carry the channel's own
+   * settings: an Azure deployment and `api-version`, a Vertex project and region). Pure.
+   */
+  routeCall?(call: UpstreamCall, credentials: ChannelCredentials): UpstreamCall;
   authorizeRequest?(credentials: ChannelCredentials, request: SignableRequest, nowMs: number): Promise<Record<string, string>>;
   readonly pairs: Partial<FamilyPairs>;
   /** Asynchronous video-task translators, by surface (only vendors that create video tasks). */

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import { PROVIDERS } from '../../providers/registry.js';
+import { CHANNEL_CREDENTIAL_NAMES } from '../../providers/channel-fields.js';
 
-const CREDENTIAL_NAMES = ['api_key', 'access_key', 'secret_key', 'region', 'aws_access_key_id', 'aws_secret_access_key', 'aws_session_token'] as const;
+const CREDENTIAL_NAMES = CHANNEL_CREDENTIAL_NAMES;
 
 const VendorView = Type.Object({
   vendor: Type.String({ description: "A channel's `vendor`" }),
@@ -15,6 +16,7 @@ const VendorView = Type.Object({
       required: Type.Boolean({ description: 'Needed by a channel with a real `base_url`' }),
       secret: Type.Boolean({ description: 'Write-only: stored encrypted, shown masked' }),
       hint: Type.Union([Type.String(), Type.Null()]),
+      multiline: Type.Boolean({ description: 'A paste box (a JSON key file) rather than one line' }),
     }),
     { description: 'The credential and signing fields a channel of this vendor takes, in form order' },
   ),
@@ -33,7 +35,7 @@ export async function adminVendorRoutes(app: FastifyInstance, { opts }: { opts: 
     vendor: provider.vendor,
     default_base_url: provider.defaultBaseUrl,
     base_url_required: provider.channelFields.baseUrlRequired,
-    credentials: provider.channelFields.credentials.map((field) => ({ ...field, hint: field.hint ?? null })),
+    credentials: provider.channelFields.credentials.map((field) => ({ ...field, hint: field.hint ?? null, multiline: field.multiline ?? false })),
     default_models: provider.defaultModels,
   }));
   app.get('/admin/api/vendors', opts('The vendors a channel can name, with the credential fields each takes', { response: { 200: VendorList } }), async () => ({

@@ -52,6 +52,7 @@ export function ChannelDialog({ channel, onSaved, onClose }: { channel?: Channel
     if (unchanged('models', channel.model_map)) delete fields.models;
     if (channel.simulator ? fields.base_url === undefined : unchanged('base_url', channel.base_url)) delete fields.base_url;
     if (unchanged('region', channel.region ?? undefined)) delete fields.region;
+    for (const [field, value] of Object.entries(channel.settings ?? {})) if (unchanged(field, value)) delete fields[field];
     if (unchanged('max_retries', channel.max_retries)) delete fields.max_retries;
     if (fields.timeouts && (fields.timeouts as { first_byte_ms?: number }).first_byte_ms === channel.timeouts.first_byte_ms) delete fields.timeouts;
     return fields;

@@ -10,22 +10,25 @@ export interface VendorInfo {
 }
 
 export interface CredentialField {
-  name: 'api_key' | 'access_key' | 'secret_key' | 'region' | 'aws_access_key_id' | 'aws_secret_access_key' | 'aws_session_token';
+  name: string;
   label: string;
   required: boolean;
   secret: boolean;
   hint: string | null;
+  /** A paste box (a JSON key file) rather than one line. */
+  multiline?: boolean;
 }
 
 /** What the channel holds for a field now: a secret's masked tail, or a plain field's value. */
 function currentValue(channel: Channel, field: CredentialField): string | null | undefined {
   if (field.name === 'region') return channel.region;
-  return channel.credentials[field.name];
+  if (!field.secret && channel.settings?.[field.name] !== undefined) return channel.settings[field.name];
+  return (channel.credentials as Record<string, string | null | undefined>)[field.name];
 }
 
 /** The value a plain (non-secret) field starts with when editing; secrets always start empty (write-only). */
 export function initialCredentialValues(channel: Channel | undefined): Record<string, string> {
-  return channel?.region ? { region: channel.region } : {};
+  return { ...channel?.settings, ...(channel?.region ? { region: channel.region } : {}) };
 }
 
 /**
@@ -51,13 +54,24 @@ export function CredentialInputs({ fields, values, onChange, channel }: {
       {fields.map((field) => (
         <label key={field.name}>
           {field.label}
-          <input
-            type={field.secret ? 'password' : 'text'}
-            autoComplete="off"
-            value={values[field.name] ?? ''}
-            onChange={(e) => onChange(field.name, e.target.value)}
-            placeholder={placeholder(field)}
-          />
+          {field.multiline ? (
+            <textarea
+              rows={4}
+              autoComplete="off"
+              spellCheck={false}
+              value={values[field.name] ?? ''}
+              onChange={(e) => onChange(field.name, e.target.value)}
+              placeholder={placeholder(field)}
+            />
+          ) : (
+            <input
+              type={field.secret ? 'password' : 'text'}
+              autoComplete="off"
+              value={values[field.name] ?? ''}
+              onChange={(e) => onChange(field.name, e.target.value)}
+              placeholder={placeholder(field)}
+            />
+          )}
           {field.secret && <span className="hint">Encrypted at rest, never shown again.</span>}
         </label>
       ))}
