@@ -34,6 +34,8 @@ export interface RequestContext {
   ending?: EndState | undefined;
   /** Tokens counted against the key's tpm at admission, settled to the real usage at the end. */
   reservation?: TokenReservation | undefined;
+  /** The key's `max_parallel_requests` slot is held (plugins/admission-gate.ts). */
+  parallelSlot?: boolean;
   /** USD held against the key's budget until the request ends (its worst-case cost). */
   budgetHold?: Hold | undefined;
   /** Upstream attempts repeated on the same channel, and channels tried after the first (access log). */
