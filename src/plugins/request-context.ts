@@ -45,6 +45,8 @@ export interface RequestContext {
   attempts?: UpstreamAttempt[] | undefined;
   /** The usage event went to the journal before the answer was sent (plugins/usage-recorder.ts). */
   usageJournaled?: boolean;
+  /** Whether the request gets a usage event and a log entry (refusals are sampled; plugins/usage-recorder.ts), once decided. */
+  recorded?: boolean;
   /** The error the client was answered with (the request log). */
   error?: GatewayError | undefined;
   /** The body was over 1 MiB: its upstream JSON is built a slice per turn (gateway/serialize-in-turns.ts). */
