@@ -30,11 +30,6 @@ export function registerAdmissionGate(app: FastifyInstance): void {
       done,
     );
   });
-  // The body has arrived (parsed): it no longer counts as one being sent.
-  app.addHook('preValidation', (request, _reply, done) => {
-    if ((request as UploadingRequest)[kUploads]) releaseUpload(undefined, request);
-    done();
-  });
 }
 
 const declaresBody = (request: FastifyRequest): boolean => {
@@ -70,6 +65,8 @@ function holdUpload(uploading: Map<string, number>, request: FastifyRequest, rep
   }
   uploading.set(key.id, sending + 1);
   (request as UploadingRequest)[kUploads] = uploading;
+  // Once the body has arrived it no longer counts as one being sent (no hook for requests without a slot).
+  request.raw.once('end', () => releaseUpload(undefined, request));
   onRequestEnd(request, reply, releaseUpload);
 }
 

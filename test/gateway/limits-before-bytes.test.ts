@@ -20,11 +20,11 @@ interface SlowBody {
 }
 
 /** A request whose head declares `DECLARED` bytes and whose body then trickles in, a byte at a time. */
-function slowBody(gateway: TestGateway, path: string, secret: string): Promise<SlowBody> {
+function slowBody(gateway: TestGateway, path: string, secret: string, declared = DECLARED): Promise<SlowBody> {
   const { port } = new URL(gateway.url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), '127.0.0.1', () => {
-      socket.write([`POST ${path} HTTP/1.1`, 'host: 127.0.0.1', `authorization: Bearer ${secret}`, 'content-type: application/json', `content-length: ${DECLARED}`, '', '{'].join('\r\n'));
+      socket.write([`POST ${path} HTTP/1.1`, 'host: 127.0.0.1', `authorization: Bearer ${secret}`, 'content-type: application/json', `content-length: ${declared}`, '', '{'].join('\r\n'));
       let received = '';
       const answer = new Promise<string>((done) => {
         socket.on('data', (chunk) => {
@@ -98,6 +98,23 @@ describe('limits before bytes (issue 34)', () => {
     expect((await call(gateway, 'POST', '/v1/chat/completions', chat, bearer(probe.key))).status).toBe(200);
     for (const body of bodies) body.socket.destroy();
     await expect.poll(() => gateway.app.bodyBudget.bytesInFlight).toBe(0);
+  });
+
+  it('a key with an rpm of its own sends at most that many bodies at once, and gets its places back', async () => {
+    const limited = await createKey(gateway, { rpm: 2 });
+    const bodies = await Promise.all([0, 1, 2].map(() => slowBody(gateway, '/v1/chat/completions', limited.key, 1000)));
+    open.push(...bodies);
+    const refused = await answeredSoon(bodies);
+    expect(refused).toEqual([429]);
+    const answered = await Promise.all(bodies.map((b) => Promise.race([b.answer, new Promise<undefined>((r) => setTimeout(() => r(undefined), 50))])));
+    const third = bodies[answered.findIndex((a) => a !== undefined)]!;
+    expect(await third.answer).toContain('request bodies');
+    // One of the two held bodies arrives in full (an invalid one, refused 400): its place is free again.
+    const held = bodies.filter((b) => b !== third);
+    held[0]!.socket.write(' '.repeat(999));
+    expect(statusOf(await held[0]!.answer)).toBe(400);
+    expect((await call(gateway, 'POST', '/v1/chat/completions', chat, bearer(limited.key))).status).toBe(200);
+    held[1]!.socket.destroy();
   });
 
   it('a key whose budget is spent is refused before its body is read', async () => {
