@@ -76,7 +76,7 @@ function requestLogEntry(request: FastifyRequest, event: UsageEvent): RequestLog
     fallbacks: gw.fallbacks,
     attempts: gw.attempts,
     error_code: event.error_code ?? null,
-    error_message: error ? error.message : null,
+    error_message: error ? withAskedModel(error.message, request, event) : null,
     headers: request.headers,
     request_body: gw.requestText,
     response_body: gw.responseText,
@@ -144,6 +144,13 @@ function recordedModel(request: FastifyRequest, reply: FastifyReply, end: Respon
   if (model === '' || !isRefusal(request, reply, end)) return model;
   const { catalog } = request.server.gateway;
   return catalog.find(model) !== undefined || catalog.isServed(model) ? model : '';
+}
+
+/** A refusal whose model was left out of its event (unknown to the gateway) names it in its log entry's message, for the operator. */
+function withAskedModel(message: string, request: FastifyRequest, event: UsageEvent): string {
+  if (event.model !== '') return message;
+  const asked = request.gw.model ?? askedModel(request);
+  return asked === '' ? message : `${message} [model asked: ${asked.slice(0, MAX_ASKED_MODEL)}]`;
 }
 
 /** A model name longer than this is cut: it came from a client and was refused anyway. */
