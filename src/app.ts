@@ -118,8 +118,6 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     };
     done();
   });
-  app.decorate('bodyBudget', registerBodyBudget(app, deps.config.maxBodyBytesInFlight ?? DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, deps.config.bodyLimitBytes));
-
   registerJsonBody(app, deps.config.bodyLimitBytes, deps.requestLog.settings.bodies);
   app.setErrorHandler((error, request, reply) => sendError(request, reply, toGatewayError(error, request)));
   app.setNotFoundHandler((request, reply) =>
@@ -149,6 +147,9 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
   registerAuth(app);
   registerUsageRecording(app);
   registerRateLimit(app);
+  // After authentication and the key's header-only limits: a body is charged to its key (issue 34).
+  const bodyBytesCap = deps.config.maxBodyBytesInFlight ?? DEFAULT_MAX_BODY_BYTES_IN_FLIGHT;
+  app.decorate('bodyBudget', registerBodyBudget(app, bodyBytesCap, deps.config.bodyLimitBytes, deps.config.maxBodyBytesPerKey ?? Math.floor(bodyBytesCap / 8)));
   app.decorate('signInLimiter', new SignInLimiter(deps.redis));
   for (const plugin of FAMILY_PLUGINS) await app.register(plugin);
   // The console's web app at /console (issue 12), built from web/ into dist/web.

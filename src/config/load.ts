@@ -57,6 +57,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     bodyLimitBytes: parseInteger(env.GATEWAY_BODY_LIMIT, 32 * 1024 * 1024, 'GATEWAY_BODY_LIMIT'),
     requestTimeoutMs: parseInteger(env.GATEWAY_REQUEST_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, 'GATEWAY_REQUEST_TIMEOUT_MS'),
     maxBodyBytesInFlight: parseInteger(env.GATEWAY_MAX_BODY_BYTES_IN_FLIGHT, DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, 'GATEWAY_MAX_BODY_BYTES_IN_FLIGHT'),
+    ...(env.GATEWAY_MAX_BODY_BYTES_PER_KEY ? { maxBodyBytesPerKey: parseInteger(env.GATEWAY_MAX_BODY_BYTES_PER_KEY, 0, 'GATEWAY_MAX_BODY_BYTES_PER_KEY') } : {}),
     shutdownTimeoutMs: parseInteger(env.GATEWAY_SHUTDOWN_TIMEOUT_MS, 25_000, 'GATEWAY_SHUTDOWN_TIMEOUT_MS'),
     logLevel: env.LOG_LEVEL ?? 'info',
     workers: Math.max(1, parseInteger(env.GATEWAY_WORKERS, 1, 'GATEWAY_WORKERS')),

@@ -192,6 +192,8 @@ export interface GatewayConfig {
   requestTimeoutMs?: number;
   /** GATEWAY_MAX_BODY_BYTES_IN_FLIGHT: request-body bytes one instance holds at once; past it, 503. */
   maxBodyBytesInFlight?: number;
+  /** GATEWAY_MAX_BODY_BYTES_PER_KEY: of those, what one API key may hold; past it, 429 for that key. Default: an eighth. */
+  maxBodyBytesPerKey?: number;
   /** GATEWAY_SHUTDOWN_TIMEOUT_MS: how long a stop waits for in-flight requests and streams. */
   shutdownTimeoutMs?: number;
   /** GATEWAY_CORS_ORIGINS: origins browsers may call from (`*` for any); empty: CORS off. */

@@ -4,7 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { GatewayError } from '../errors.js';
 
 const kHeld = Symbol('gateway.bodyBytesHeld');
-type HoldingResponse = ServerResponse & { [kHeld]?: number };
+const kKey = Symbol('gateway.bodyBytesKey');
+type HoldingResponse = ServerResponse & { [kHeld]?: number; [kKey]?: string | undefined };
 
 /** What the instance holds of request bodies now (for metrics and tests). */
 export interface BodyBudget {
@@ -25,35 +26,63 @@ declare module 'fastify' {
  * `Retry-After`, before any byte of it is read. A chunked body, whose size is unknown, is charged
  * as its bytes arrive and refused when they pass the cap. Slow bodies are cut by the request
  * timeout (GATEWAY_REQUEST_TIMEOUT_MS, app.ts).
+ *
+ * One API key holds at most `perKeyBytes` of it (GATEWAY_MAX_BODY_BYTES_PER_KEY, an eighth of the
+ * cap by default; issue 34): past it that key alone gets 429, while other tenants' bodies still
+ * fit. A key with nothing in flight may always send one body. Registered after authentication.
  */
-export function registerBodyBudget(app: FastifyInstance, capBytes: number, bodyLimit: number): BodyBudget {
+export function registerBodyBudget(app: FastifyInstance, capBytes: number, bodyLimit: number, perKeyBytes: number): BodyBudget {
   let held = 0;
+  const heldByKey = new Map<string, number>();
   // `this` is the response: no closure per request.
   function release(this: HoldingResponse): void {
-    held -= this[kHeld]!;
+    const bytes = this[kHeld]!;
+    held -= bytes;
+    const key = this[kKey];
+    if (key === undefined) return;
+    const left = heldByKey.get(key)! - bytes;
+    if (left <= 0) heldByKey.delete(key);
+    else heldByKey.set(key, left);
   }
   const overloaded = () => new GatewayError('GW_OVERLOADED', 'The gateway is receiving too many request bodies at once; retry shortly', { retryAfterSeconds: 1 });
-  const hold = (raw: HoldingResponse, bytes: number): void => {
-    if (raw[kHeld] === undefined) raw.on('close', release);
+  const keyOverloaded = (prefix: string) =>
+    new GatewayError('GW_RATE_LIMITED', `This API key (${prefix}…) is sending more request bodies at once than its share of the gateway (${perKeyBytes} bytes); retry when they have arrived.`, { retryAfterSeconds: 1 });
+  /** The refusal for `bytes` more, or undefined when they fit. */
+  const refusal = (keyId: string | undefined, prefix: string, bytes: number): GatewayError | undefined => {
+    if (held + bytes > capBytes) return overloaded();
+    if (keyId === undefined) return undefined;
+    const mine = heldByKey.get(keyId);
+    return mine !== undefined && mine + bytes > perKeyBytes ? keyOverloaded(prefix) : undefined;
+  };
+  const hold = (raw: HoldingResponse, keyId: string | undefined, bytes: number): void => {
+    if (raw[kHeld] === undefined) {
+      raw.on('close', release);
+      raw[kKey] = keyId;
+    }
     raw[kHeld] = (raw[kHeld] ?? 0) + bytes;
     held += bytes;
+    if (keyId !== undefined) heldByKey.set(keyId, (heldByKey.get(keyId) ?? 0) + bytes);
   };
   app.addHook('onRequest', (request, reply, done) => {
     const length = request.headers['content-length'];
     if (length === undefined) return done();
     const bytes = Math.min(Number(length) || 0, bodyLimit);
     if (bytes === 0) return done();
-    if (held + bytes > capBytes) return done(overloaded());
-    hold(reply.raw, bytes);
+    const key = request.gw?.key;
+    const refused = refusal(key?.id, key?.prefix ?? '', bytes);
+    if (refused) return done(refused);
+    hold(reply.raw, key?.id, bytes);
     done();
   });
   app.addHook('preParsing', (request, reply, payload, done) => {
     if (request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] === undefined) return done(null, payload);
     const raw = reply.raw as HoldingResponse;
+    const key = request.gw?.key;
     const counted = new Transform({
       transform(chunk: Buffer, _encoding: BufferEncoding, next: TransformCallback) {
-        if (held + chunk.length > capBytes) return next(overloaded());
-        hold(raw, chunk.length);
+        const refused = refusal(key?.id, key?.prefix ?? '', chunk.length);
+        if (refused) return next(refused);
+        hold(raw, key?.id, chunk.length);
         next(null, chunk);
       },
     });

@@ -13,6 +13,7 @@ import { reasoningCeilingOf, reasoningReserve, worstCaseCost } from '../usage/wo
 import { chargeOfRequest } from './usage-recorder.js';
 import { assertModelAllowed } from './auth.js';
 import { onRequestEnd, registerRequestEnd, type ResponseEnd } from './request-end.js';
+import { holdParallelSlot, registerAdmissionGate } from './admission-gate.js';
 
 /** What admission needs beyond the deps: the counters and the spend per key, built once per app. */
 export interface Admission {
@@ -49,6 +50,7 @@ export function registerRateLimit(app: FastifyInstance): void {
   const holds = redis && instances ? new SharedBudgetHolds(redis, instances, budgets, usage) : new LocalBudgetHolds(budgets);
   app.decorate('admission', { limiters: new RateLimiters(redis, now, instances), budgets, holds, parallel: new Map() } satisfies Admission);
   registerRequestEnd(app);
+  registerAdmissionGate(app);
 }
 
 /**
@@ -66,7 +68,8 @@ export function admit(request: FastifyRequest, reply: FastifyReply, model: strin
   request.gw.model = model;
   if (options.facts) request.gw.facts = options.facts;
   if (!key) return;
-  if (key.maxParallel !== null) holdParallelSlot(request, reply, key, key.maxParallel);
+  // A request with a body took its slot on its headers (admission-gate.ts).
+  if (key.maxParallel !== null && !request.gw.parallelSlot) holdParallelSlot(request, reply, key, key.maxParallel);
   if (options.checkBudget !== false && key.budgetUsd !== null) {
     return holdBudget(request, reply, key, model, options).then(() => admitLimits(request, reply, key, model, options.facts));
   }
@@ -75,28 +78,6 @@ export function admit(request: FastifyRequest, reply: FastifyReply, model: strin
 
 const usageNotDurable = () =>
   new GatewayError('GW_STORE_UNAVAILABLE', 'The gateway cannot record usage durably right now (its usage journal cannot be written: disk full?); retry shortly.', { retryAfterSeconds: 5 });
-
-/**
- * `max_parallel_requests`: one slot per request in flight, given back when the response is over
- * (sent, failed or abandoned), whatever admission step refuses it afterwards. Per instance.
- */
-function holdParallelSlot(request: FastifyRequest, reply: FastifyReply, key: ApiKey, max: number): void {
-  const { parallel } = request.server.admission;
-  const running = parallel.get(key.id) ?? 0;
-  if (running >= max) {
-    throw new GatewayError('GW_RATE_LIMITED', `This API key (${key.prefix}…) already has ${max} requests in flight, its max_parallel_requests; retry when one ends.`, { retryAfterSeconds: 1 });
-  }
-  parallel.set(key.id, running + 1);
-  onRequestEnd(request, reply, releaseParallelSlot);
-}
-
-function releaseParallelSlot(_end: ResponseEnd, request: FastifyRequest): void {
-  const { parallel } = request.server.admission;
-  const id = request.gw.key!.id;
-  const running = (parallel.get(id) ?? 1) - 1;
-  if (running <= 0) parallel.delete(id);
-  else parallel.set(id, running);
-}
 
 /**
  * Holds the request's worst-case cost against the key's budget (issue 13): admitted only when

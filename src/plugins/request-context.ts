@@ -34,6 +34,8 @@ export interface RequestContext {
   ending?: EndState | undefined;
   /** Tokens counted against the key's tpm at admission, settled to the real usage at the end. */
   reservation?: TokenReservation | undefined;
+  /** The key's `max_parallel_requests` slot is held (plugins/admission-gate.ts). */
+  parallelSlot?: boolean;
   /** USD held against the key's budget until the request ends (its worst-case cost). */
   budgetHold?: Hold | undefined;
   /** Upstream attempts repeated on the same channel, and channels tried after the first (access log). */
@@ -43,6 +45,8 @@ export interface RequestContext {
   attempts?: UpstreamAttempt[] | undefined;
   /** The usage event went to the journal before the answer was sent (plugins/usage-recorder.ts). */
   usageJournaled?: boolean;
+  /** Whether the request gets a usage event and a log entry (refusals are sampled; plugins/usage-recorder.ts), once decided. */
+  recorded?: boolean;
   /** The error the client was answered with (the request log). */
   error?: GatewayError | undefined;
   /** The body was over 1 MiB: its upstream JSON is built a slice per turn (gateway/serialize-in-turns.ts). */

@@ -4,6 +4,7 @@ import type { RequestLogEntry } from '../requests/request-log.js';
 import { chargeOf, type Charge } from '../usage/charge.js';
 import { newEntryId } from '../usage/entry-id.js';
 import { onRequestEnd, type ResponseEnd } from './request-end.js';
+import { RefusalSampler } from '../usage/refusal-sampler.js';
 
 /**
  * One usage event per request on a model endpoint, whatever its end: recorded when the
@@ -12,6 +13,15 @@ import { onRequestEnd, type ResponseEnd } from './request-end.js';
  * The request log's entry for the request is taken at the same moment.
  */
 export function registerUsageRecording(app: FastifyInstance): void {
+  const refusals = new RefusalSampler();
+  // One end hook per app, not a closure per request.
+  const recordUsage = (end: ResponseEnd, request: FastifyRequest, reply: FastifyReply): void => {
+    if (!isRecorded(refusals, request, reply, end)) return;
+    const { usage, requestLog } = request.server.gateway;
+    const event = usageEventFor(request, reply, end);
+    usage.record(event, request.gw.usageJournaled === true);
+    requestLog.record(requestLogEntry(request, event));
+  };
   // A callback hook, not an async one: no promise per request on the hot path.
   app.addHook('onRequest', (request, reply, done) => {
     if (request.routeOptions.config.family) onRequestEnd(request, reply, recordUsage);
@@ -22,6 +32,7 @@ export function registerUsageRecording(app: FastifyInstance): void {
   const keepBodies = app.gateway.requestLog.settings.bodies;
   app.addHook('onSend', (request, reply, payload, done) => {
     if (!request.routeOptions.config.family || !request.gw) return done(null, payload);
+    if (!isRecorded(refusals, request, reply, { finished: true })) return done(null, payload);
     if (keepBodies) request.gw.responseText = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
     const event = usageEventFor(request, reply, { finished: true });
     if (request.server.gateway.usage.journalAhead(event, () => done(null, payload))) request.gw.usageJournaled = true;
@@ -29,11 +40,28 @@ export function registerUsageRecording(app: FastifyInstance): void {
   });
 }
 
-function recordUsage(end: ResponseEnd, request: FastifyRequest, reply: FastifyReply): void {
-  const { usage, requestLog } = request.server.gateway;
-  const event = usageEventFor(request, reply, end);
-  usage.record(event, request.gw.usageJournaled === true);
-  requestLog.record(requestLogEntry(request, event));
+/**
+ * A refusal before any upstream work (a 4xx with no channel tried): the gateway's answer to bad
+ * input or to its own limits, which the client can repeat at will with ever new junk.
+ */
+const isRefusal = (request: FastifyRequest, reply: FastifyReply, end: ResponseEnd): boolean => {
+  const status = reply.raw.statusCode;
+  return end.finished && status >= 400 && status < 500 && request.gw.channel === undefined && request.gw.usage === undefined;
+};
+
+/**
+ * Whether the request gets a usage event and a request log entry: always, except a key's
+ * refusals past its few per minute (usage/refusal-sampler.ts), which metrics count instead.
+ * Decided once per request (the answer's journal entry and the end's record agree).
+ */
+function isRecorded(refusals: RefusalSampler, request: FastifyRequest, reply: FastifyReply, end: ResponseEnd): boolean {
+  const gw = request.gw;
+  if (gw.recorded !== undefined) return gw.recorded;
+  const key = gw.key;
+  if (!key || !isRefusal(request, reply, end)) return (gw.recorded = true);
+  const verdict = refusals.verdict(key.id);
+  if (verdict === 'skip-first') request.log.warn({ keyPrefix: key.prefix, status: reply.raw.statusCode, code: gw.error?.kind.publicCode }, 'further refusals of this API key this minute are counted in metrics only, not recorded');
+  return (gw.recorded = verdict === 'record');
 }
 
 /** The request log's part: what the usage event does not hold (errors, retries, headers, bodies). */
@@ -48,7 +76,7 @@ function requestLogEntry(request: FastifyRequest, event: UsageEvent): RequestLog
     fallbacks: gw.fallbacks,
     attempts: gw.attempts,
     error_code: event.error_code ?? null,
-    error_message: error ? error.message : null,
+    error_message: error ? withAskedModel(error.message, request, event) : null,
     headers: request.headers,
     request_body: gw.requestText,
     response_body: gw.responseText,
@@ -59,8 +87,8 @@ function usageEventFor(request: FastifyRequest, reply: FastifyReply, end: Respon
   const gw = request.gw;
   const now = Date.now();
   const usage = gw.usage;
-  const model = gw.model ?? askedModel(request);
   const outcome = outcomeOf(request, reply, end);
+  const model = recordedModel(request, reply, end);
   const error = gw.error ?? gw.streamError;
   const charge = chargeOfRequest(request);
   return {
@@ -104,6 +132,25 @@ export function chargeOfRequest(request: FastifyRequest): Charge | undefined {
   const value = chargeOf(request.server.gateway.prices, gw.channel, gw.model ?? '', gw.usage, gw.facts?.media);
   gw.charge = { usage: gw.usage, value };
   return value;
+}
+
+/**
+ * A refusal keeps the model's name only when the gateway knows that model: a name made up by
+ * the client would start rollup rows of its own, per hour and day, that retention never deletes
+ * (issue 34: 13,742 rows in 8 s from one key). Its error message still says what was asked.
+ */
+function recordedModel(request: FastifyRequest, reply: FastifyReply, end: ResponseEnd): string {
+  const model = request.gw.model ?? askedModel(request);
+  if (model === '' || !isRefusal(request, reply, end)) return model;
+  const { catalog } = request.server.gateway;
+  return catalog.find(model) !== undefined || catalog.isServed(model) ? model : '';
+}
+
+/** A refusal whose model was left out of its event (unknown to the gateway) names it in its log entry's message, for the operator. */
+function withAskedModel(message: string, request: FastifyRequest, event: UsageEvent): string {
+  if (event.model !== '') return message;
+  const asked = request.gw.model ?? askedModel(request);
+  return asked === '' ? message : `${message} [model asked: ${asked.slice(0, MAX_ASKED_MODEL)}]`;
 }
 
 /** A model name longer than this is cut: it came from a client and was refused anyway. */

@@ -107,16 +107,39 @@ export function isPromptAbout(prompt: string, tool: SimTool, sharedWords: Readon
   return nameWords(tool.name).some((word) => !sharedWords.has(word) && new RegExp(`\\b${word}(s|es|ed|ing)?\\b`).test(words));
 }
 
+/**
+ * Bounds on the work of matching a prompt to tools (issue 34): the simulators serve every model
+ * no channel covers, in the gateway's own process, so a request with 10,000 tools (4 s of regular
+ * expressions) or a 1 MB tool name (a 500) must stay cheap. Real vendors cap tools at 128 and
+ * names at 64 characters; tools past these bounds are still callable by name, never guessed.
+ */
+const MAX_MATCHED_TOOLS = 512;
+const MAX_MATCHED_NAME = 256;
+
 /** The tools the prompt is about; tools it names outright, when there are any, before those it only hints at. */
 function toolsAbout(prompt: string, tools: readonly SimTool[]): SimTool[] {
   const text = requestText(prompt).toLowerCase();
-  const named = tools.filter((tool) => mentionsName(text, tool.name));
+  const candidates = tools.slice(0, MAX_MATCHED_TOOLS).filter((tool) => typeof tool.name === 'string' && tool.name.length <= MAX_MATCHED_NAME);
+  // Each word of the text once, so a tool is a few set lookups rather than regular expressions over the prompt.
+  const identifiers = new Set(text.split(/[^\w-]+/));
+  const named = candidates.filter((tool) => (IDENTIFIER.test(tool.name) ? identifiers.has(tool.name.toLowerCase()) : mentionsName(text, tool.name)));
   if (named.length > 0) return named;
   const counts = new Map<string, number>();
-  for (const tool of tools) for (const word of new Set(nameWords(tool.name))) counts.set(word, (counts.get(word) ?? 0) + 1);
-  const shared = new Set([...counts].filter(([, count]) => count > 1).map(([word]) => word));
-  return tools.filter((tool) => isPromptAbout(prompt, tool, shared));
+  const wordsOf = new Map<SimTool, string[]>();
+  for (const tool of candidates) {
+    const words = [...new Set(nameWords(tool.name))];
+    wordsOf.set(tool, words);
+    for (const word of words) counts.set(word, (counts.get(word) ?? 0) + 1);
+  }
+  // Words of identifiers in the prompt count too ("spawn_agent" is about spawning).
+  const words = new Set(text.replace(/[_-]+/g, ' ').split(/\W+/));
+  const used = (word: string) => words.has(word) || WORD_FORMS.some((ending) => words.has(word + ending));
+  return candidates.filter((tool) => wordsOf.get(tool)!.some((word) => counts.get(word)! === 1 && used(word)));
 }
+
+/** A name made of word characters and dashes is mentioned exactly when it is one of the text's identifiers. */
+const IDENTIFIER = /^[\w-]+$/;
+const WORD_FORMS = ['s', 'es', 'ed', 'ing'];
 
 export function decideToolCalls(input: SimToolCallInput): SimToolCall[] {
   const { tools, choice } = input;

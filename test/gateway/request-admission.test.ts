@@ -30,7 +30,8 @@ function openRequest(gateway: TestGateway, path: string, headers: Record<string,
 describe('request bodies: timeout and bytes in flight', () => {
   let gateway: TestGateway;
   beforeAll(async () => {
-    gateway = await startTestGateway({ env: { requestTimeoutMs: 400, maxBodyBytesInFlight: 1_000_000 } });
+    // One key fills the whole cap here; a key's own share is limits-before-bytes.test.ts.
+    gateway = await startTestGateway({ env: { requestTimeoutMs: 400, maxBodyBytesInFlight: 1_000_000, maxBodyBytesPerKey: 1_000_000 } });
   });
   afterAll(() => gateway.stop());
 

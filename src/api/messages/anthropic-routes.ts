@@ -85,13 +85,16 @@ export async function anthropicMessagesRoutes(app: FastifyInstance): Promise<voi
       },
       validatorCompiler: () => toFastifyValidator(validateAnthropicCountTokens),
     },
-    async (request) => {
+    async (request, reply) => {
       const body = request.body as AnthropicCountTokensRequest;
       const key = request.gw.key;
       const refusal = key && familyRefusal(key, 'messages');
       if (refusal) throw refusal;
       assertModelAllowed(key, body.model);
       assertServed(request, body.model);
+      // Under the key's rpm like every other call (issue 34); nothing is billed, so no budget hold.
+      const admitting = admit(request, reply, body.model, { checkBudget: false });
+      if (admitting) await admitting;
       return { input_tokens: countAnthropicInputTokens(body) };
     },
   );

@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSimulator } from '../../../src/simulator/server.js';
 import { assertEnvelope } from '../../helpers/envelopes.js';
-import { call, startTestGateway, TEST_KEY, type TestGateway } from '../../helpers/gateway.js';
+import { call, startTestGateway, TEST_ADMIN_TOKEN, TEST_KEY, type TestGateway } from '../../helpers/gateway.js';
 
 /**
  * /v1/messages in Anthropic's own protocol (issue 20): the official Anthropic SDK against the
@@ -165,6 +165,18 @@ describe('Anthropic-native /v1/messages on an Anthropic channel (issue 20)', () 
     const large = await client.messages.countTokens({ model: MODEL, system: 'A long system prompt. '.repeat(50), tools: [weatherTool], messages: [{ role: 'user', content: 'hi' }] });
     expect(small.input_tokens).toBeGreaterThan(0);
     expect(large.input_tokens).toBeGreaterThan(small.input_tokens + 200);
+  });
+
+  it('counts count_tokens under the key\'s rpm like every other call (issue 34)', async () => {
+    const created = await call(gateway, 'POST', '/admin/api/keys', { name: 'two a minute', rpm: 2 }, { authorization: `Bearer ${TEST_ADMIN_TOKEN}` });
+    expect(created.status, created.text).toBe(201);
+    const limited = new Anthropic({ apiKey: created.json.key, baseURL: gateway.url, maxRetries: 0 });
+    const ask = () => limited.messages.countTokens({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] });
+    await ask();
+    await limited.messages.create({ model: MODEL, max_tokens: 20, messages: [{ role: 'user', content: 'hi' }] });
+    const refused = await ask().catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(Anthropic.RateLimitError);
+    expect((refused as InstanceType<typeof Anthropic.RateLimitError>).headers.get('retry-after')).toBeTruthy();
   });
 
   it("lists models in Anthropic's shape for Anthropic clients (models.list, models.retrieve)", async () => {
