@@ -112,7 +112,12 @@ export class SqliteWriter {
   }
 
   private spawn(): Worker {
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file: this.file, driver: this.driver, busyTimeoutMs: Math.max(0, Math.floor(this.busyTimeoutMs)) } });
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { file: this.file, driver: this.driver, busyTimeoutMs: Math.max(0, Math.floor(this.busyTimeoutMs)) },
+      // It holds one batch at a time: a small young generation keeps the thread's memory small in every process.
+      resourceLimits: { maxYoungGenerationSizeMb: 2 },
+    });
     worker.unref();
     worker.on('message', ({ id, error }: { id: number; error?: { message: string; code?: string } }) => {
       const pending = this.pending.get(id);

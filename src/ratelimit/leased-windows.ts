@@ -170,10 +170,13 @@ export class LeasedWindows {
   private request<T>(message: LeaseAsk | LeaseGet): Promise<T> {
     const seq = ++this.seq;
     return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiting.delete(seq);
+      // Checked once more after the loop's next poll: a worker busy past the timeout (its first
+      // requests compile and load modules) has the answer waiting unread in the IPC pipe, and
+      // timers run before the poll that would read it.
+      const timer = setTimeout(() => setImmediate(() => {
+        if (!this.waiting.delete(seq)) return;
         reject(new Error('the cluster primary did not answer the rate limit step in time'));
-      }, ASK_TIMEOUT_MS);
+      }), ASK_TIMEOUT_MS);
       timer.unref();
       this.waiting.set(seq, (reply) => {
         clearTimeout(timer);
