@@ -9,7 +9,6 @@ import { KeyStore } from './keys/key-store.js';
 import { KeyCacheBus } from './keys/key-cache-bus.js';
 import { ensureAdminToken, ensureBootstrapKey } from './keys/bootstrap.js';
 import { UpstreamClient } from './gateway/upstream-client.js';
-import { buildApp } from './app.js';
 import type { GatewayDeps } from './gateway-deps.js';
 import { connectRedis } from './db/redis.js';
 import { UsageRecorder } from './usage/usage-recorder.js';
@@ -225,6 +224,9 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     now: Date.now,
   };
   live = deps;
+  // Loaded here, not at the top: a GATEWAY_WORKERS primary imports this module for prepareStore
+  // and never serves, so Fastify and the routes stay out of it (issue 36).
+  const { buildApp } = await import('./app.js');
   app = await buildApp(deps);
   channelControl.start();
   catalogSync.start();

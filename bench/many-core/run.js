@@ -119,6 +119,7 @@ async function main() {
     ready: (line) => (line.startsWith('{') ? JSON.parse(line) : undefined),
   });
   const upstream = upstreamProc.value.openai;
+  const startedAt = Date.now();
   const results = { settings, cpus, layout, node: process.version, direct: {}, runs: [] };
   try {
     for (const [name, body, stream] of [['chat', chatBody('gpt-4.1'), false], ['stream20', streamBody('gpt-4.1'), true]]) {
@@ -151,6 +152,7 @@ async function main() {
   } finally {
     await upstreamProc.stop();
   }
+  results.elapsedS = (Date.now() - startedAt) / 1000;
   writeFileSync(join(outDir, 'results.json'), JSON.stringify(results, null, 1));
   const markdown = renderMarkdown(results);
   writeFileSync(join(outDir, 'results.md'), markdown);

@@ -7,6 +7,8 @@ import { KEY_CACHE_CHANNEL } from '../keys/key-cache-bus.js';
 import { KeyStore } from '../keys/key-store.js';
 import cluster from 'node:cluster';
 import { clusterLimiters } from '../ratelimit/flexible.js';
+import { LeaseLedger } from '../ratelimit/lease-primary.js';
+import { WINDOW_SECONDS } from '../ratelimit/limiters.js';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { prepareStore, startGateway } from '../main.js';
@@ -142,20 +144,27 @@ async function openExistingStore(config: ReturnType<typeof loadConfig>) {
 }
 
 /**
- * GATEWAY_WORKERS=N: the primary prepares the store once, hosts the cluster rate limiter (exact
- * limits across workers without Redis), forks N workers sharing the port and replaces any that die.
+ * GATEWAY_WORKERS=N: the primary prepares the store once, keeps the keys' limit counters across
+ * workers without Redis (leasing room to them: ratelimit/lease-primary.ts), forks N workers sharing
+ * the port and replaces any that die.
  */
 async function startPrimary(config: ReturnType<typeof loadConfig>): Promise<number> {
   await prepareStore(config, (line) => process.stdout.write(line + '\n'));
+  // Sign-in attempts still count through rate-limiter-flexible's cluster limiter (rare, per request is fine).
   new (clusterLimiters().RateLimiterClusterMaster)();
+  // Keys' rpm/tpm: leases of room, so a worker asks once per lease, not per request (issue 36).
+  const leases = new LeaseLedger(config.workers, WINDOW_SECONDS * 1000);
   let listening = 0;
   let stopping = false;
-  const fork = () =>
-    cluster.fork().on('message', (message: { listening?: string }) => {
+  const fork = () => {
+    const worker = cluster.fork();
+    return worker.on('message', (message: { listening?: string }) => {
+      if (leases.handle(worker, message)) return;
       if (message.listening && ++listening === config.workers) {
         process.stdout.write(`gateway listening on ${message.listening} with ${config.workers} workers (console at ${message.listening}/console, docs at ${message.listening}/docs)\n`);
       }
     });
+  };
   for (let i = 0; i < config.workers; i++) fork();
   cluster.on('exit', () => {
     if (!stopping) fork();

@@ -1,16 +1,20 @@
 import { CompiledQuery, type Insertable, type Kysely } from 'kysely';
-import { sqliteHandleOf, type Db } from './connect.js';
+import { sqliteHandleOf, sqliteWriterOf, type Db } from './connect.js';
+import type SqliteDatabase from 'better-sqlite3';
 import type { Database } from './schema.js';
 
 /**
  * Writes rows of one table in batches with statements compiled once: on the embedded SQLite, one
  * transaction of a once-prepared single-row insert; elsewhere one multi-row INSERT whose text is
  * compiled by Kysely per row count and kept. Used by the writers that run off the request path
- * (the usage ledger, the request log).
+ * (the usage ledger, the request log); on SQLite the batches run on the store's writer thread.
  */
 export class BatchInsert<T extends keyof Database> {
   private readonly insertSql = new Map<number, string>();
-  private readonly writeSqlite: ((rows: unknown[][]) => void) | undefined;
+  /** SQLite: a batch in one transaction on the writer thread (db/sqlite-writer.ts). */
+  private readonly writeSqlite: ((rows: unknown[][]) => Promise<void>) | undefined;
+  /** SQLite: a batch in one transaction on this thread's connection, inside a transaction the caller holds. */
+  private readonly writeSqliteInline: ((rows: unknown[][]) => void) | undefined;
   private readonly uniqueColumn: (keyof Insertable<Database[T]> & string) | undefined;
   private readonly defaults: Readonly<Record<string, unknown>>;
 
@@ -25,30 +29,27 @@ export class BatchInsert<T extends keyof Database> {
       /** Values of columns a row may leave out (NOT NULL columns added later, which older writers omit). */
       defaults?: Readonly<Partial<Record<keyof Insertable<Database[T]> & string, unknown>>>;
       /**
-       * SQLite: runs in the transaction of each batch, with the first and last rowid it inserted
-       * (consecutive: the transaction holds the write lock; skipped rows have none), for work that
-       * must commit with the rows.
+       * SQLite: a statement run in the transaction of each batch with the first and last rowid it
+       * inserted (consecutive: the transaction holds the write lock; skipped rows have none), for
+       * work that must commit with the rows (the rollups).
        */
-      afterSqliteRows?: (first: number, last: number) => void;
+      afterSqliteRowsSql?: string;
     } = {},
   ) {
     this.uniqueColumn = options.uniqueColumn;
     this.defaults = options.defaults ?? {};
     const sqlite = sqliteHandleOf(db);
     if (sqlite) {
-      const insert = sqlite.prepare(this.sqlFor(1));
-      const after = options.afterSqliteRows;
-      this.writeSqlite = sqlite.transaction((rows: unknown[][]) => {
-        let first = 0;
-        let last = 0;
-        for (const row of rows) {
-          const result = insert.run(row);
-          if (result.changes === 0) continue;
-          last = Number(result.lastInsertRowid);
-          first ||= last;
-        }
-        if (after && last > 0) after(first, last);
-      });
+      const insertSql = this.sqlFor(1);
+      const afterSql = options.afterSqliteRowsSql;
+      // On the request thread, only inside a caller's own transaction (a replay at start-up); prepared on first use.
+      let inline: ((rows: unknown[][]) => void) | undefined;
+      this.writeSqliteInline = (rows) => {
+        inline ??= sqliteBatch(sqlite, insertSql, afterSql);
+        inline(rows);
+      };
+      const writer = sqliteWriterOf(db);
+      this.writeSqlite = writer ? (rows) => writer.write(insertSql, afterSql, rows) : async (rows) => this.db.connection().execute(async () => this.writeSqliteInline!(rows));
     }
   }
 
@@ -62,9 +63,9 @@ export class BatchInsert<T extends keyof Database> {
     const writeSqlite = this.writeSqlite;
     if (!writeSqlite) await executor.executeQuery(CompiledQuery.raw(this.sqlFor(rows.length), rows.flatMap(values)));
     // Inside the caller's own transaction (a replay), which holds Kysely's one SQLite connection already.
-    else if (executor !== this.db) writeSqlite(rows.map(values));
-    // Otherwise through that connection, so a batch never lands inside another caller's open transaction.
-    else await this.db.connection().execute(async () => writeSqlite(rows.map(values)));
+    else if (executor !== this.db) this.writeSqliteInline!(rows.map(values));
+    // Otherwise on the writer thread: its own connection, so never inside another caller's open transaction either.
+    else await writeSqlite(rows.map(values));
   }
 
   private sqlFor(rows: number): string {
@@ -78,4 +79,21 @@ export class BatchInsert<T extends keyof Database> {
     }
     return text;
   }
+}
+
+/** One transaction of a once-prepared single-row insert, then `afterSql(first, last)` when rows were inserted. */
+function sqliteBatch(sqlite: SqliteDatabase.Database, insertSql: string, afterSql: string | undefined): (rows: unknown[][]) => void {
+  const insert = sqlite.prepare(insertSql);
+  const after = afterSql === undefined ? undefined : sqlite.prepare(afterSql);
+  return sqlite.transaction((rows: unknown[][]) => {
+    let first = 0;
+    let last = 0;
+    for (const row of rows) {
+      const result = insert.run(row);
+      if (result.changes === 0) continue;
+      last = Number(result.lastInsertRowid);
+      first ||= last;
+    }
+    if (after && last > 0) after.run(first, last);
+  });
 }

@@ -2,10 +2,11 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Migration, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Driver, type Migration, type MigrationProvider } from 'kysely';
 import type pg from 'pg';
 import type { Database } from './schema.js';
 import { dialectOf } from './dialect.js';
+import { SqliteWriter } from './sqlite-writer.js';
 import { initial } from './migrations/0001-initial.js';
 import { videoTaskPolls } from './migrations/0002-video-task-polls.js';
 import { keyControls } from './migrations/0003-key-controls.js';
@@ -68,13 +69,41 @@ export async function connectSqlite(dataDir: string): Promise<Db> {
   sqlite.pragma('journal_size_limit = 67108864');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  // The batch writers' thread (db/sqlite-writer.ts) starts with its first batch and stops when the store closes.
+  const writer = new SqliteWriter(join(dataDir, SQLITE_FILE));
+  const db = new Kysely<Database>({ dialect: new StoreSqliteDialect({ database: sqlite }, writer) });
   sqliteHandles.set(db, sqlite);
+  sqliteWriters.set(db, writer);
   await migrate(db);
   return db;
 }
 
 const sqliteHandles = new WeakMap<Db, SqliteDatabase.Database>();
+const sqliteWriters = new WeakMap<Db, SqliteWriter>();
+
+/** Kysely's SQLite dialect, whose `destroy` first lets the writer thread commit what it was given, then stops it. */
+class StoreSqliteDialect extends SqliteDialect {
+  constructor(config: ConstructorParameters<typeof SqliteDialect>[0], private readonly writer: SqliteWriter) {
+    super(config);
+  }
+
+  override createDriver(): Driver {
+    const driver = super.createDriver();
+    const destroy = driver.destroy.bind(driver);
+    driver.destroy = async () => {
+      await this.writer.close();
+      await destroy();
+    };
+    return driver;
+  }
+}
+
+/**
+ * The embedded store's batch writer thread (issue 36): the usage ledger and the request log write
+ * their batches through it, never on the request thread. Undefined on PostgreSQL (its client is
+ * asynchronous already).
+ */
+export const sqliteWriterOf = (db: Db): SqliteWriter | undefined => sqliteWriters.get(db);
 
 /**
  * The better-sqlite3 handle under an embedded store, for the one write hot enough to skip

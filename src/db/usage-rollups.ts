@@ -1,5 +1,4 @@
 import { sql, type Kysely } from 'kysely';
-import type SqliteDatabase from 'better-sqlite3';
 import { dialectOf, type Dialect } from './dialect.js';
 
 /**
@@ -114,14 +113,11 @@ function rollupFromHourlySql(dialect: Dialect, measures: readonly RollupMeasure[
 }
 
 /**
- * SQLite: a statement that rolls up the events with ids in [first, last], prepared once. The usage
- * writer runs it in the transaction of the inserts that gave those ids (one writer at a time holds
- * SQLite's write lock, so the ids of one transaction's inserts are consecutive).
+ * SQLite: the statement that rolls up the events with ids in [first, last] (its two parameters).
+ * The usage writer runs it in the transaction of the inserts that gave those ids (one writer at a
+ * time holds SQLite's write lock, so the ids of one transaction's inserts are consecutive).
  */
-export function prepareSqliteRollup(sqlite: SqliteDatabase.Database): (first: number, last: number) => void {
-  const statement = sqlite.prepare(rollupEventsSql('sqlite', ROLLUP_MEASURES, '(select * from usage_events where id between ? and ?)'));
-  return (first, last) => void statement.run(first, last);
-}
+export const sqliteRollupByIdSql = (): string => rollupEventsSql('sqlite', ROLLUP_MEASURES, '(select * from usage_events where id between ? and ?)');
 
 /**
  * PostgreSQL: a statement-level trigger rolls up each INSERT's rows (its transition table) inside

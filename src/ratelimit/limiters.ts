@@ -1,8 +1,9 @@
 import type { Redis } from 'ioredis';
 import cluster from 'node:cluster';
-import { clusterLimiters, memoryLimiter, redisLimiter } from './flexible.js';
+import { memoryLimiter, redisLimiter } from './flexible.js';
 import { MemoryWindows, type WindowCount } from './memory-windows.js';
 import { SharedWindows } from './shared-windows.js';
+import { LeasedWindows } from './leased-windows.js';
 import type { InstanceRegistry } from '../db/instance-registry.js';
 
 export type LimitKind = 'requests' | 'tokens';
@@ -45,17 +46,20 @@ export class RateLimiters {
   private readonly limiters: Record<LimitKind, WindowStore>;
   /** With Redis: the shared windows, which also judge (issue 23: their own fallback and rebuild). */
   private readonly shared: Record<LimitKind, SharedWindows> | undefined;
+  /** GATEWAY_WORKERS without Redis: leases from the primary (issue 36), which also judge. */
+  private readonly leased: LeasedWindows | undefined;
 
   constructor(redis: Redis | undefined, private readonly now: () => number = Date.now, registry?: InstanceRegistry) {
     const make = (kind: LimitKind): WindowStore => {
       const options = { keyPrefix: `gw:rl:${kind}`, points: Number.MAX_SAFE_INTEGER, duration: WINDOW_SECONDS };
-      // GATEWAY_WORKERS without Redis: the primary keeps the counters (RateLimiterClusterMaster).
-      if (!redis) return cluster.isWorker ? new (clusterLimiters().RateLimiterCluster)({ ...options, timeoutMs: 1000 }) : new MemoryWindows(WINDOW_SECONDS * 1000, now);
+      if (!redis) return new MemoryWindows(WINDOW_SECONDS * 1000, now);
       // Without an instance registry (tools and tests that build limiters alone): the instance limits on its own while Redis is down.
       // rejectIfRedisNotReady: while the connection is down, straight to the insurance (no wait).
       return new (redisLimiter())({ ...options, storeClient: redis, rejectIfRedisNotReady: true, insuranceLimiter: new (memoryLimiter())(options) });
     };
-    this.limiters = { requests: make('requests'), tokens: make('tokens') };
+    // GATEWAY_WORKERS without Redis: the primary keeps the counters and leases room to the workers (lease-primary.ts).
+    this.leased = !redis && cluster.isWorker ? (workerLeases ??= LeasedWindows.overIpc(now)) : undefined;
+    this.limiters = this.leased ? ({} as Record<LimitKind, WindowStore>) : { requests: make('requests'), tokens: make('tokens') };
     this.shared = redis && registry ? { requests: new SharedWindows(redis, registry, 'requests', WINDOW_SECONDS, now), tokens: new SharedWindows(redis, registry, 'tokens', WINDOW_SECONDS, now) } : undefined;
   }
 
@@ -65,6 +69,7 @@ export class RateLimiters {
    */
   take(kind: LimitKind, id: string, limit: number, points: number): Taken | Promise<Taken> {
     if (this.shared) return this.shared[kind].take(id, limit, points);
+    if (this.leased) return this.leased.take(kind, id, limit, points);
     const limiter = this.limiters[kind];
     const res = limiter.consume(id, points);
     return res instanceof Promise ? res.then((counted) => this.judge(limiter, counted, id, limit, points)) : this.judge(limiter, res, id, limit, points);
@@ -82,11 +87,13 @@ export class RateLimiters {
   give(kind: LimitKind, id: string, points: number, windowEndsAt: number): void | Promise<void> {
     if (points <= 0 || this.now() >= windowEndsAt) return;
     if (this.shared) return this.shared[kind].give(id, points);
+    if (this.leased) return this.leased.give(kind, id, points, windowEndsAt);
     return settled(this.limiters[kind].reward(id, points));
   }
 
   /** The counter as it stands, without counting anything (tests, and operators' tools). */
   async state(kind: LimitKind, id: string, limit: number): Promise<LimitState> {
+    if (this.leased) return this.leased.state(kind, id, limit);
     const res = await (this.shared ? this.shared[kind].get(id) : this.limiters[kind].get(id));
     return res ? stateOf(res, limit, res.consumedPoints) : { limit, remaining: limit, resetMs: 0 };
   }
@@ -95,9 +102,13 @@ export class RateLimiters {
   add(kind: LimitKind, id: string, points: number): void | Promise<void> {
     if (points <= 0) return;
     if (this.shared) return this.shared[kind].add(id, points);
+    if (this.leased) return this.leased.add(kind, id, points);
     return settled(this.limiters[kind].penalty(id, points));
   }
 }
+
+/** One per worker process: its leases outlive an app rebuilt in the same process (tests), and one IPC listener serves them. */
+let workerLeases: LeasedWindows | undefined;
 
 /** A store step's completion: nothing for the in-memory store, a promise of nothing for the others. */
 const settled = (step: unknown): void | Promise<void> => (step instanceof Promise ? step.then(() => undefined) : undefined);

@@ -2,7 +2,7 @@ import { sql, type Insertable, type Kysely } from 'kysely';
 import { BatchInsert } from '../db/batch-insert.js';
 import { OneWriteAtATime } from '../db/one-write-at-a-time.js';
 import { sqliteHandleOf, type Db } from '../db/connect.js';
-import { prepareSqliteRollup } from '../db/usage-rollups.js';
+import { sqliteRollupByIdSql } from '../db/usage-rollups.js';
 import type { Database, UsageEventTable } from '../db/schema.js';
 import type { UsageJournal } from './usage-journal.js';
 import { newEntryId } from './entry-id.js';
@@ -64,7 +64,7 @@ export class UsageRecorder {
     // SQLite rolls up each batch in the batch's transaction; PostgreSQL's trigger does it in the INSERT (usage-rollups.ts).
     // A replayed event whose entry id is stored already is skipped.
     const sqlite = sqliteHandleOf(db);
-    this.insert = new BatchInsert(db, 'usage_events', COLUMNS, { uniqueColumn: 'entry_id', defaults: ZERO_PARTS, ...(sqlite ? { afterSqliteRows: prepareSqliteRollup(sqlite) } : {}) });
+    this.insert = new BatchInsert(db, 'usage_events', COLUMNS, { uniqueColumn: 'entry_id', defaults: ZERO_PARTS, ...(sqlite ? { afterSqliteRowsSql: sqliteRollupByIdSql() } : {}) });
   }
 
   /**

@@ -35,7 +35,7 @@ async function startCli(dataDir: string, extraEnv: NodeJS.ProcessEnv = {}): Prom
   const child = spawn(process.execPath, [CLI, 'start'], { env: { ...baseEnv(dataDir), ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line: ${output}`)), 15_000);
+    const timer = setTimeout(() => reject(new Error(`no listening line: ${output}`)), 60_000);
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       const match = /listening on (http:\/\/\S+)/.exec(output);
@@ -190,7 +190,42 @@ describe('gateway command line (issue 2)', () => {
     } finally {
       await gateway.stop();
     }
-  });
+  }, 120_000);
+
+  it('GATEWAY_WORKERS=2 without Redis: a larger rpm holds within the lease bound, limit − (workers − 1) × ⌊limit / (16 × workers)⌋ (issue 36)', async () => {
+    const dataDir = freshDir();
+    const admin = 'gwadm-cli-leases-test';
+    const gateway = await startCli(dataDir, { GATEWAY_WORKERS: '2', GATEWAY_ADMIN_TOKEN: admin, GATEWAY_BOOTSTRAP_KEY: 'sk-gw-cli-leases' });
+    try {
+      const rpm = 320;
+      const created = await fetch(`${gateway.url}/admin/api/keys`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'leased', rpm }),
+      });
+      const { key } = (await created.json()) as { key: string };
+      // Fresh connections, 16 at a time, land on both workers; each answers from its leases.
+      const statuses: number[] = [];
+      for (let round = 0; round < 25; round++) {
+        statuses.push(...(await Promise.all(Array.from({ length: 16 }, () =>
+          fetch(`${gateway.url}/v1/chat/completions`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', connection: 'close' },
+            body: JSON.stringify({ model: 'delta-4.1', messages: [{ role: 'user', content: 'hi' }], max_tokens: 5 }),
+          }).then(async (r) => {
+            await r.arrayBuffer();
+            return r.status;
+          }),
+        ))));
+      }
+      const admittedCount = statuses.filter((s) => s === 200).length;
+      expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([]);
+      expect(admittedCount).toBeLessThanOrEqual(rpm);
+      expect(admittedCount).toBeGreaterThanOrEqual(rpm - 1 * Math.floor(rpm / 32));
+    } finally {
+      await gateway.stop();
+    }
+  }, 120_000);
 });
 
 describe('shipped node flags', () => {
