@@ -35,6 +35,8 @@ const VENDOR_MODULES = [
   (await import('./anthropic/index.js')).anthropic,
   (await import('./alibaba-dashscope/index.js')).alibabaDashScope,
   (await import('./kling/index.js')).kling,
+  (await import('./cohere/index.js')).cohere,
+  (await import('./voyage/index.js')).voyage,
 ] as const;
 
 /** A vendor id: the `vendor` of one of the registry's modules (a channel's `vendor`). */
