@@ -12,14 +12,29 @@ import { embeddingsTextFastPath } from './embeddings-text.js';
  * kept. An answer already in the client's encoding passes through as text (embeddings-text.ts);
  * one that is not (a server that ignores base64) is converted vector by vector with Buffers.
  */
-export function embeddingsToOpenAICompatible(options: { maxInputsPerCall: number }): EmbeddingsTranslatorPair {
+export function embeddingsToOpenAICompatible(options: EmbeddingsQuirks): EmbeddingsTranslatorPair {
+  const path = options.path ?? '/embeddings';
   return {
     maxInputsPerCall: options.maxInputsPerCall,
-    toUpstream: (req, ctx) => ({ method: 'POST', path: '/embeddings', body: withoutGatewayFields({ ...req, model: ctx.upstreamModel }) }),
+    toUpstream: (req, ctx) => ({
+      method: 'POST',
+      path,
+      body: withoutGatewayFields({ ...req, model: ctx.upstreamModel, ...(options.floatOnly ? { encoding_format: 'float' as const } : {}) }),
+    }),
     fromUpstream: (res, ctx) => fromOpenAIEmbeddings(res, ctx),
     fromUpstreamText: embeddingsTextFastPath,
     fromUpstreamError: (status, body) => upstreamStatusError(status, upstreamMessage(body)),
   };
+}
+
+/** How one OpenAI-compatible embeddings endpoint differs from OpenAI's. */
+export interface EmbeddingsQuirks {
+  /** Inputs per call (OpenAI 2,048; DashScope 10); the family splits larger requests. */
+  maxInputsPerCall: number;
+  /** Path after the channel's base URL; `/embeddings` when absent. */
+  path?: string;
+  /** The server answers floats only (and may refuse `base64`): ask for floats, the gateway encodes. */
+  floatOnly?: boolean;
 }
 
 function withoutGatewayFields(body: OpenAIEmbeddingsRequest): OpenAIEmbeddingsRequest {
