@@ -84,6 +84,19 @@ export function buildScenarios(ctx) {
   const big = chat('gpt-4.1', 'delta-4.1', { tools: TOOLS });
   const s50 = stream(46);
   const s20 = stream(16);
+  // 2,048 short texts, OpenAI's most per request: what an indexing job sends (issue 29).
+  const embeddingsBody = (encoding) =>
+    JSON.stringify({ model: 'text-embedding-3-small', encoding_format: encoding, input: Array.from({ length: 2048 }, (_, i) => `chunk ${i} of a document about gateways`) });
+  const embeddings = (encoding) => {
+    const body = embeddingsBody(encoding);
+    return {
+      direct: { url: `${ctx.upstream.openai}/v1/embeddings`, headers: { ...json, authorization: 'Bearer simulator-key' }, body },
+      ours: { url: `${ctx.gateway}/v1/embeddings`, headers: { ...json, authorization: `Bearer ${ctx.keys.bootstrap}` }, body },
+      portkey: ctx.portkey
+        ? { url: `${ctx.portkey}/v1/embeddings`, headers: { ...json, authorization: 'Bearer simulator-key', 'x-portkey-provider': 'openai', 'x-portkey-custom-host': `${ctx.upstream.openai}/v1` }, body }
+        : null,
+    };
+  };
   const geminiBody = JSON.stringify({ contents: [{ role: 'user', parts: [{ text: SHORT_PROMPT }] }] });
 
   const list = [
@@ -119,6 +132,18 @@ export function buildScenarios(ctx) {
         },
         portkey: null,
       },
+    },
+    {
+      name: 'embeddings',
+      description: 'Embeddings, 2,048 short inputs, base64 (the SDKs\' default): the answer relayed as text',
+      concurrency: [1, 16],
+      targets: embeddings('base64'),
+    },
+    {
+      name: 'embeddings-float',
+      description: 'Embeddings, 2,048 short inputs, float (1,536 floats each as JSON)',
+      concurrency: [1, 16],
+      targets: embeddings('float'),
     },
     {
       name: 'auth-limited',
