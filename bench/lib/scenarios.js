@@ -137,12 +137,15 @@ export function buildScenarios(ctx) {
       name: 'embeddings',
       description: 'Embeddings, 2,048 short inputs, base64 (the SDKs\' default): the answer relayed as text',
       concurrency: [1, 16],
+      // One request is 2,048 vectors of the simulator's work (about a second on a busy machine): long enough to count several.
+      durationS: 10,
       targets: embeddings('base64'),
     },
     {
       name: 'embeddings-float',
       description: 'Embeddings, 2,048 short inputs, float (1,536 floats each as JSON)',
       concurrency: [1, 16],
+      durationS: 10,
       targets: embeddings('float'),
     },
     {
