@@ -9,7 +9,7 @@ import { renderGeneralError } from './api/general/errors.js';
 import { completeOpenApiDocument } from './api/openapi/complete-document.js';
 import { docsUi } from './api/openapi/docs-ui.js';
 import { lazyCompilers } from './validation/fastify-compilers.js';
-import { registerAuth } from './plugins/auth.js';
+import { familyOfRoute, registerAuth } from './plugins/auth.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { redactUrl } from './plugins/redact-url.js';
 import { registerUsageRecording } from './plugins/usage-recorder.js';
@@ -100,7 +100,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     request.gw = {
       startedAt: Date.now(),
       key: undefined,
-      family: request.routeOptions.config.family,
+      family: familyOfRoute(request),
       model: undefined,
       channel: undefined,
       usage: undefined,

@@ -84,6 +84,20 @@ export function buildScenarios(ctx) {
   const big = chat('gpt-4.1', 'delta-4.1', { tools: TOOLS });
   const s50 = stream(46);
   const s20 = stream(16);
+  // 2,048 short texts, OpenAI's most per request: what an indexing job sends (issue 29). 256
+  // dimensions keep the answer at 2 MB of base64 (1,536 would be 17 MB, and the simulator the bottleneck).
+  const embeddingsBody = (encoding) =>
+    JSON.stringify({ model: 'text-embedding-3-small', encoding_format: encoding, dimensions: 256, input: Array.from({ length: 2048 }, (_, i) => `chunk ${i} of a document about gateways`) });
+  const embeddings = (encoding) => {
+    const body = embeddingsBody(encoding);
+    return {
+      direct: { url: `${ctx.upstream.openai}/v1/embeddings`, headers: { ...json, authorization: 'Bearer simulator-key' }, body },
+      ours: { url: `${ctx.gateway}/v1/embeddings`, headers: { ...json, authorization: `Bearer ${ctx.keys.bootstrap}` }, body },
+      portkey: ctx.portkey
+        ? { url: `${ctx.portkey}/v1/embeddings`, headers: { ...json, authorization: 'Bearer simulator-key', 'x-portkey-provider': 'openai', 'x-portkey-custom-host': `${ctx.upstream.openai}/v1` }, body }
+        : null,
+    };
+  };
   const geminiBody = JSON.stringify({ contents: [{ role: 'user', parts: [{ text: SHORT_PROMPT }] }] });
 
   const list = [
@@ -119,6 +133,21 @@ export function buildScenarios(ctx) {
         },
         portkey: null,
       },
+    },
+    {
+      name: 'embeddings',
+      description: 'Embeddings, 2,048 short inputs, base64 (the SDKs\' default): the answer relayed as text',
+      concurrency: [1, 16],
+      // One request is 2,048 vectors of the simulator's work (about a second on a busy machine): long enough to count several.
+      durationS: 10,
+      targets: embeddings('base64'),
+    },
+    {
+      name: 'embeddings-float',
+      description: 'Embeddings, 2,048 short inputs, float (256 floats each as JSON)',
+      concurrency: [1, 16],
+      durationS: 10,
+      targets: embeddings('float'),
     },
     {
       name: 'auth-limited',

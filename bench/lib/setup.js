@@ -36,7 +36,7 @@ function gatewayConfig(upstream) {
     `  - name: ${name}\n    vendor: ${vendor}\n    base_url: ${baseUrl}\n    api_key: simulator-key\n    max_retries: 0\n    models:\n` +
     Object.entries(models).map(([k, v]) => `      ${k}: ${v}\n`).join('');
   let yaml = 'channels:\n';
-  yaml += channel('bench-openai', 'openai', `${upstream.openai}/v1`, { 'delta-4.1': 'gpt-4.1' });
+  yaml += channel('bench-openai', 'openai', `${upstream.openai}/v1`, { 'delta-4.1': 'gpt-4.1', 'text-embedding-3-small': 'text-embedding-3-small' });
   yaml += channel('bench-gemini', 'gemini', upstream.gemini, { 'gamma-2.5-flash-lite': 'gemini-2.5-flash-lite', 'gamma-3.1-flash-image': 'gemini-3.1-flash-image' });
   if (upstream.slow) yaml += channel('bench-slow', 'openai', `${upstream.slow}/v1`, { 'epsilon-4.7': 'gpt-4.1' });
   return yaml;

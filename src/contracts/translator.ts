@@ -23,8 +23,12 @@ export interface TranslateContext {
   passThrough?: ClientPassThrough | undefined;
   /** The client did not ask to see reasoning (Anthropic `thinking` off): translations leave it out of the answer. */
   hidesReasoning?: boolean | undefined;
-  /** Embeddings: the vector encoding the client asked for and how many inputs this call carries (the answer must have as many). */
-  vectors?: { encoding: 'float' | 'base64'; inputs: number } | undefined;
+  /**
+   * Embeddings: the vector encoding the client asked for and how many inputs this call carries (the
+   * answer must have as many); `inputTokens` counts this call's inputs with the gateway's tokenizer,
+   * for upstreams that report no usage (Gemini's batchEmbedContents).
+   */
+  vectors?: { encoding: 'float' | 'base64'; inputs: number; inputTokens?: (() => number) | undefined } | undefined;
 }
 
 export interface ClientPassThrough {

@@ -19,9 +19,15 @@ export function registerAuth(app: FastifyInstance): void {
     const secret = presentedSecret(request, location);
     if (!secret) return done(new GatewayError('GW_AUTH_MISSING_KEY', 'Missing API key. Pass it as the ' + (location?.hint ?? BEARER_KEY_HINT) + '.'));
     const lookup = app.gateway.keys.authenticate(secret);
-    if (lookup instanceof Promise) lookup.then((found) => done(admitKey(request, found, options.family)), done);
-    else done(admitKey(request, lookup, options.family));
+    if (lookup instanceof Promise) lookup.then((found) => done(admitKey(request, found, familyOfRoute(request))), done);
+    else done(admitKey(request, lookup, familyOfRoute(request)));
   });
+}
+
+/** The route's family, or the request's where one route serves several (`familyOf`). */
+export function familyOfRoute(request: FastifyRequest): EndpointFamily | undefined {
+  const config = request.routeOptions.config;
+  return config.familyOf?.(request) ?? config.family;
 }
 
 /** Sets the request's key when the lookup found a usable one; otherwise the error to answer with. */

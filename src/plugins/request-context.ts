@@ -74,6 +74,12 @@ export interface TokenReservation {
 export interface RouteOptions {
   /** The endpoint family, for permission checks and usage; omit on public routes. */
   family?: EndpointFamily;
+  /**
+   * Where one parametric route stands for paths of several families (the native Gemini
+   * `{model}:{method}` paths: generateContent and embedContent), the family of this request;
+   * `family` when it answers undefined.
+   */
+  familyOf?: (request: FastifyRequest) => EndpointFamily | undefined;
   /** True on routes that need no API key (health, docs, media links). */
   isPublic?: boolean;
   /**

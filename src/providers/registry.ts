@@ -38,6 +38,8 @@ const VENDOR_MODULES = [
   (await import('./bedrock/index.js')).bedrock,
   (await import('./azure-openai/index.js')).azureOpenAI,
   (await import('./vertex/index.js')).vertex,
+  (await import('./cohere/index.js')).cohere,
+  (await import('./voyage/index.js')).voyage,
 ] as const;
 
 /** A vendor id: the `vendor` of one of the registry's modules (a channel's `vendor`). */

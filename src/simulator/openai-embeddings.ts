@@ -12,18 +12,32 @@ const RERANK_DIMENSIONS = 256;
  * `POST {basePath}/embeddings` (OpenAI's shape, base64 honoured) and `POST {basePath}/rerank`
  * (Jina's shape) for the OpenAI-compatible simulators, from the hashed bag of words.
  */
-export async function embeddingsSimRoutes(basePath: string, errorBody: SimErrorBody, req: SimRequest, res: SimResponse): Promise<boolean> {
+export async function embeddingsSimRoutes(basePath: string, errorBody: SimErrorBody, req: SimRequest, res: SimResponse, limits: EmbeddingsSimLimits = {}): Promise<boolean> {
   if (req.method !== 'POST') return false;
-  if (req.path === `${basePath}/embeddings`) return answerEmbeddings(errorBody, req, res);
+  if (req.path === `${basePath}/embeddings`) return answerEmbeddings(errorBody, req, res, limits);
   if (req.path === `${basePath}/rerank`) return answerRerank(errorBody, req, res);
   return false;
 }
 
-function answerEmbeddings(errorBody: SimErrorBody, req: SimRequest, res: SimResponse): boolean {
+/** A vendor's own limits on its OpenAI-compatible embeddings endpoint (DashScope: 10 inputs, floats only). */
+export interface EmbeddingsSimLimits {
+  maxInputs?: number;
+  floatOnly?: boolean;
+}
+
+function answerEmbeddings(errorBody: SimErrorBody, req: SimRequest, res: SimResponse, limits: EmbeddingsSimLimits): boolean {
   const body = req.body as { model?: unknown; input?: unknown; encoding_format?: unknown; dimensions?: unknown } | undefined;
   const inputs = inputsOf(body?.input);
   if (!body || typeof body.model !== 'string' || !inputs) {
     res.json(400, errorBody(400, 'model and a non-empty input are required'));
+    return true;
+  }
+  if (limits.maxInputs !== undefined && inputs.length > limits.maxInputs) {
+    res.json(400, errorBody(400, `batch size is invalid, it should not be larger than ${limits.maxInputs}`));
+    return true;
+  }
+  if (limits.floatOnly && body.encoding_format !== undefined && body.encoding_format !== 'float') {
+    res.json(400, errorBody(400, "encoding_format only supports 'float'"));
     return true;
   }
   const dimensions = typeof body.dimensions === 'number' ? body.dimensions : (DIMENSIONS[body.model] ?? DEFAULT_DIMENSIONS);

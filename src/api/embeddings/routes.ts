@@ -2,7 +2,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Usage } from '../../contracts/usage.js';
 import { dispatchJson, dispatchJsonReply } from '../../gateway/dispatch.js';
 import { admit } from '../../plugins/rate-limit.js';
-import type { EmbeddingsTranslatorPair, OpenAIEmbedding, OpenAIEmbeddingsResponse } from '../../protocols/openai-embeddings/types.js';
+import type { EmbeddingEncoding, EmbeddingsTranslatorPair, OpenAIEmbedding, OpenAIEmbeddingsResponse } from '../../protocols/openai-embeddings/types.js';
+import type { TranslateContext } from '../../contracts/translator.js';
+import { countTokens } from '../../tokens/tokenizer.js';
 import { toFastifyValidator } from '../../validation/compile.js';
 import { embeddingsFacts } from './facts.js';
 import { EmbeddingsRequestDoc, validateEmbeddingsRequest, type EmbeddingsRequest } from './schemas.js';
@@ -47,27 +49,62 @@ export async function embeddingsRoutes(app: FastifyInstance): Promise<void> {
 async function createEmbeddings(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const validated = request.body as EmbeddingsRequest;
   const { body, inputs, encoding } = validated;
-  const admitting = admit(request, reply, body.model, { facts: embeddingsFacts(validated) });
+  await admitEmbeddings(request, reply, validated);
+  // One call answers as the upstream's text where it can (no JSON round trip of the vectors).
+  if (inputs.length <= perCallLimit(request, body.model)) {
+    return dispatchJsonReply({ family: 'embeddings', model: body.model, body, request, reply, client: { vectors: vectorsOf(encoding, inputs) } });
+  }
+  return embedInCalls(request, reply, validated);
+}
+
+async function admitEmbeddings(request: FastifyRequest, reply: FastifyReply, validated: EmbeddingsRequest): Promise<void> {
+  const admitting = admit(request, reply, validated.body.model, { facts: embeddingsFacts(validated) });
   if (admitting) await admitting;
+}
+
+/**
+ * A validated request embedded and answered as a parsed body, whatever its size (other surfaces
+ * over the same upstreams: the Gemini-native embedContent paths). Admits the request first.
+ */
+export async function embedValidated(request: FastifyRequest, reply: FastifyReply, validated: EmbeddingsRequest): Promise<OpenAIEmbeddingsResponse> {
+  await admitEmbeddings(request, reply, validated);
+  return embedInCalls(request, reply, validated);
+}
+
+/** Split into calls of at most the per-call limit, at most SPLIT_CONCURRENCY in flight, joined in input order. */
+async function embedInCalls(request: FastifyRequest, reply: FastifyReply, validated: EmbeddingsRequest): Promise<OpenAIEmbeddingsResponse> {
+  const { body, inputs, encoding } = validated;
   const limit = perCallLimit(request, body.model);
   const options = { family: 'embeddings' as const, model: body.model, request, reply };
-  if (inputs.length <= limit) return dispatchJsonReply({ ...options, body, client: { vectors: { encoding, inputs: inputs.length } } });
-
-  const chunks: Array<string[] | number[][]> = [];
-  for (let start = 0; start < inputs.length; start += limit) chunks.push(inputs.slice(start, start + limit));
-  reply.raw.setMaxListeners(reply.raw.getMaxListeners() + SPLIT_CONCURRENCY);
-  request.raw.setMaxListeners(request.raw.getMaxListeners() + SPLIT_CONCURRENCY);
+  const chunks: Array<{ input: string[] | number[][]; titles?: Array<string | null> }> = [];
+  for (let start = 0; start < inputs.length; start += limit) {
+    const input = inputs.slice(start, start + limit);
+    chunks.push(body.titles ? { input, titles: body.titles.slice(start, start + limit) } : { input });
+  }
+  if (chunks.length > 1) {
+    reply.raw.setMaxListeners(reply.raw.getMaxListeners() + SPLIT_CONCURRENCY);
+    request.raw.setMaxListeners(request.raw.getMaxListeners() + SPLIT_CONCURRENCY);
+  }
   // As images do: each call records its usage as it lands; the request's is the sum once all have.
   try {
-    const answers = await mapInTurns(chunks, SPLIT_CONCURRENCY, (input) =>
-      dispatchJson({ ...options, body: { ...body, input }, client: { vectors: { encoding, inputs: input.length } } }),
+    const answers = await mapInTurns(chunks, SPLIT_CONCURRENCY, (chunk) =>
+      dispatchJson({ ...options, body: { ...body, ...chunk }, client: { vectors: vectorsOf(encoding, chunk.input) } }),
     );
     request.gw.usage = answers.map((a) => a.usage).reduce(addUsage);
-    return joinAnswers(answers.map((a) => a.body), body.model);
+    return answers.length === 1 ? answers[0]!.body : joinAnswers(answers.map((a) => a.body), body.model);
   } catch (error) {
     request.gw.usage = undefined;
     throw error;
   }
+}
+
+/** What a call's translator knows of its inputs: the encoding, their count, and their tokens counted only if asked. */
+function vectorsOf(encoding: EmbeddingEncoding, input: string[] | number[][]): NonNullable<TranslateContext['vectors']> {
+  return {
+    encoding,
+    inputs: input.length,
+    inputTokens: () => input.reduce((sum: number, item: string | number[]) => sum + (typeof item === 'string' ? countTokens(item) : item.length), 0),
+  };
 }
 
 /**

@@ -15,6 +15,7 @@ export const EmbeddingsRequestDoc = Type.Object(
     encoding_format: Type.Optional(Type.Union([Type.Literal('float'), Type.Literal('base64')], { description: 'base64: little-endian float32 (what the official SDKs ask for)' })),
     dimensions: Type.Optional(Type.Integer({ minimum: 1 })),
     user: Type.Optional(Type.String()),
+    input_type: Type.Optional(Type.Union([Type.Literal('query'), Type.Literal('document')], { description: "The gateway's retrieval role, translated for vendors that embed queries and documents differently (Cohere, Voyage, Gemini); not sent to OpenAI-compatible upstreams" })),
   },
   { title: 'CreateEmbeddingRequest' },
 );
@@ -45,6 +46,7 @@ export function validateEmbeddingsRequest(value: unknown, catalog: Catalog): Emb
   const encoding = body.encoding_format ?? 'float';
   if (encoding !== 'float' && encoding !== 'base64') throw invalid('encoding_format', "'encoding_format' must be 'float' or 'base64'");
   if (body.user !== undefined && typeof body.user !== 'string') throw invalid('user', "'user' must be a string");
+  if (body.input_type !== undefined && body.input_type !== 'query' && body.input_type !== 'document') throw invalid('input_type', "'input_type' must be 'query' or 'document'");
   const traits = catalog.find(body.model)?.embedding;
   if (body.dimensions !== undefined) {
     if (!Number.isInteger(body.dimensions) || body.dimensions < 1) throw invalid('dimensions', "'dimensions' must be a positive integer");

@@ -11,6 +11,7 @@ import { GenerateContentQuerySchema, GenerateContentRequestSchema, validateGener
 import { generateContentChunkText, renderGoogleStreamError } from './stream-error.js';
 import { CountTokensRequestSchema, countTokensOf } from './count-tokens.js';
 import { googleModelsRoutes } from './google-models.js';
+import { geminiEmbed, geminiEmbedCall } from '../embeddings/gemini-native.js';
 import { compileValidator } from '../../validation/compile.js';
 import type { Catalog } from '../../catalog/catalog.js';
 
@@ -121,14 +122,22 @@ function operatorCall(catalog: Catalog, segment: string): { model: string; metho
  */
 function operatorModelRoute(app: FastifyInstance, prefix: string): void {
   const callOf = (request: FastifyRequest) => operatorCall(app.gateway.catalog, (request.params as { call: string }).call);
+  // The embedding models' embedContent and batchEmbedContents share the path shape (issue 29), on the embeddings family.
+  const embedCallOf = (request: FastifyRequest) => geminiEmbedCall(app.gateway.catalog, (request.params as { call: string }).call);
   app.post(
     `${prefix}/models/:call`,
     {
-      config: { ...GENERATE_CONTENT_ROUTE, exists: (request) => callOf(request) !== undefined },
+      config: {
+        ...GENERATE_CONTENT_ROUTE,
+        exists: (request) => callOf(request) !== undefined || embedCallOf(request) !== undefined,
+        familyOf: (request) => (embedCallOf(request) ? 'embeddings' : undefined),
+      },
       schema: { hide: true, querystring: GenerateContentQuerySchema },
       validatorCompiler: ({ httpPart }) => (httpPart === 'body' ? (data: unknown) => ({ value: data }) : toFastifyValidator(validateGenerateContentQuery)),
     },
     async (request, reply) => {
+      const embedCall = embedCallOf(request);
+      if (embedCall) return geminiEmbed(request, reply, embedCall.model, embedCall.method);
       const { model, method } = callOf(request)!;
       if (method === 'countTokens') {
         validateCountTokens(request.body);

@@ -11,8 +11,22 @@ export interface OpenAIEmbeddingsRequest {
   encoding_format?: EmbeddingEncoding;
   dimensions?: number;
   user?: string;
+  /**
+   * The gateway's normalised retrieval role (not OpenAI's): vendors that embed queries and
+   * documents differently get their own word for it (Cohere `search_query`, Gemini
+   * `RETRIEVAL_QUERY`, Voyage `query`); OpenAI-compatible upstreams never see it.
+   */
+  input_type?: EmbeddingInputType;
+  /** Gemini-native requests only: the client's own `taskType` and per-input `title`s, for a Gemini upstream. */
+  gemini_task_type?: string;
+  titles?: Array<string | null>;
   [field: string]: unknown;
 }
+
+export type EmbeddingInputType = 'query' | 'document';
+
+/** The fields above that only the gateway reads: an OpenAI-compatible upstream gets the body without them. */
+export const GATEWAY_EMBEDDING_FIELDS = ['input_type', 'gemini_task_type', 'titles'] as const;
 
 export interface OpenAIEmbedding {
   object: 'embedding';

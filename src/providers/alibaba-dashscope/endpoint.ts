@@ -15,3 +15,10 @@ export const dashscopeTaskPath = (taskId: string): string => `/api/v1/tasks/${en
 
 export const dashscopeAuthHeaders = (credentials: ChannelCredentials): Record<string, string> =>
   credentials.apiKey ? { authorization: `Bearer ${credentials.apiKey}` } : {};
+
+/**
+ * Embeddings go to the OpenAI-compatible mode (`POST {base}/compatible-mode/v1/embeddings`, Bearer
+ * key): text-embedding-v3 and v4 take at most 10 inputs a call and answer floats only.
+ */
+export const DASHSCOPE_EMBEDDINGS_PATH = '/compatible-mode/v1/embeddings';
+export const DASHSCOPE_MAX_EMBEDDING_INPUTS = 10;

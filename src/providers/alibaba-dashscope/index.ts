@@ -2,10 +2,11 @@ import type { ProviderModule } from '../types.js';
 import { API_KEY_ONLY } from '../channel-fields.js';
 import { alibabaDashScopePrices } from './prices.js';
 import { lazySimulator } from '../../simulator/server.js';
-import { DASHSCOPE_BASE_URL, dashscopeAuthHeaders } from './endpoint.js';
+import { DASHSCOPE_BASE_URL, DASHSCOPE_EMBEDDINGS_PATH, DASHSCOPE_MAX_EMBEDDING_INPUTS, dashscopeAuthHeaders } from './endpoint.js';
+import { embeddingsToOpenAICompatible } from '../openai-compatible/from-embeddings.js';
 import { videoGenerationsToDashScope } from './video.js';
 
-/** DashScope serves only the reference-to-video surface (no chat pairs). */
+/** DashScope serves the reference-to-video surface and embeddings (OpenAI-compatible mode); no chat pairs. */
 export const alibabaDashScope: ProviderModule<'alibaba-dashscope'> = {
   vendor: 'alibaba-dashscope',
   defaultModels: { 'zeta-1.0-r2v': 'happyhorse-1.0-r2v' },
@@ -13,7 +14,9 @@ export const alibabaDashScope: ProviderModule<'alibaba-dashscope'> = {
   addedPathPrefixes: ['/api/v1'],
   simulatorBasePath: '',
   authHeaders: dashscopeAuthHeaders,
-  pairs: {},
+  pairs: {
+    embeddings: embeddingsToOpenAICompatible({ maxInputsPerCall: DASHSCOPE_MAX_EMBEDDING_INPUTS, path: DASHSCOPE_EMBEDDINGS_PATH, floatOnly: true }),
+  },
   video: { 'video-generations': videoGenerationsToDashScope },
   simulator: lazySimulator(() => import('./simulator.js').then((m) => m.alibabaDashScopeSimulator)),
   channelFields: API_KEY_ONLY,

@@ -1,3 +1,5 @@
+import { embeddingsSimRoutes } from '../../simulator/openai-embeddings.js';
+import { DASHSCOPE_MAX_EMBEDDING_INPUTS } from './endpoint.js';
 import { randomUUID } from 'node:crypto';
 import type { SimRequest, SimResponse, SimulatorSpec } from '../../simulator/server.js';
 import { DEFAULT_VIDEO_TASK_MS, SIM_FAIL_MARKER, decodeSimTaskId, encodeSimTaskId, readSampleVideo, simOrigin, simTaskPhase } from '../../simulator/async-task.js';
@@ -35,6 +37,8 @@ export const alibabaDashScopeSimulator: SimulatorSpec = {
       res.json(401, dashscopeErrorBody(401, 'Invalid API-key provided.'));
       return true;
     }
+    // The OpenAI-compatible embeddings endpoint: 10 inputs a call, floats only (text-embedding-v3/v4).
+    if (await embeddingsSimRoutes('/compatible-mode/v1', dashscopeErrorBody, req, res, { maxInputs: DASHSCOPE_MAX_EMBEDDING_INPUTS, floatOnly: true })) return true;
     if (req.method === 'POST' && req.path === '/api/v1/services/aigc/video-generation/video-synthesis') {
       create(req, res);
       return true;

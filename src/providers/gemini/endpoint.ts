@@ -16,3 +16,7 @@ export const geminiModelPath = (upstreamModel: string, method: GeminiMethod): st
 
 export const geminiAuthHeaders = (credentials: ChannelCredentials): Record<string, string> =>
   credentials.apiKey ? { 'x-goog-api-key': credentials.apiKey } : {};
+
+/** `POST /v1beta/models/{model}:embedContent | :batchEmbedContents` (protocols/embeddings.md §2). */
+export const geminiEmbedPath = (upstreamModel: string, method: 'embedContent' | 'batchEmbedContents'): string =>
+  `/${GEMINI_API_VERSION}/models/${encodeURIComponent(upstreamModel)}:${method}`;

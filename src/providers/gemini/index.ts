@@ -6,12 +6,13 @@ import { GEMINI_BASE_URL, geminiAuthHeaders } from './endpoint.js';
 import { chatCompletionsToGemini } from './from-chat-completions.js';
 import { generateContentToGemini } from './from-generate-content.js';
 import { imagesToGemini } from './from-images.js';
+import { embeddingsToGemini } from './from-embeddings.js';
 
 export const gemini: ProviderModule<'gemini'> = {
   vendor: 'gemini',
   // The Gemini API (generativelanguage.googleapis.com), as the GenAI conventions name it.
   genAiProviderName: 'gcp.gemini',
-  defaultModels: { 'gamma-2.5-flash-lite': 'gemini-2.5-flash-lite', 'gamma-3.1-flash-image': 'gemini-3.1-flash-image' },
+  defaultModels: { 'gamma-2.5-flash-lite': 'gemini-2.5-flash-lite', 'gamma-3.1-flash-image': 'gemini-3.1-flash-image', 'gemini-embedding-001': 'gemini-embedding-001' },
   defaultBaseUrl: GEMINI_BASE_URL,
   addedPathPrefixes: ['/v1beta', '/v1'],
   // Paths carry their own /v1beta prefix (endpoint.ts), so the simulator serves at its root.
@@ -23,6 +24,8 @@ export const gemini: ProviderModule<'gemini'> = {
     messages: chatCompletionsToGemini,
     'generate-content': generateContentToGemini,
     images: imagesToGemini,
+    // batchEmbedContents, one content per input (from-embeddings.ts).
+    embeddings: embeddingsToGemini,
   },
   simulator: lazySimulator(() => import('./simulator.js').then((m) => m.createGeminiSimulator())),
   channelFields: API_KEY_ONLY,

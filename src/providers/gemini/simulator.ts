@@ -17,6 +17,7 @@ import { renderPng, sizeForRatio } from '../../simulator/png-image.js';
 import { countTokens, simulateText, stableId, tokenPieces, type SimulatedText } from '../../simulator/text.js';
 import { answerPromptAfterTools, quotedRequest } from '../../simulator/tool-calls.js';
 import { structuredContent } from '../../simulator/structured-output.js';
+import { answerGeminiEmbed, EMBED_PATH } from './simulator-embed.js';
 import { configValue, countParts, logprobsResult, outputFormatOf, partsText, pickFunctionCalls } from './simulator-agent.js';
 
 const STATUS_BY_CODE: Record<number, string> = {
@@ -62,7 +63,10 @@ export function createGeminiSimulator(): SimulatorSpec {
     errorBody: (status, message) => geminiErrorBody(status, message),
     async handle(req, res) {
       const match = req.method === 'POST' ? PATH.exec(req.path) : null;
-      if (!match) return false;
+      if (!match) {
+        if (!EMBED_PATH.test(req.path)) return false;
+        return checkKey(req, res) ? (answerGeminiEmbed(req, res, geminiErrorBody) ?? false) : true;
+      }
       if (!checkKey(req, res)) return true;
       const model = decodeURIComponent(match[1]!);
       if (!model.startsWith('gemini-')) {

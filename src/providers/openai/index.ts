@@ -1,6 +1,6 @@
 import type { ProviderModule } from '../types.js';
 import { API_KEY_ONLY } from '../channel-fields.js';
-import { cohereRerankPrices, openaiPrices } from './prices.js';
+import { openaiPrices } from './prices.js';
 import { chatCompletionsToOpenAICompatible } from '../openai-compatible/from-chat-completions.js';
 import { OPENAI_QUIRKS } from '../openai-compatible/quirks.js';
 import { responsesPassThrough } from '../openai-compatible/responses-pass-through.js';
@@ -35,5 +35,5 @@ export const openai: ProviderModule<'openai'> = {
   },
   simulator: lazySimulator(() => import('./simulator.js').then((m) => m.openaiSimulator)),
   channelFields: API_KEY_ONLY,
-  prices: [openaiPrices, cohereRerankPrices],
+  prices: openaiPrices,
 };

@@ -29,16 +29,3 @@ export const openaiPrices: SheetVendor = {
   },
 };
 
-/**
- * The rerank model the OpenAI-compatible simulator serves by default (issue 29), sold by Cohere per
- * search: its row stands here until a vendor folder of its own serves it.
- */
-export const cohereRerankPrices: SheetVendor = {
-  vendor: 'cohere',
-  source: 'https://cohere.com/pricing',
-  checked: '2026-11-24',
-  models: {
-    // Sold per search (one query over up to 100 documents), not per token.
-    'rerank-v3.5': { kind: 'rerank', price: { per_search: 0.002 }, basis: 'about $2 per 1,000 searches (not read on the vendor page)' },
-  },
-};

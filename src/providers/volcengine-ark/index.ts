@@ -1,6 +1,7 @@
 import type { ProviderModule } from '../types.js';
 import { volcengineArkPrices } from './prices.js';
 import { chatCompletionsToOpenAICompatible } from '../openai-compatible/from-chat-completions.js';
+import { embeddingsToOpenAICompatible } from '../openai-compatible/from-embeddings.js';
 import { lazySimulator } from '../../simulator/server.js';
 import { ARK_BASE_URL, arkAuthHeaders, arkSignRequest } from './endpoint.js';
 import { arkAssets } from './asset.js';
@@ -38,6 +39,8 @@ export const volcengineArk: ProviderModule<'volcengine-ark'> = {
     // /v1/messages is chat-shaped, so any chat upstream can serve it.
     messages: chatCompletionsToOpenAICompatible(ARK_QUIRKS),
     responses: responsesPassThrough,
+    // POST /embeddings, OpenAI's shape with base64 (doubao-embedding); 256 inputs a call (unverified).
+    embeddings: embeddingsToOpenAICompatible({ maxInputsPerCall: 256 }),
   },
   simulator: lazySimulator(() => import('./simulator.js').then((m) => m.volcengineArkSimulator)),
   channelFields: {

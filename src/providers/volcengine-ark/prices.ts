@@ -1,4 +1,4 @@
-import { tokenPriced, type SheetModel, type SheetVendor } from '../price-rows.js';
+import { embeddingPriced, tokenPriced, type SheetModel, type SheetVendor } from '../price-rows.js';
 
 /** BytePlus ModelArk's Seed prices: one step at 128K input tokens, cache hits flat. */
 const seed = (input: number, cached: number, output: number, above128k: [number, number], basis?: string): SheetModel =>
@@ -10,6 +10,7 @@ export const volcengineArkPrices: SheetVendor = {
   source: 'https://docs.byteplus.com/en/docs/ModelArk/1099320 (BytePlus ModelArk, USD)',
   checked: '2026-11-24',
   models: {
+    'doubao-embedding-text-240715': embeddingPriced(0.07, { dimensions: 2560, maxInputTokens: 4096, canShorten: true }, 'CNY 0.5 per 1M on Volcengine, converted (not read in USD)'),
     'doubao-seed-1-8-251228': seed(0.25, 0.05, 2, [0.5, 4]),
     'doubao-seed-1-6-251015': seed(0.25, 0.05, 2, [0.5, 4]),
     'doubao-seed-1-6-flash-250828': seed(0.075, 0.015, 0.3, [0.1, 0.8]),

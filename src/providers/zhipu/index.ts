@@ -3,6 +3,7 @@ import { API_KEY_ONLY } from '../channel-fields.js';
 import { zhipuPrices } from './prices.js';
 import { chatCompletionsToOpenAICompatible } from '../openai-compatible/from-chat-completions.js';
 import { responsesToOpenAICompatible } from '../openai-compatible/from-responses.js';
+import { embeddingsToOpenAICompatible } from '../openai-compatible/from-embeddings.js';
 import { lazySimulator } from '../../simulator/server.js';
 import { ZHIPU_BASE_URL, zhipuAuthHeaders } from './endpoint.js';
 import { ZHIPU_QUIRKS } from './quirks.js';
@@ -21,6 +22,8 @@ export const zhipu: ProviderModule<'zhipu'> = {
     messages: chatCompletionsToOpenAICompatible(ZHIPU_QUIRKS),
     // Zhipu has no Responses API; /v1/responses is served through its chat API.
     responses: responsesToOpenAICompatible(ZHIPU_QUIRKS, ZHIPU_RESPONSES_QUIRKS),
+    // POST /embeddings (embedding-3, embedding-2): at most 64 inputs a call, floats only.
+    embeddings: embeddingsToOpenAICompatible({ maxInputsPerCall: 64, floatOnly: true }),
   },
   simulator: lazySimulator(() => import('./simulator.js').then((m) => m.zhipuSimulator)),
   channelFields: API_KEY_ONLY,

@@ -96,7 +96,7 @@ describe('the catalog the operator extends (issue 21)', () => {
     const ids: string[] = [];
     for await (const model of client.models.list()) ids.push(model.id);
     // The simulator's embedding and rerank models are served out of the box (issue 29).
-    expect(ids).toEqual([...CATALOG.map((m) => m.id), 'gpt-5-mini', 'house-chat', 'house-draw', 'house-gemini', 'rerank-v3.5', 'text-embedding-3-large', 'text-embedding-3-small', 'text-embedding-ada-002']);
+    expect(ids).toEqual([...CATALOG.map((m) => m.id), 'embed-v4.0', 'gemini-embedding-001', 'gpt-5-mini', 'house-chat', 'house-draw', 'house-gemini', 'rerank-2.5', 'rerank-v3.5', 'text-embedding-3-large', 'text-embedding-3-small', 'text-embedding-ada-002', 'voyage-3.5']);
     expect((await client.models.retrieve('house-chat')).owned_by).toBe('acme');
     expect((await client.models.retrieve('gpt-5-mini')).owned_by).toBe('openai');
 
