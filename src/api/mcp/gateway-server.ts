@@ -8,6 +8,7 @@ import {
 import type { ApiKey } from '../../keys/key-store.js';
 import type { McpServer } from '../../gateway/mcp/server-store.js';
 import { DEFAULT_MCP_TIMEOUT_MS, UpstreamMcpError } from '../../gateway/mcp/upstream.js';
+import { scrubSecrets } from '../../gateway/mcp/upstream-auth.js';
 import { mayCallTool, namespacedTool, splitToolName } from '../../gateway/mcp/tool-names.js';
 import type { UpstreamSessionRef } from '../../gateway/mcp/session-store.js';
 import { limitsFor } from '../../ratelimit/policy.js';
@@ -94,7 +95,7 @@ export function buildGatewayServer(scope: McpRequestScope): Server {
     const release = await admitToolCall(request, key, record);
     try {
       const progressToken = extra._meta?.progressToken;
-      const result = (await onUpstream(upstream, (client) =>
+      const answered = (await onUpstream(upstream, (client) =>
         client.callTool({ name: target.tool, arguments: call.params.arguments ?? {} }, undefined, {
           timeout: upstream.timeout_ms ?? DEFAULT_MCP_TIMEOUT_MS,
           resetTimeoutOnProgress: true,
@@ -105,7 +106,9 @@ export function buildGatewayServer(scope: McpRequestScope): Server {
             : { onprogress: (progress) => void extra.sendNotification({ method: 'notifications/progress', params: { ...progress, progressToken } }).catch(() => undefined) }),
         }),
       )) as CallToolResult;
-      const resultText = JSON.stringify(result);
+      // An upstream that echoes the credential it was sent (a debugging tool, an error dump) must not hand it to the client.
+      const resultText = scrubSecrets(JSON.stringify(answered), upstream);
+      const result = JSON.parse(resultText) as CallToolResult;
       recordToolCall(request, { ...record, outcome: result.isError ? 'tool_error' : 'success', errorCode: result.isError ? 'tool_error' : null, resultText });
       return result;
     } catch (error) {

@@ -87,6 +87,8 @@ async function post(request: FastifyRequest, reply: FastifyReply): Promise<void>
   reply.hijack();
   reply.raw.on('close', () => void server.close().catch(() => undefined));
   if (isInitialize(request.body)) reply.raw.setHeader(SESSION_HEADER, sessionId);
+  // Fastify has read the body: the SDK's Node adapter (Hono's) takes it from `rawBody` instead of the spent stream.
+  (request.raw as { rawBody?: Buffer }).rawBody = Buffer.from(JSON.stringify(request.body ?? null));
   await transport.handleRequest(request.raw, reply.raw, request.body);
 }
 
