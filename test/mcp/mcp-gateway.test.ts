@@ -29,9 +29,9 @@ describe('MCP gateway over Streamable HTTP', () => {
   beforeAll(async () => {
     docs = await startFakeMcpUpstream({ name: 'docs', bearer: UPSTREAM_TOKEN });
     tickets = await startFakeMcpUpstream({ name: 'tickets' });
-    gateway = await startTestGateway({ file: { request_log: { bodies: true } } as never });
+    // tickets comes from the configuration file, docs through the admin API.
+    gateway = await startTestGateway({ file: { request_log: { bodies: true }, mcp_servers: [{ name: 'tickets', url: tickets.url, tools: ['echo', 'count', 'fail'] }] } as never });
     expect((await admin(gateway, 'POST', '/mcp-servers', { name: 'docs', url: docs.url, auth: { type: 'bearer', token: UPSTREAM_TOKEN } })).status).toBe(201);
-    expect((await admin(gateway, 'POST', '/mcp-servers', { name: 'tickets', url: tickets.url, tools: ['echo', 'count', 'fail'] })).status).toBe(201);
     full = await createKey(gateway, { name: 'full', mcp: { docs: null, tickets: null } });
     echoOnly = await createKey(gateway, { name: 'echo-only', mcp: { docs: ['echo'] } });
     none = await createKey(gateway, { name: 'none' });
@@ -52,6 +52,9 @@ describe('MCP gateway over Streamable HTTP', () => {
     expect(row.definition).not.toContain(UPSTREAM_TOKEN);
     const bad = await admin(gateway, 'POST', '/mcp-servers', { name: 'bad_name', url: docs.url });
     expect(bad.status).toBe(400);
+    expect(listed.json.data.find((s: { name: string }) => s.name === 'tickets').origin).toBe('file');
+    expect((await admin(gateway, 'DELETE', '/mcp-servers/tickets')).status).toBe(409);
+    expect((await admin(gateway, 'POST', '/mcp-servers', { name: 'docs', url: docs.url })).status).toBe(409);
   });
 
   it('lists exactly the tools of the key, namespaced on /mcp, and calls them', async () => {
