@@ -105,7 +105,9 @@ export async function adminMcpServerRoutes(app: FastifyInstance, { opts }: { opt
   app.post('/admin/api/mcp-servers/:name/test', opts('Connect to an MCP server and list its tools', { params: McpServerParams }), async (request) => {
     const server = await found((request.params as { name: string }).name, true);
     try {
-      const { value } = await mcp.upstreams.run(server, undefined, (client) => client.listTools());
+      const { value, ref } = await mcp.upstreams.run(server, undefined, (client) => client.listTools());
+      // A test keeps no session upstream.
+      if (ref) await mcp.upstreams.end(server, ref);
       const tools = value.tools.map((tool) => tool.name);
       mcp.health.toolsSeen(server.name, tools);
       return { ok: true, tools, error: null };
