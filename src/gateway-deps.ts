@@ -19,6 +19,7 @@ import type { PriceBook } from './catalog/price-book.js';
 import type { CatalogStore } from './catalog/catalog-store.js';
 import type { CatalogSync } from './catalog/catalog-sync.js';
 import type { RuntimeChannelStore } from './gateway/channel-store.js';
+import type { McpDeps } from './gateway/mcp/mcp-deps.js';
 
 /** What the gateway's routes share, built once in main.ts (`app.gateway`). */
 export interface GatewayDeps {
@@ -53,6 +54,8 @@ export interface GatewayDeps {
   channelControl: ChannelControl;
   /** Recent upstream attempts per channel (gateway/channel-health.ts). */
   channelHealth: ChannelHealth;
+  /** The MCP gateway (issue 31): upstream servers, client sessions, upstream calls and health. */
+  mcp: McpDeps;
   upstream: UpstreamClient;
   circuits: CircuitBreakers;
   retryPolicy: RetryPolicy;

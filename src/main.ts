@@ -23,6 +23,11 @@ import { DEFAULT_INSTANCE_LEASE_MS, InstanceRegistry } from './db/instance-regis
 import { forgetInstances } from './usage/shared-budget-holds.js';
 import { RuntimeCatalog } from './gateway/runtime-catalog.js';
 import { RuntimeChannelStore } from './gateway/channel-store.js';
+import { McpServerStore } from './gateway/mcp/server-store.js';
+import { McpSessionStore } from './gateway/mcp/session-store.js';
+import { McpUpstreams } from './gateway/mcp/upstream.js';
+import { McpUpstreamAuth } from './gateway/mcp/upstream-auth.js';
+import { McpHealth } from './gateway/mcp/health.js';
 import { describeSealedChannels } from './gateway/sealed-channels.js';
 import { loadSecretBox } from './keys/secret-box.js';
 
@@ -191,6 +196,15 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   });
   await channelControl.load();
   runtime.attach(channelControl);
+  const mcpDeps = () => {
+    const health = new McpHealth();
+    return {
+      servers: new McpServerStore(db, runtime.channelStore.box, config.file.mcp_servers ?? []),
+      sessions: new McpSessionStore(db),
+      upstreams: new McpUpstreams(new McpUpstreamAuth(), health),
+      health,
+    };
+  };
   const deps: GatewayDeps = {
     config,
     db,
@@ -208,6 +222,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     channelStore: runtime.channelStore,
     channelControl,
     channelHealth: new ChannelHealth(),
+    mcp: mcpDeps(),
     upstream,
     circuits: new CircuitBreakers({
       threshold: routing.circuit_threshold ?? DEFAULT_CIRCUIT.threshold,

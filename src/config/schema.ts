@@ -136,6 +136,51 @@ export const ModelSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * An upstream MCP server the gateway publishes (issue 31): Streamable HTTP only. Its name is the
+ * prefix of its tools on the aggregate `/mcp` (`<name>__<tool>`), so it has no `_`: the first `__`
+ * of a tool name always ends the server's name. `auth` and `headers` are credentials: sealed at
+ * rest when given through the admin API, never shown.
+ */
+export const MCP_SERVER_NAME_PATTERN = '^[A-Za-z0-9][A-Za-z0-9-]{0,62}$';
+export const McpAuthSchema = Type.Union([
+  Type.Object({ type: Type.Literal('none') }, { additionalProperties: false }),
+  Type.Object({ type: Type.Literal('bearer'), token: Type.String({ minLength: 1, maxLength: 8192 }) }, { additionalProperties: false }),
+  Type.Object(
+    { type: Type.Literal('header'), header: Type.String({ minLength: 1, maxLength: 128, pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" }), value: Type.String({ minLength: 1, maxLength: 8192 }) },
+    { additionalProperties: false },
+  ),
+  Type.Object(
+    {
+      type: Type.Literal('oauth_client_credentials'),
+      token_url: Type.String({ minLength: 1, maxLength: 2048 }),
+      client_id: Type.String({ minLength: 1, maxLength: 512 }),
+      client_secret: Type.String({ minLength: 1, maxLength: 8192 }),
+      scope: Type.Optional(Type.String({ maxLength: 1024 })),
+    },
+    { additionalProperties: false },
+  ),
+]);
+export const McpServerSchema = Type.Object(
+  {
+    name: Type.String({ pattern: MCP_SERVER_NAME_PATTERN, description: 'Letters, digits and -: the prefix of its tools on /mcp (<name>__<tool>)' }),
+    url: Type.String({ minLength: 1, maxLength: 2048, description: 'The Streamable HTTP endpoint, e.g. https://mcp.example.com/mcp' }),
+    description: Type.Optional(Type.String({ maxLength: 1000 })),
+    /** How the gateway authenticates there; absent: nothing. */
+    auth: Type.Optional(McpAuthSchema),
+    /** Static headers sent upstream (sealed like credentials). */
+    headers: Type.Optional(Type.Record(Type.String({ minLength: 1, maxLength: 128, pattern: "^[!#$%&'*+.^_`|~0-9A-Za-z-]+$" }), Type.String({ maxLength: 8192 }))),
+    /** Tools published; absent: every tool the server lists. */
+    tools: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 128 }), { uniqueItems: true, maxItems: 1000 })),
+    /** Per upstream request, milliseconds (default 60000). */
+    timeout_ms: Type.Optional(Type.Integer({ minimum: 100, maximum: 600_000 })),
+    enabled: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+export type McpServerConfig = Static<typeof McpServerSchema>;
+export type McpAuthConfig = Static<typeof McpAuthSchema>;
+
 export const FileConfigSchema = Type.Object(
   {
     /** Models served besides the spec's; a channel may also map a model of the built-in price sheet. */
@@ -143,6 +188,8 @@ export const FileConfigSchema = Type.Object(
     /** false: no built-in prices; only `prices` (and the admin API's) cost anything. */
     builtin_prices: Type.Optional(Type.Boolean()),
     channels: Type.Optional(Type.Array(ChannelSchema)),
+    /** Upstream MCP servers published on /mcp (issue 31); the admin API's rows win by name. */
+    mcp_servers: Type.Optional(Type.Array(McpServerSchema, { maxItems: 1000 })),
     routing: Type.Optional(RoutingSchema),
     /** Rate-limit tiers by name; a key without a tier uses the tier named `default`, if any. */
     tiers: Type.Optional(Type.Record(Type.String({ minLength: 1 }), TierSchema)),

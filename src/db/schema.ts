@@ -28,6 +28,8 @@ export interface ApiKeyTable {
   owner: string;
   /** Requests the key may have in flight at once (0008); null: no cap. */
   max_parallel?: number | null;
+  /** MCP servers and tools the key may use (0022), JSON `{server: tools[] | null}`; null: none. */
+  mcp?: string | null;
 }
 
 /** Operators and key holders (0005). `operator` is built in and signs in with the admin token. */
@@ -242,6 +244,26 @@ export interface RuntimeChannelTable {
   updated_at: number;
 }
 
+/** MCP servers published by an operator (0022): the definition as JSON, headers and tokens sealed apart. */
+export interface McpServerTable {
+  name: string;
+  definition: string;
+  secrets: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A client's MCP session with the gateway (0022): `upstreams` is JSON `{server: {sessionId, protocolVersion}}`. */
+export interface McpSessionTable {
+  id: string;
+  key_id: string;
+  /** The server of `/mcp/{server}`, or `*` for the aggregate `/mcp`. */
+  scope: string;
+  upstreams: string;
+  created_at: number;
+  used_at: number;
+}
+
 export interface Database {
   api_keys: ApiKeyTable;
   settings: SettingTable;
@@ -254,6 +276,8 @@ export interface Database {
   catalog_models: CatalogModelTable;
   model_prices: ModelPriceTable;
   runtime_channels: RuntimeChannelTable;
+  mcp_servers: McpServerTable;
+  mcp_sessions: McpSessionTable;
   users: UserTable;
   sessions: SessionTable;
   invitations: InvitationTable;

@@ -37,7 +37,7 @@ export class RuntimeChannelStore {
 
   constructor(
     private readonly db: Db,
-    private readonly box: SecretBox | undefined,
+    readonly box: SecretBox | undefined,
     private readonly now: () => number = Date.now,
   ) {}
 

@@ -25,7 +25,12 @@ export interface ApiKey {
   createdAt: number;
   /** The user the key belongs to; `operator` unless made for someone (issue 12). */
   owner: string;
+  /** MCP servers the key may use (issue 31), each with its tools or null for all of them; null: none. */
+  mcp?: McpGrant | null;
 }
+
+/** A key's MCP permission: server name → the tools it may call there (null: every tool the server publishes). */
+export type McpGrant = Readonly<Record<string, readonly string[] | null>>;
 
 /** A change to a key's settings; `null` clears a limit or list, absent fields stay as they are. */
 export interface KeyPatch {
@@ -36,6 +41,7 @@ export interface KeyPatch {
   rpm?: number | null;
   tpm?: number | null;
   maxParallel?: number | null;
+  mcp?: McpGrant | null;
   budgetUsd?: number | null;
   expiresAt?: number | null;
   disabled?: boolean;
@@ -93,6 +99,7 @@ export class KeyStore {
       rpm: input.rpm ?? null,
       tpm: input.tpm ?? null,
       max_parallel: input.maxParallel ?? null,
+      mcp: input.mcp ? JSON.stringify(input.mcp) : null,
       budget_usd: input.budgetUsd ?? null,
       expires_at: input.expiresAt ?? null,
       revoked_at: null,
@@ -225,6 +232,7 @@ export class KeyStore {
     if (patch.rpm !== undefined) set.rpm = patch.rpm;
     if (patch.tpm !== undefined) set.tpm = patch.tpm;
     if (patch.maxParallel !== undefined) set.max_parallel = patch.maxParallel;
+    if (patch.mcp !== undefined) set.mcp = patch.mcp === null ? null : JSON.stringify(patch.mcp);
     if (patch.budgetUsd !== undefined) set.budget_usd = patch.budgetUsd;
     if (patch.expiresAt !== undefined) set.expires_at = patch.expiresAt;
     if (patch.disabled !== undefined) set.disabled_at = patch.disabled ? this.now() : null;
@@ -312,5 +320,6 @@ function toApiKey(row: ApiKeyTable): ApiKey {
     disabledAt: row.disabled_at === null || row.disabled_at === undefined ? null : Number(row.disabled_at),
     createdAt: Number(row.created_at),
     owner: row.owner ?? OPERATOR_USER_ID,
+    mcp: row.mcp ? (JSON.parse(row.mcp) as McpGrant) : null,
   };
 }

@@ -12,6 +12,7 @@ import { SessionProvider } from './shell/session';
 // Pages with heavy parts (charts) or that few people open load on first visit.
 const UsagePage = lazy(() => import('./features/usage/usage-page').then((m) => ({ default: m.UsagePage })));
 const RequestsPage = lazy(() => import('./features/requests/requests-page').then((m) => ({ default: m.RequestsPage })));
+const McpServersPage = lazy(() => import('./features/mcp/mcp-servers-page').then((m) => ({ default: m.McpServersPage })));
 const ChannelsPage = lazy(() => import('./features/channels/channels-page').then((m) => ({ default: m.ChannelsPage })));
 const ModelsPage = lazy(() => import('./features/models/models-page').then((m) => ({ default: m.ModelsPage })));
 const TasksPage = lazy(() => import('./features/tasks/tasks-page').then((m) => ({ default: m.TasksPage })));
@@ -37,6 +38,7 @@ export function App() {
                   <Route path="/playground" element={<PlaygroundPage />} />
                   <Route element={<RequireRole role="operator" />}>
                     <Route path="/channels" element={<ChannelsPage />} />
+                    <Route path="/mcp-servers" element={<McpServersPage />} />
                     <Route path="/models" element={<ModelsPage />} />
                     <Route path="/users" element={<UsersPage />} />
                   </Route>

@@ -12,6 +12,7 @@ import { requestLogRoutes } from '../request-log/routes.js';
 import { adminChannelRoutes } from './channel-routes.js';
 import { adminVendorRoutes } from './vendor-routes.js';
 import { adminModelRoutes } from './model-routes.js';
+import { adminMcpServerRoutes } from './mcp-server-routes.js';
 import { taskListRoutes } from '../task-log/routes.js';
 import { sendUsageCsv, usageAnswer } from '../management/usage-answer.js';
 import { keyListAnswer } from '../management/key-list.js';
@@ -136,5 +137,6 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
   await adminChannelRoutes(app, { opts });
   await adminVendorRoutes(app, { opts });
   await adminModelRoutes(app, { opts });
+  await adminMcpServerRoutes(app, { opts });
   await taskListRoutes(app, { base: '/admin/api', opts, ownerOf: () => undefined });
 }

@@ -50,6 +50,8 @@ export async function consoleKeyRoutes(app: FastifyInstance, { opts }: ConsoleRo
       const { user } = sessionOfRequest(request);
       const body = request.body as CreateBody;
       const asked = toKeyPatch(body, config.file.tiers, app.gateway.catalog);
+      // Users have no MCP allowance to grant from (issue 31): only an operator gives keys MCP servers.
+      if (user.role !== 'operator' && asked.mcp !== undefined) throw new GatewayError('GW_PERMISSION_DENIED', "Only an operator may change a key's MCP servers");
       if (user.role === 'operator' || user.budgetUsd === null) {
         const { key, secret } = await keys.create({ ...fitKeyToAllowance(user, asked, 'create', undefined), name: body.name, owner: user.id });
         return reply.code(201).send({ ...(await views.one(key)), key: secret });
@@ -78,6 +80,8 @@ export async function consoleKeyRoutes(app: FastifyInstance, { opts }: ConsoleRo
       const key = live(await ownKey(request), 'changed');
       const body = request.body as PatchBody;
       const asked = toKeyPatch(body, config.file.tiers, app.gateway.catalog);
+      // Users have no MCP allowance to grant from (issue 31): only an operator gives keys MCP servers.
+      if (user.role !== 'operator' && asked.mcp !== undefined) throw new GatewayError('GW_PERMISSION_DENIED', "Only an operator may change a key's MCP servers");
       if (user.role === 'operator' || user.budgetUsd === null || body.budget_usd === undefined) {
         return views.one((await keys.update(key.id, fitKeyToAllowance(user, asked, 'patch', undefined))) ?? key);
       }

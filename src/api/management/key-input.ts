@@ -54,6 +54,7 @@ export function toKeyPatch(body: CreateKeyBody | PatchKeyBody, tiers: Readonly<R
   if (body.rpm !== undefined) patch.rpm = body.rpm;
   if (body.tpm !== undefined) patch.tpm = body.tpm;
   if (body.max_parallel_requests !== undefined) patch.maxParallel = body.max_parallel_requests;
+  if (body.mcp !== undefined) patch.mcp = body.mcp;
   if (body.budget_usd !== undefined) patch.budgetUsd = body.budget_usd;
   if (body.expires_at !== undefined) patch.expiresAt = body.expires_at === null ? null : parseTimestamp(body.expires_at, 'expires_at');
   if ('disabled' in body && body.disabled !== undefined) patch.disabled = body.disabled;
@@ -87,6 +88,7 @@ export function toKeyView(key: ApiKey, now: number): KeyFields {
     rpm: key.rpm,
     tpm: key.tpm,
     max_parallel_requests: key.maxParallel,
+    mcp: key.mcp ? Object.fromEntries(Object.entries(key.mcp).map(([server, tools]) => [server, tools ? [...tools] : null])) : null,
     budget_usd: key.budgetUsd,
     expires_at: iso(key.expiresAt),
     disabled: key.disabledAt !== null,

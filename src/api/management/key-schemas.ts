@@ -29,6 +29,14 @@ export const PerMinute = Type.Integer({ minimum: 1, maximum: LIMITS.perMinute })
 export const MaxParallel = Type.Integer({ minimum: 1, maximum: LIMITS.parallelRequests, description: 'Requests the key may have in flight at once (per gateway instance)' });
 export const BudgetUsd = Type.Number({ minimum: 0, maximum: LIMITS.budgetUsd });
 
+/** MCP servers the key may use, each with the tools it may call there (null: all of them). */
+function McpGrantSchema() {
+  return Type.Record(Type.String({ pattern: '^[A-Za-z0-9][A-Za-z0-9-]{0,62}$' }), Nullable(Type.Array(Type.String({ minLength: 1, maxLength: 128 }), { uniqueItems: true, maxItems: 1000 })), {
+    additionalProperties: false,
+    description: 'MCP servers the key may use (GET /admin/api/mcp-servers), each with the tools it may call there or null for every tool; null or absent: none',
+  });
+}
+
 const keyFields = {
   name: Type.String({ minLength: 1, maxLength: 200, pattern: NO_NUL }),
   /** null: every model. */
@@ -41,6 +49,8 @@ const keyFields = {
   max_parallel_requests: Nullable(MaxParallel),
   budget_usd: Nullable(BudgetUsd),
   expires_at: Nullable(Timestamp),
+  /** null: no MCP server (issue 31: deny by default). */
+  mcp: Nullable(McpGrantSchema()),
 };
 
 /** The limit and scope fields, all optional, shared by create and patch. */
@@ -79,6 +89,7 @@ export const KeyView = Type.Object({
   rpm: Nullable(Type.Integer()),
   tpm: Nullable(Type.Integer()),
   max_parallel_requests: Nullable(Type.Integer()),
+  mcp: Nullable(Type.Record(Type.String(), Nullable(Type.Array(Type.String())))),
   budget_usd: Nullable(Type.Number()),
   expires_at: IsoOrNull,
   disabled: Type.Boolean(),

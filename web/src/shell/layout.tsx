@@ -18,6 +18,7 @@ export const NAV: readonly NavItem[] = [
   { to: '/usage', label: 'Usage', roles: EVERYONE },
   { to: '/requests', label: 'Request log', roles: EVERYONE },
   { to: '/channels', label: 'Channels', roles: OPERATORS },
+  { to: '/mcp-servers', label: 'MCP servers', roles: OPERATORS },
   { to: '/models', label: 'Models & prices', roles: OPERATORS },
   { to: '/tasks', label: 'Video tasks', roles: EVERYONE },
   { to: '/playground', label: 'Playground', roles: EVERYONE },

@@ -3,6 +3,7 @@ import { Dialog } from '../../components/dialog';
 import { ScopePicker } from '../../components/scope-picker';
 import { api, messageOf } from '../../lib/api';
 import type { ConsoleModel, CreatedKey, User } from '../../lib/types';
+import { McpGrantPicker, type McpGrant } from '../mcp/mcp-grant-picker';
 
 export interface CreateKeyDialogProps {
   user: User;
@@ -33,6 +34,7 @@ export function CreateKeyDialog({ user, base, models, owners, onCreated, onClose
   const [chosenModels, setChosenModels] = useState<string[] | null>(null);
   const [chosenFamilies, setChosenFamilies] = useState<string[] | null>(null);
   const [rpm, setRpm] = useState('');
+  const [mcp, setMcp] = useState<McpGrant>({});
   const [tpm, setTpm] = useState('');
   const [budget, setBudget] = useState('');
   const [expiry, setExpiry] = useState('never');
@@ -51,6 +53,7 @@ export function CreateKeyDialog({ user, base, models, owners, onCreated, onClose
     if (isOperator) body.owner = owner;
     if (chosenModels) body.models = chosenModels;
     if (chosenFamilies) body.endpoints = chosenFamilies;
+    if (isOperator && Object.keys(mcp).length > 0) body.mcp = mcp;
     if (positive(rpm) !== undefined) body.rpm = positive(rpm);
     if (positive(tpm) !== undefined) body.tpm = positive(tpm);
     if (positive(budget) !== undefined) body.budget_usd = positive(budget);
@@ -87,6 +90,7 @@ export function CreateKeyDialog({ user, base, models, owners, onCreated, onClose
         )}
         <ScopePicker legend="Models" options={models.map((m) => m.id)} value={chosenModels} onChange={setChosenModels} allLabel={allLabel} someLabel="Only these models" />
         <ScopePicker legend="Endpoint families" options={families} value={chosenFamilies} onChange={setChosenFamilies} allLabel={allLabel} someLabel="Only these families" />
+        {isOperator && <McpGrantPicker value={mcp} onChange={setMcp} />}
         <div className="grid-3">
           <label>
             Requests per minute

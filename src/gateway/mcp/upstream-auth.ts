@@ -1,0 +1,67 @@
+import type { McpAuthConfig } from '../../config/schema.js';
+import type { McpServer } from './server-store.js';
+
+interface CachedToken {
+  token: string;
+  until: number;
+}
+
+/**
+ * The headers the gateway sends an upstream MCP server: its static headers and its credential,
+ * never anything of the client's (issue 31: the gateway's key stays here, the upstream's there).
+ * OAuth client-credentials tokens are fetched once and reused until shortly before they expire.
+ */
+export class McpUpstreamAuth {
+  private readonly tokens = new Map<string, CachedToken>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  async headersFor(server: McpServer): Promise<Record<string, string>> {
+    const headers: Record<string, string> = { ...server.headers };
+    const auth = server.auth;
+    if (!auth || auth.type === 'none') return headers;
+    if (auth.type === 'bearer') headers.authorization = `Bearer ${auth.token}`;
+    else if (auth.type === 'header') headers[auth.header.toLowerCase()] = auth.value;
+    else headers.authorization = `Bearer ${await this.clientCredentialsToken(server.name, auth)}`;
+    return headers;
+  }
+
+  /** Forgets a server's token (it was refused: the next call fetches a new one). */
+  forget(server: string): void {
+    this.tokens.delete(server);
+  }
+
+  private async clientCredentialsToken(server: string, auth: Extract<McpAuthConfig, { type: 'oauth_client_credentials' }>): Promise<string> {
+    const cached = this.tokens.get(server);
+    if (cached && cached.until > this.now()) return cached.token;
+    const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: auth.client_id, client_secret: auth.client_secret });
+    if (auth.scope) form.set('scope', auth.scope);
+    const response = await fetch(auth.token_url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body: form, signal: AbortSignal.timeout(15_000) });
+    // The token endpoint's body is not repeated: it may echo the client secret.
+    if (!response.ok) throw new UpstreamAuthError(`the token endpoint of MCP server '${server}' answered HTTP ${response.status}`);
+    const body = (await response.json().catch(() => ({}))) as { access_token?: unknown; expires_in?: unknown };
+    if (typeof body.access_token !== 'string') throw new UpstreamAuthError(`the token endpoint of MCP server '${server}' gave no access_token`);
+    const lifetime = typeof body.expires_in === 'number' ? body.expires_in * 1000 : 3_600_000;
+    this.tokens.set(server, { token: body.access_token, until: this.now() + Math.max(0, lifetime - 30_000) });
+    return body.access_token;
+  }
+}
+
+export class UpstreamAuthError extends Error {}
+
+/** Every credential value of a server: what must never appear in anything the client or the log gets. */
+export function secretValuesOf(server: McpServer): string[] {
+  const values = Object.values(server.headers ?? {});
+  const auth = server.auth;
+  if (auth?.type === 'bearer') values.push(auth.token);
+  if (auth?.type === 'header') values.push(auth.value);
+  if (auth?.type === 'oauth_client_credentials') values.push(auth.client_secret);
+  return values.filter((value) => value.length >= 4);
+}
+
+/** The text with each of the server's credential values masked (an upstream may echo what it was sent). */
+export function scrubSecrets(text: string, server: McpServer): string {
+  let out = text;
+  for (const value of secretValuesOf(server)) out = out.split(value).join('***');
+  return out;
+}

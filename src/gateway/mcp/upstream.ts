@@ -1,0 +1,144 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode, McpError, type ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServer } from './server-store.js';
+import type { UpstreamSessionRef } from './session-store.js';
+import { scrubSecrets, UpstreamAuthError, type McpUpstreamAuth } from './upstream-auth.js';
+import type { McpHealth } from './health.js';
+
+/** The default wait for one upstream request. */
+export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
+
+/** JSON-RPC error codes the gateway answers with for upstream failures (the server-error range). */
+export const UPSTREAM_UNAVAILABLE = -32010;
+export const UPSTREAM_AUTH_FAILED = -32011;
+export const UPSTREAM_TIMEOUT = -32012;
+
+/** How an upstream failure reads to the client: a JSON-RPC error with the HTTP-like status the log records. */
+export class UpstreamMcpError extends McpError {
+  constructor(
+    code: number,
+    message: string,
+    readonly status: number,
+  ) {
+    super(code, message);
+  }
+}
+
+/** What one gateway request does with one upstream: the SDK client, connected. */
+export interface UpstreamCall<T> {
+  (client: Client): Promise<T>;
+}
+
+export interface UpstreamOutcome<T> {
+  value: T;
+  /** The upstream session now held (a new one when the stored one was gone), or undefined for a stateless upstream. */
+  ref: UpstreamSessionRef | undefined;
+  /** Set when this call initialized the upstream (the stored session was missing or gone). */
+  capabilities?: ServerCapabilities | undefined;
+}
+
+/**
+ * Talks to upstream MCP servers with the SDK's client over Streamable HTTP (issue 31). A stored
+ * upstream session is resumed without a new `initialize` (the SDK skips it when the transport has
+ * a session id); an upstream that says 404 (its session ended) is initialized afresh and the call
+ * made once more. Each gateway request opens and closes its own client: no state stays here.
+ */
+export class McpUpstreams {
+  constructor(
+    private readonly auth: McpUpstreamAuth,
+    private readonly health: McpHealth,
+  ) {}
+
+  async run<T>(server: McpServer, ref: UpstreamSessionRef | undefined, call: UpstreamCall<T>): Promise<UpstreamOutcome<T>> {
+    try {
+      if (ref) {
+        try {
+          const value = await this.withClient(server, ref, call);
+          this.health.ok(server.name);
+          return { value, ref };
+        } catch (error) {
+          if (!(error instanceof StreamableHTTPError && (error.code === 404 || error.code === 400))) throw error;
+          // The upstream forgot the session (restart, expiry): a new one, and the call again.
+        }
+      }
+      let opened: { ref: UpstreamSessionRef | undefined; capabilities: ServerCapabilities | undefined } | undefined;
+      const value = await this.withClient(server, undefined, call, (fresh) => (opened = fresh));
+      this.health.ok(server.name);
+      return { value, ref: opened?.ref, capabilities: opened?.capabilities };
+    } catch (error) {
+      const failure = this.explain(server, error);
+      if (failure.status >= 500 || failure.code === UPSTREAM_AUTH_FAILED) this.health.failed(server.name, failure.message);
+      else this.health.ok(server.name);
+      throw failure;
+    }
+  }
+
+  /** Ends an upstream session (the client's DELETE); an upstream that refuses is left to expire it. */
+  async end(server: McpServer, ref: UpstreamSessionRef): Promise<void> {
+    const transport = await this.transportFor(server, ref);
+    try {
+      await transport.terminateSession();
+    } catch {
+      // Best effort: the upstream may not support DELETE (405) or may be down.
+    } finally {
+      await transport.close().catch(() => undefined);
+    }
+  }
+
+  private async transportFor(server: McpServer, ref: UpstreamSessionRef | undefined): Promise<StreamableHTTPClientTransport> {
+    const headers = await this.auth.headersFor(server);
+    const transport = new StreamableHTTPClientTransport(new URL(server.url), {
+      requestInit: { headers },
+      ...(ref ? { sessionId: ref.sessionId } : {}),
+      // The gateway relays no server-initiated stream: no reconnect loops against an upstream's GET.
+      reconnectionOptions: { maxReconnectionDelay: 1_000, initialReconnectionDelay: 1_000, reconnectionDelayGrowFactor: 1, maxRetries: 0 },
+    });
+    if (ref) transport.setProtocolVersion(ref.protocolVersion);
+    return transport;
+  }
+
+  private async withClient<T>(
+    server: McpServer,
+    ref: UpstreamSessionRef | undefined,
+    call: UpstreamCall<T>,
+    onOpened?: (opened: { ref: UpstreamSessionRef | undefined; capabilities: ServerCapabilities | undefined }) => void,
+  ): Promise<T> {
+    const transport = await this.transportFor(server, ref);
+    const client = new Client({ name: 'model-gateway', version: '1' }, { capabilities: {} });
+    // Background failures (the optional GET stream) are not this call's: the call's own errors reject it.
+    client.onerror = () => undefined;
+    try {
+      await client.connect(transport, { timeout: server.timeout_ms ?? DEFAULT_MCP_TIMEOUT_MS });
+      if (!ref) {
+        const sessionId = transport.sessionId;
+        onOpened?.({ ref: sessionId ? { sessionId, protocolVersion: transport.protocolVersion ?? '2025-03-26' } : undefined, capabilities: client.getServerCapabilities() });
+      }
+      return await call(client);
+    } finally {
+      await client.close().catch(() => undefined);
+    }
+  }
+
+  /** The client's view of a failure: never the upstream's URL, headers or credential; its JSON-RPC errors as they came. */
+  private explain(server: McpServer, error: unknown): UpstreamMcpError {
+    const name = server.name;
+    if (error instanceof UpstreamMcpError) return error;
+    if (error instanceof UpstreamAuthError) return new UpstreamMcpError(UPSTREAM_AUTH_FAILED, `MCP server '${name}': ${error.message}`, 502);
+    if (error instanceof StreamableHTTPError) {
+      if (error.code === 401 || error.code === 403) {
+        this.auth.forget(name);
+        return new UpstreamMcpError(UPSTREAM_AUTH_FAILED, `MCP server '${name}' refused the gateway's credentials (HTTP ${error.code}); an operator must fix the server's authentication`, 502);
+      }
+      return new UpstreamMcpError(UPSTREAM_UNAVAILABLE, `MCP server '${name}' answered HTTP ${error.code ?? '?'}`, 502);
+    }
+    if (error instanceof McpError) {
+      if (error.code === ErrorCode.RequestTimeout) return new UpstreamMcpError(UPSTREAM_TIMEOUT, `MCP server '${name}' did not answer within ${server.timeout_ms ?? DEFAULT_MCP_TIMEOUT_MS} ms`, 504);
+      if (error.code === ErrorCode.ConnectionClosed) return new UpstreamMcpError(UPSTREAM_UNAVAILABLE, `MCP server '${name}' closed the connection`, 502);
+      // The upstream's own JSON-RPC error (unknown tool, bad arguments): passed on, credentials masked.
+      const message = scrubSecrets(error.message.replace(/^MCP error -?\d+: /, ''), server);
+      return new UpstreamMcpError(error.code, message, 200);
+    }
+    return new UpstreamMcpError(UPSTREAM_UNAVAILABLE, `MCP server '${name}' is unreachable`, 502);
+  }
+}
