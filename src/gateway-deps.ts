@@ -19,6 +19,7 @@ import type { PriceBook } from './catalog/price-book.js';
 import type { CatalogStore } from './catalog/catalog-store.js';
 import type { CatalogSync } from './catalog/catalog-sync.js';
 import type { RuntimeChannelStore } from './gateway/channel-store.js';
+import type { StickyLoad } from './gateway/sticky-load.js';
 
 /** What the gateway's routes share, built once in main.ts (`app.gateway`). */
 export interface GatewayDeps {
@@ -55,6 +56,8 @@ export interface GatewayDeps {
   channelHealth: ChannelHealth;
   upstream: UpstreamClient;
   circuits: CircuitBreakers;
+  /** Recent traffic per channel and where recent conversations went, for bounded-load sticky routing (gateway/sticky-load.ts). */
+  stickyLoad?: StickyLoad;
   retryPolicy: RetryPolicy;
   /** The built-in simulators by vendor, when running. */
   simulators: ReadonlyMap<string, RunningSimulator>;

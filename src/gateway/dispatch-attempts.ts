@@ -73,8 +73,11 @@ export async function sendWithFallback<F extends PairFamily>(options: DispatchOp
   const closed = circuits.anyTripped ? candidates.filter(({ channel }) => !circuits.isOpen(channel.name)) : candidates;
   // With every circuit open, trying anyway beats refusing outright.
   let ordered = closed.length > 0 ? closed : candidates;
-  if (ordered.length > 1 && gateway.config.file.routing?.sticky_sessions !== false) {
-    ordered = stickyOrder(ordered, conversationOf(request.headers, request.gw.facts?.conversation, request.gw.key?.id));
+  if (ordered.length > 1) {
+    const conversation = gateway.config.file.routing?.sticky_sessions === false ? undefined : conversationOf(request.headers, request.gw.facts?.conversation, request.gw.key?.id);
+    if (conversation !== undefined) ordered = stickyOrder(ordered, conversation, gateway.stickyLoad);
+    // Every routed request counts toward its channel's recent traffic, sticky or not.
+    gateway.stickyLoad?.note(ordered[0]!.channel.name);
   }
   const failures: { last?: GatewayError } = {};
   for (const { channel, offer } of ordered) {
