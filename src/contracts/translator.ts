@@ -54,6 +54,8 @@ export interface StreamTranslator {
    * When absent, dispatch uses the family's stateless `renderError`.
    */
   onError?(error: GatewayError): OutEvent[];
+  /** The id the answer carries, once an event has named it (Responses: the stored response's id, which a follow-up names). */
+  answerId?(): string | undefined;
 }
 
 /** One (endpoint family → vendor) pair: request out, response back, stream, errors. */

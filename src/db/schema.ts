@@ -242,6 +242,13 @@ export interface RuntimeChannelTable {
   updated_at: number;
 }
 
+/** The channel that stored a Responses answer (issue 33, gateway/response-homes.ts). */
+export interface ResponseChannelTable {
+  response_id: string;
+  channel: string;
+  created_at: number;
+}
+
 export interface Database {
   api_keys: ApiKeyTable;
   settings: SettingTable;
@@ -254,6 +261,7 @@ export interface Database {
   catalog_models: CatalogModelTable;
   model_prices: ModelPriceTable;
   runtime_channels: RuntimeChannelTable;
+  response_channels: ResponseChannelTable;
   users: UserTable;
   sessions: SessionTable;
   invitations: InvitationTable;

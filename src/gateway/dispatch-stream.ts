@@ -41,6 +41,8 @@ export async function dispatchStream<F extends PairFamily>(options: DispatchOpti
   const cancel = clientGoneOf(options);
   const attempt = await sendWithFallback(options, cancel, true);
   const primed = attempt as Attempt<F> & PrimedStream;
+  const answerId = options.onAnswerId && primed.translator.answerId?.();
+  if (answerId) await rememberAnswer(options, attempt, answerId);
   const out = new ClientStream(options.request, openClientStream(options.request, options.reply, attempt.channel));
   try {
     await relayStream(primed, attempt.response.body, out);
@@ -52,6 +54,15 @@ export async function dispatchStream<F extends PairFamily>(options: DispatchOpti
     if (!out.writer.isClosed) await out.writer.write(out.errorText);
   } finally {
     finishStream(options, primed, out);
+  }
+}
+
+/** The stream's answer id remembered; a failure to remember is logged, the stream still served (its follow-up gets the clear 400). */
+async function rememberAnswer<F extends PairFamily>(options: DispatchOptions<F>, attempt: Attempt<F>, answerId: string): Promise<void> {
+  try {
+    await options.onAnswerId!(attempt.channel, answerId);
+  } catch (error) {
+    options.request.log.error({ err: error, channel: attempt.channel.name }, 'could not remember the channel of a stored response');
   }
 }
 
