@@ -70,6 +70,12 @@ export interface TranslatorPair<Req, Res> {
   createStreamTranslator(ctx: TranslateContext): StreamTranslator;
   /** Maps an upstream error status and body to our error; never echoes upstream bodies raw. */
   fromUpstreamError(status: number, body: unknown): GatewayError;
+  /**
+   * A 404 on this pair's path says the server lacks the endpoint (a chat-only server asked for
+   * /responses), not that the channel is broken: the request moves on, the channel's circuit is
+   * not touched, and its other families keep being served (issue 33).
+   */
+  readonly endpointMayBeAbsent?: boolean;
 }
 
 /**

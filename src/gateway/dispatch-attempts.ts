@@ -114,8 +114,10 @@ async function tryChannel<F extends PairFamily>(run: ChannelRun<F>, failures: { 
         if (request.gw.attempts) request.gw.attempts = noteAttempt(request.gw.attempts, { channel: channel.name, status: result.response.status, latency_ms: Date.now() - sentAt, error_code: null, error_message: null });
         return result;
       }
+      const again = await continuesOnChannel(run, result, attempt, sentAt);
+      // After: continuesOnChannel may say the failure in the client's words (endpointAbsent).
       failures.last = result.error;
-      if (!(await continuesOnChannel(run, result, attempt, sentAt))) return undefined;
+      if (!again) return undefined;
     }
   } finally {
     if (!settled) gateway.circuits.release(channel.name);
@@ -178,6 +180,7 @@ async function continuesOnChannel<F extends PairFamily>(run: ChannelRun<F>, fail
   const gateway = request.server.gateway;
   const { error, status } = failed;
   request.gw.attempts = noteAttempt(request.gw.attempts, { channel: channel.name, status: failed.answered ?? null, latency_ms: Date.now() - sentAt, error_code: error.kind.publicCode, error_message: error.message });
+  if (status === 404 && (run.pair as { endpointMayBeAbsent?: boolean }).endpointMayBeAbsent) return endpointAbsent(run, failed, attempt);
   const verdict = verdictFor(error, status);
   // The channel's name stays with the operator (log, metrics), never in the client's error.
   request.log.warn({ channel: channel.name, attempt, status, code: error.code, verdict }, 'upstream attempt failed');
@@ -193,6 +196,19 @@ async function continuesOnChannel<F extends PairFamily>(run: ChannelRun<F>, fail
   await pause(delay, cancel);
   if (cancel.cancelled) throw new GatewayError('GW_UPSTREAM_ERROR', 'The client closed the connection');
   return true;
+}
+
+/**
+ * The channel's server has no such endpoint (issue 33): a capability of the channel, not a fault.
+ * Its circuit is left alone (a probe slot given back), so its other families keep their traffic;
+ * the request moves to the next channel, and if none answers the client learns what to configure.
+ */
+function endpointAbsent<F extends PairFamily>(run: ChannelRun<F>, failed: FailedTry, attempt: number): false {
+  const { options: { request, family }, channel } = run;
+  request.server.gateway.circuits.release(channel.name);
+  request.log.warn({ channel: channel.name, attempt, status: 404, family }, 'upstream has no endpoint for this family; see the channel\'s `responses` setting');
+  failed.error = new GatewayError('GW_MODEL_UNSUPPORTED', `Model '${run.options.model}' is not available on this endpoint: its upstream does not serve it (the server answered 404 for its path)`, { cause: failed.error });
+  return false;
 }
 
 function withRetryAfter(error: GatewayError, response: UpstreamResponse): GatewayError {

@@ -36,6 +36,9 @@ export const responsesPassThrough: ResponsesTranslatorPair = {
   fromUpstreamError(status: number, body: unknown): GatewayError {
     return upstreamStatusError(status, upstreamMessage(body));
   },
+
+  // Many OpenAI-compatible servers (DeepSeek, vLLM and Ollama setups) serve chat only.
+  endpointMayBeAbsent: true,
 };
 
 function isResponse(value: unknown): value is OpenAIResponse {

@@ -22,7 +22,7 @@ describe('previous_response_id goes to the channel that stored the response (iss
     database = await createTestDatabase();
     vendors = [await startStoringResponsesVendor(), await startStoringResponsesVendor()];
     const file = {
-      channels: vendors.map((vendor, i) => ({ name: `account-${i}`, vendor: 'openai' as const, base_url: `${vendor.url}/v1`, api_key: 'k', models: { [MODEL]: 'gpt-5' }, max_retries: 0 })),
+      channels: vendors.map((vendor, i) => ({ name: `account-${i}`, vendor: 'openai' as const, base_url: `${vendor.url}/v1`, responses: 'native' as const, api_key: 'k', models: { [MODEL]: 'gpt-5' }, max_retries: 0 })),
     };
     instances = [await startTestGateway({ file, env: { databaseUrl: database.url } }), await startTestGateway({ file, env: { databaseUrl: database.url } })];
     clients = instances.map((gateway) => new OpenAI({ apiKey: TEST_KEY, baseURL: `${gateway.url}/v1`, maxRetries: 0 }));
