@@ -157,7 +157,7 @@ async function tryOnce<F extends PairFamily>(run: ChannelRun<F>, ctx: TranslateC
     return failedTry(span, channel, { error, status, answered });
   } catch (error) {
     if (cancel.cancelled) {
-      const gone = new GatewayError('GW_UPSTREAM_ERROR', 'The client closed the connection', { cause: error });
+      const gone = new GatewayError('GW_CLIENT_CLOSED', 'The client closed the connection', { cause: error });
       span?.end(attemptSpanEnd({ status: answered, errorType: gone.code }));
       throw gone;
     }
@@ -194,7 +194,7 @@ async function continuesOnChannel<F extends PairFamily>(run: ChannelRun<F>, fail
   const delay = retryDelayMs(gateway.retryPolicy, attempt, error.retryAfterSeconds);
   if (delay === undefined) return false;
   await pause(delay, cancel);
-  if (cancel.cancelled) throw new GatewayError('GW_UPSTREAM_ERROR', 'The client closed the connection');
+  if (cancel.cancelled) throw new GatewayError('GW_CLIENT_CLOSED', 'The client closed the connection');
   return true;
 }
 
