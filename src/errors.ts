@@ -20,7 +20,8 @@ export type GrpcStatus =
   | 'INTERNAL'
   | 'UNAVAILABLE'
   | 'DEADLINE_EXCEEDED'
-  | 'FAILED_PRECONDITION';
+  | 'FAILED_PRECONDITION'
+  | 'CANCELLED';
 
 const kind = (status: number, publicCode: string, type: string, grpcStatus: GrpcStatus): ErrorKind =>
   Object.freeze({ status, publicCode, type, grpcStatus });
@@ -50,6 +51,8 @@ export const ERRORS = Object.freeze({
   GW_UPSTREAM_TIMEOUT: kind(504, 'upstream_timeout', 'api_error', 'DEADLINE_EXCEEDED'),
   GW_UPSTREAM_UNAVAILABLE: kind(503, 'upstream_unavailable', 'api_error', 'UNAVAILABLE'),
   GW_UPSTREAM_ERROR: kind(502, 'upstream_error', 'api_error', 'UNAVAILABLE'),
+  /** The client left before its answer was complete (issue 33): not the upstream's fault. 499 as nginx logs it; nobody is there to read the body. */
+  GW_CLIENT_CLOSED: kind(499, 'client_closed', 'api_error', 'CANCELLED'),
   GW_UPSTREAM_BAD_RESPONSE: kind(502, 'upstream_bad_response', 'api_error', 'UNAVAILABLE'),
   GW_NO_CHANNEL: kind(503, 'no_channel_available', 'api_error', 'UNAVAILABLE'),
   GW_INTERNAL: kind(500, 'internal_error', 'api_error', 'INTERNAL'),

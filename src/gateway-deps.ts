@@ -20,6 +20,8 @@ import type { CatalogStore } from './catalog/catalog-store.js';
 import type { CatalogSync } from './catalog/catalog-sync.js';
 import type { RuntimeChannelStore } from './gateway/channel-store.js';
 import type { McpDeps } from './gateway/mcp/mcp-deps.js';
+import type { StickyLoad } from './gateway/sticky-load.js';
+import type { ResponseHomes } from './gateway/response-homes.js';
 
 /** What the gateway's routes share, built once in main.ts (`app.gateway`). */
 export interface GatewayDeps {
@@ -58,6 +60,10 @@ export interface GatewayDeps {
   mcp: McpDeps;
   upstream: UpstreamClient;
   circuits: CircuitBreakers;
+  /** Recent traffic per channel and where recent conversations went, for bounded-load sticky routing (gateway/sticky-load.ts). */
+  stickyLoad?: StickyLoad;
+  /** Which channel stored each Responses answer, for `previous_response_id` (gateway/response-homes.ts). */
+  responseHomes?: ResponseHomes;
   retryPolicy: RetryPolicy;
   /** The built-in simulators by vendor, when running. */
   simulators: ReadonlyMap<string, RunningSimulator>;

@@ -16,6 +16,8 @@ import { UsageJournal, type JournalHealthOptions } from './usage/usage-journal.j
 import { RequestLog, requestLogSettings } from './requests/request-log.js';
 import { ChannelControl } from './gateway/channel-control.js';
 import { ChannelHealth } from './gateway/channel-health.js';
+import { StickyLoad } from './gateway/sticky-load.js';
+import { ResponseHomes } from './gateway/response-homes.js';
 import { CircuitBreakers, DEFAULT_CIRCUIT } from './gateway/circuit-breaker.js';
 import { DEFAULT_RETRY_POLICY } from './gateway/retry-policy.js';
 import { startTracing } from './telemetry/tracing.js';
@@ -228,6 +230,8 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       threshold: routing.circuit_threshold ?? DEFAULT_CIRCUIT.threshold,
       coolDownMs: routing.circuit_cool_down_ms ?? DEFAULT_CIRCUIT.coolDownMs,
     }),
+    stickyLoad: new StickyLoad(),
+    responseHomes: new ResponseHomes(db),
     retryPolicy: {
       baseDelayMs: routing.retry_base_delay_ms ?? DEFAULT_RETRY_POLICY.baseDelayMs,
       maxDelayMs: routing.retry_max_delay_ms ?? DEFAULT_RETRY_POLICY.maxDelayMs,

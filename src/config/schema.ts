@@ -42,6 +42,13 @@ export const ChannelSchema = Type.Object(
     service_account: Type.Optional(Type.String()),
     /** public model id → upstream model name */
     models: Type.Record(Type.String(), Type.String()),
+    /**
+     * How /v1/responses reaches this channel (vendors that can translate, issue 33): `native`
+     * sends it to the server's own Responses API, `translate` serves it through chat completions.
+     * Default: native for the vendor's own service (api.openai.com) and the simulator, translate
+     * for other base URLs (DeepSeek, vLLM, Ollama speak chat only).
+     */
+    responses: Type.Optional(Type.Union([Type.Literal('native'), Type.Literal('translate')])),
     /** Embeddings: the most inputs one call to this upstream may carry, below the vendor's own (a TEI server's max_client_batch_size); larger requests are split. */
     max_inputs_per_call: Type.Optional(Type.Integer({ minimum: 1, maximum: 2048 })),
     /** false: configured but not routed to until an operator enables it (console or admin API). */

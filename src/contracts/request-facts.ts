@@ -31,8 +31,17 @@ export interface ConversationHint {
   cacheKey: string | undefined;
   /** The end user the client names (Claude Code's carries its session). */
   userId: string | undefined;
-  /** Strings of the system text and the first turn, in order, cut after `chars` characters in all. */
+  /**
+   * Strings of the system text (cut after `chars` characters) and then of the first user turn (cut
+   * after `chars` more): a shared system prompt alone must not make every request one conversation.
+   */
   promptStart(chars: number): string[];
+  /**
+   * Whether the request continues a conversation: an assistant turn or a tool result among its
+   * turns (or a stored response it follows). Only such requests are kept on one channel without a
+   * name; a first turn spreads by weight (issue 33).
+   */
+  hasHistory(): boolean;
 }
 
 /** The size of the media a request asks for, which prices by size or resolution read (issue 21). */

@@ -58,6 +58,8 @@ export interface StreamTranslator {
    * When absent, dispatch uses the family's stateless `renderError`.
    */
   onError?(error: GatewayError): OutEvent[];
+  /** The id the answer carries, once an event has named it (Responses: the stored response's id, which a follow-up names). */
+  answerId?(): string | undefined;
 }
 
 /** Upstream stream bytes → SSE text, read by read; a frame split across reads waits for its rest. */
@@ -86,6 +88,12 @@ export interface TranslatorPair<Req, Res> {
   createStreamDecoder?(ctx: TranslateContext): StreamBytesDecoder;
   /** Maps an upstream error status and body to our error; never echoes upstream bodies raw. */
   fromUpstreamError(status: number, body: unknown): GatewayError;
+  /**
+   * A 404 on this pair's path says the server lacks the endpoint (a chat-only server asked for
+   * /responses), not that the channel is broken: the request moves on, the channel's circuit is
+   * not touched, and its other families keep being served (issue 33).
+   */
+  readonly endpointMayBeAbsent?: boolean;
 }
 
 /**

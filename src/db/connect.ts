@@ -26,6 +26,7 @@ import { requestLogIndexes } from './migrations/0019-request-log-indexes.js';
 import { eventErrorCode } from './migrations/0020-event-error-code.js';
 import { requestAttempts } from './migrations/0021-request-attempts.js';
 import { mcpServers } from './migrations/0022-mcp-servers.js';
+import { responseChannels } from './migrations/0024-response-channels.js';
 
 /** Migrations in order; the names are what the migration table records. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = { '0001-initial': initial, '0002-video-task-polls': videoTaskPolls, '0003-key-controls': keyControls,
@@ -45,6 +46,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = { '0001-initial':
   '0020-event-error-code': eventErrorCode,
   '0021-request-attempts': requestAttempts,
   '0022-mcp-servers': mcpServers,
+  '0024-response-channels': responseChannels,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -264,6 +264,13 @@ export interface McpSessionTable {
   used_at: number;
 }
 
+/** The channel that stored a Responses answer (issue 33, gateway/response-homes.ts). */
+export interface ResponseChannelTable {
+  response_id: string;
+  channel: string;
+  created_at: number;
+}
+
 export interface Database {
   api_keys: ApiKeyTable;
   settings: SettingTable;
@@ -278,6 +285,7 @@ export interface Database {
   runtime_channels: RuntimeChannelTable;
   mcp_servers: McpServerTable;
   mcp_sessions: McpSessionTable;
+  response_channels: ResponseChannelTable;
   users: UserTable;
   sessions: SessionTable;
   invitations: InvitationTable;

@@ -85,7 +85,25 @@ export class ChannelBuilder {
   }
 }
 
-function toChannel(config: ChannelConfig, provider: ProviderModule<VendorId>, baseUrl: string): Channel {
+/** A vendor's module with Responses over chat, one per vendor, for channels that translate. */
+const translatingResponses = new WeakMap<ProviderModule, ProviderModule>();
+
+/**
+ * The vendor's module as this channel speaks it (issue 33): with `responses: translate` (or no
+ * setting and a base URL the vendor does not call native), /v1/responses goes through chat.
+ */
+export function providerAsSpoken(provider: ProviderModule<VendorId>, config: Pick<ChannelConfig, 'responses' | 'base_url'>): ProviderModule<VendorId> {
+  const overChat = provider.responsesOverChat;
+  if (!overChat) return provider;
+  const mode = config.responses ?? (overChat.nativeByDefault(config.base_url) ? 'native' : 'translate');
+  if (mode === 'native') return provider;
+  let translating = translatingResponses.get(provider);
+  if (!translating) translatingResponses.set(provider, (translating = { ...provider, pairs: { ...provider.pairs, responses: overChat.pair } }));
+  return translating as ProviderModule<VendorId>;
+}
+
+function toChannel(config: ChannelConfig, vendorModule: ProviderModule<VendorId>, baseUrl: string): Channel {
+  const provider = providerAsSpoken(vendorModule, config);
   return {
     name: config.name,
     vendor: provider.vendor,

@@ -73,8 +73,11 @@ export async function sendWithFallback<F extends PairFamily>(options: DispatchOp
   const closed = circuits.anyTripped ? candidates.filter(({ channel }) => !circuits.isOpen(channel.name)) : candidates;
   // With every circuit open, trying anyway beats refusing outright.
   let ordered = closed.length > 0 ? closed : candidates;
-  if (ordered.length > 1 && gateway.config.file.routing?.sticky_sessions !== false) {
-    ordered = stickyOrder(ordered, conversationOf(request.headers, request.gw.facts?.conversation, request.gw.key?.id));
+  if (ordered.length > 1) {
+    const conversation = gateway.config.file.routing?.sticky_sessions === false ? undefined : conversationOf(request.headers, request.gw.facts?.conversation, request.gw.key?.id);
+    if (conversation !== undefined) ordered = stickyOrder(ordered, conversation, gateway.stickyLoad);
+    // Every routed request counts toward its channel's recent traffic, sticky or not.
+    gateway.stickyLoad?.note(ordered[0]!.channel.name);
   }
   const failures: { last?: GatewayError } = {};
   for (const { channel, offer } of ordered) {
@@ -111,8 +114,10 @@ async function tryChannel<F extends PairFamily>(run: ChannelRun<F>, failures: { 
         if (request.gw.attempts) request.gw.attempts = noteAttempt(request.gw.attempts, { channel: channel.name, status: result.response.status, latency_ms: Date.now() - sentAt, error_code: null, error_message: null });
         return result;
       }
+      const again = await continuesOnChannel(run, result, attempt, sentAt);
+      // After: continuesOnChannel may say the failure in the client's words (endpointAbsent).
       failures.last = result.error;
-      if (!(await continuesOnChannel(run, result, attempt, sentAt))) return undefined;
+      if (!again) return undefined;
     }
   } finally {
     if (!settled) gateway.circuits.release(channel.name);
@@ -152,7 +157,7 @@ async function tryOnce<F extends PairFamily>(run: ChannelRun<F>, ctx: TranslateC
     return failedTry(span, channel, { error, status, answered });
   } catch (error) {
     if (cancel.cancelled) {
-      const gone = new GatewayError('GW_UPSTREAM_ERROR', 'The client closed the connection', { cause: error });
+      const gone = new GatewayError('GW_CLIENT_CLOSED', 'The client closed the connection', { cause: error });
       span?.end(attemptSpanEnd({ status: answered, errorType: gone.code }));
       throw gone;
     }
@@ -175,6 +180,7 @@ async function continuesOnChannel<F extends PairFamily>(run: ChannelRun<F>, fail
   const gateway = request.server.gateway;
   const { error, status } = failed;
   request.gw.attempts = noteAttempt(request.gw.attempts, { channel: channel.name, status: failed.answered ?? null, latency_ms: Date.now() - sentAt, error_code: error.kind.publicCode, error_message: error.message, vendor_message: error.vendorMessage ?? null });
+  if (status === 404 && (run.pair as { endpointMayBeAbsent?: boolean }).endpointMayBeAbsent) return endpointAbsent(run, failed, attempt);
   const verdict = verdictFor(error, status);
   // The channel's name stays with the operator (log, metrics), never in the client's error.
   request.log.warn({ channel: channel.name, attempt, status, code: error.code, verdict }, 'upstream attempt failed');
@@ -188,8 +194,21 @@ async function continuesOnChannel<F extends PairFamily>(run: ChannelRun<F>, fail
   const delay = retryDelayMs(gateway.retryPolicy, attempt, error.retryAfterSeconds);
   if (delay === undefined) return false;
   await pause(delay, cancel);
-  if (cancel.cancelled) throw new GatewayError('GW_UPSTREAM_ERROR', 'The client closed the connection');
+  if (cancel.cancelled) throw new GatewayError('GW_CLIENT_CLOSED', 'The client closed the connection');
   return true;
+}
+
+/**
+ * The channel's server has no such endpoint (issue 33): a capability of the channel, not a fault.
+ * Its circuit is left alone (a probe slot given back), so its other families keep their traffic;
+ * the request moves to the next channel, and if none answers the client learns what to configure.
+ */
+function endpointAbsent<F extends PairFamily>(run: ChannelRun<F>, failed: FailedTry, attempt: number): false {
+  const { options: { request, family }, channel } = run;
+  request.server.gateway.circuits.release(channel.name);
+  request.log.warn({ channel: channel.name, attempt, status: 404, family }, 'upstream has no endpoint for this family; see the channel\'s `responses` setting');
+  failed.error = new GatewayError('GW_MODEL_UNSUPPORTED', `Model '${run.options.model}' is not available on this endpoint: its upstream does not serve it (the server answered 404 for its path)`, { cause: failed.error });
+  return false;
 }
 
 function withRetryAfter(error: GatewayError, response: UpstreamResponse): GatewayError {

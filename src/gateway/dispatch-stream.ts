@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError, isGatewayError } from '../errors.js';
 import type { PairFamily } from '../contracts/translator.js';
+import type { Usage } from '../contracts/usage.js';
 import { formatEvents } from '../sse/relay.js';
 import { SseWriter } from '../sse/write.js';
 import { attemptSpanEnd } from '../telemetry/attempt-span.js';
@@ -41,6 +42,8 @@ export async function dispatchStream<F extends PairFamily>(options: DispatchOpti
   const cancel = clientGoneOf(options);
   const attempt = await sendWithFallback(options, cancel, true);
   const primed = attempt as Attempt<F> & PrimedStream;
+  const answerId = options.onAnswerId && primed.translator.answerId?.();
+  if (answerId) await rememberAnswer(options, attempt, answerId);
   const out = new ClientStream(options.request, openClientStream(options.request, options.reply, attempt.channel));
   try {
     await relayStream(primed, attempt.response.body, out);
@@ -52,6 +55,15 @@ export async function dispatchStream<F extends PairFamily>(options: DispatchOpti
     if (!out.writer.isClosed) await out.writer.write(out.errorText);
   } finally {
     finishStream(options, primed, out);
+  }
+}
+
+/** The stream's answer id remembered; a failure to remember is logged, the stream still served (its follow-up gets the clear 400). */
+async function rememberAnswer<F extends PairFamily>(options: DispatchOptions<F>, attempt: Attempt<F>, answerId: string): Promise<void> {
+  try {
+    await options.onAnswerId!(attempt.channel, answerId);
+  } catch (error) {
+    options.request.log.error({ err: error, channel: attempt.channel.name }, 'could not remember the channel of a stored response');
   }
 }
 
@@ -86,9 +98,15 @@ async function relayStream({ relay, firstText, translator }: PrimedStream, body:
 
 function streamFailureOf(error: unknown, cancel: Cancellation): GatewayError {
   if (isGatewayError(error)) return error;
-  if (cancel.cancelled) return new GatewayError('GW_UPSTREAM_ERROR', 'The client closed the connection');
+  if (cancel.cancelled) return new GatewayError('GW_CLIENT_CLOSED', 'The client closed the connection');
   if ((error as { code?: string }).code === 'UND_ERR_BODY_TIMEOUT') return new GatewayError('GW_UPSTREAM_TIMEOUT', 'The upstream stream went silent for too long', { cause: error });
   return new GatewayError('GW_UPSTREAM_ERROR', 'The upstream stream ended unexpectedly', { cause: error });
+}
+
+/** The upstream's usage with no fewer output tokens than the relayed text's estimate. */
+function atLeastRelayed(reported: Usage, relayed: Usage): Usage {
+  if (relayed.completionTokens <= reported.completionTokens) return reported;
+  return { ...reported, completionTokens: relayed.completionTokens, totalTokens: reported.promptTokens + relayed.completionTokens };
 }
 
 /**
@@ -98,7 +116,11 @@ function streamFailureOf(error: unknown, cancel: Cancellation): GatewayError {
 function finishStream<F extends PairFamily>(options: DispatchOptions<F> & StreamOptions, attempt: Attempt<F> & PrimedStream, out: ClientStream): void {
   const { request } = options;
   const gateway = request.server.gateway;
-  request.gw.usage = attempt.translator.usage() ?? gateway.usage.usageOfRelayed({ facts: options.request.gw.facts, sent: out.sent, deliveredText: options.deliveredText });
+  const reported = attempt.translator.usage();
+  const relayed = () => gateway.usage.usageOfRelayed({ facts: options.request.gw.facts, sent: out.sent, deliveredText: options.deliveredText });
+  // A cut or abandoned stream: the upstream's count may stop at its first event (Anthropic's
+  // message_start says output_tokens: 1) although deltas were relayed; bill what was sent (issue 33).
+  request.gw.usage = reported === undefined ? relayed() : request.gw.streamError === undefined ? reported : atLeastRelayed(reported, relayed());
   // Body logging (the request log) keeps the stream as the client got it.
   if (gateway.requestLog.settings.bodies) request.gw.responseText = out.sent.join('') + out.errorText;
   attempt.span?.end(attemptSpanEnd({ status: attempt.response.status, errorType: request.gw.streamError?.code, usage: request.gw.usage }));

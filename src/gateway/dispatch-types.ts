@@ -22,6 +22,11 @@ export interface DispatchOptions<F extends PairFamily> {
   includeUsage?: boolean;
   /** Channels to try instead of the model's routes (an operator's channel test). */
   channels?: readonly Channel[];
+  /**
+   * Streams: called once the stream is primed, before anything is sent, with the channel and the
+   * id its answer carries (the translator's `answerId`), so a follow-up naming it finds the channel.
+   */
+  onAnswerId?: (channel: Channel, answerId: string) => Promise<void>;
   /** What translators may know of the client's own request (TranslateContext). */
   client?: Pick<TranslateContext, 'passThrough' | 'hidesReasoning' | 'vectors'>;
 }

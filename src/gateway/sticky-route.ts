@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ConversationHint } from '../contracts/request-facts.js';
 import type { Offering } from './route-model.js';
+import type { StickyLoad } from './sticky-load.js';
 
 /**
  * Sticky routing for prompt caches (issue 20): agent traffic is mostly a cached prefix, and a turn
@@ -10,39 +11,83 @@ import type { Offering } from './route-model.js';
  * No state is kept: every instance picks the same channel, weights still share conversations out,
  * and a channel that is disabled or whose circuit is open drops out of the candidates, so only its
  * own conversations move (to their next-best channel).
+ *
+ * Issue 33: without a name, only a request with history (an assistant turn or a tool result) is
+ * a conversation worth keeping; a first turn spreads by weight like any request. And loads are
+ * bounded: a new conversation whose channel holds clearly more than its weighted share of recent
+ * traffic goes to its next channel (sticky-load.ts), so one hot prefix cannot take all the traffic.
  */
 
 /** Headers naming a conversation, in order of trust: Claude Code's, then Codex's and others'. */
 const SESSION_HEADERS = ['x-claude-code-session-id', 'session-id', 'thread-id', 'x-session-id'] as const;
 
-/** Enough of a conversation's start to tell conversations apart; more would only cost time. */
+/** Enough of a conversation's start (system text, then first user turn, each) to tell conversations apart. */
 const PREFIX_CHARS = 2048;
+
+/** A channel is overloaded above this multiple of its weighted share of its group's recent traffic… */
+const LOAD_BOUND = 1.25;
+/** …once the group has this much recent traffic: a handful of requests says nothing yet. */
+const LOAD_MIN_TRAFFIC = 8;
 
 /**
  * The conversation a request belongs to: a session header, the cache key its client names
  * (a prompt-cache key) or its end user (Claude Code's carries its session), else the key with the
- * start of the prompt (system text and first turn): the prefix a cache would hold. The body's
- * part comes from its family's facts (`hint`); a request without facts is named by its key alone.
+ * start of the prompt (system text and first user turn) when the request has history: the prefix
+ * a cache would hold. The body's part comes from its family's facts (`hint`). Undefined: no
+ * conversation to keep, route by weight.
  */
-export function conversationOf(headers: IncomingHttpHeaders, hint: ConversationHint | undefined, keyId: string | undefined): string {
+export function conversationOf(headers: IncomingHttpHeaders, hint: ConversationHint | undefined, keyId: string | undefined): string | undefined {
   for (const name of SESSION_HEADERS) {
     const value = headers[name];
     if (typeof value === 'string' && value) return `h:${value}`;
   }
   if (hint?.cacheKey) return `c:${keyId ?? ''}:${hint.cacheKey}`;
   if (hint?.userId) return `u:${keyId ?? ''}:${hint.userId}`;
-  return `p:${keyId ?? ''}:${hint ? hint.promptStart(PREFIX_CHARS).join('\u0000') : ''}`;
+  if (!hint?.hasHistory()) return undefined;
+  return `p:${keyId ?? ''}:${hint.promptStart(PREFIX_CHARS).join('\u0000')}`;
 }
 
 /**
  * The offerings with each run of equal priority reordered by the conversation's weighted
- * rendezvous score (highest first); the order of priorities is kept.
+ * rendezvous score (highest first); the order of priorities is kept. With `load`, the first
+ * group's lead is the conversation's channel on this instance if it has one, else the first
+ * channel in score order that is not overloaded (`placeOf`); the conversation is placed there.
  */
-export function stickyOrder<T>(offerings: readonly Offering<T>[], conversation: string): Offering<T>[] {
+export function stickyOrder<T>(offerings: readonly Offering<T>[], conversation: string, load?: StickyLoad): Offering<T>[] {
   const seed = fnv1a(conversation, FNV_OFFSET);
   const scored = offerings.map((offering, index) => ({ offering, index, score: rendezvousScore(seed, offering.channel.name, offering.channel.weight) }));
   scored.sort((a, b) => a.offering.channel.priority - b.offering.channel.priority || b.score - a.score || a.index - b.index);
-  return scored.map((entry) => entry.offering);
+  const ordered = scored.map((entry) => entry.offering);
+  if (!load) return ordered;
+  const lead = placeOf(ordered, conversation, load);
+  if (lead > 0) ordered.unshift(ordered.splice(lead, 1)[0]!);
+  load.place(conversation, ordered[0]!.channel.name);
+  return ordered;
+}
+
+/** Where in the score order (first priority group) the conversation goes: its known channel, else the first one under its load bound. */
+function placeOf<T>(ordered: readonly Offering<T>[], conversation: string, load: StickyLoad): number {
+  const priority = ordered[0]!.channel.priority;
+  let end = 1;
+  while (end < ordered.length && ordered[end]!.channel.priority === priority) end++;
+  if (end === 1) return 0;
+  const home = load.homeOf(conversation);
+  if (home !== undefined) {
+    for (let i = 0; i < end; i++) if (ordered[i]!.channel.name === home) return i;
+  }
+  const at = load.time();
+  let traffic = 0;
+  let weights = 0;
+  for (let i = 0; i < end; i++) {
+    traffic += load.load(ordered[i]!.channel.name, at);
+    weights += ordered[i]!.channel.weight;
+  }
+  if (traffic < LOAD_MIN_TRAFFIC || weights <= 0) return 0;
+  for (let i = 0; i < end; i++) {
+    const { name, weight } = ordered[i]!.channel;
+    if (load.load(name, at) / traffic <= (LOAD_BOUND * weight) / weights) return i;
+  }
+  return 0;
 }
 
 /** Weighted rendezvous hashing: weight / -ln(u) for a uniform u from the pair's hash. */

@@ -50,6 +50,15 @@ export interface ProviderModule<V extends string = string> {
   routeCall?(call: UpstreamCall, credentials: ChannelCredentials): UpstreamCall;
   authorizeRequest?(credentials: ChannelCredentials, request: SignableRequest, nowMs: number): Promise<Record<string, string>>;
   readonly pairs: Partial<FamilyPairs>;
+  /**
+   * Responses over the vendor's chat API, for a channel whose server has no Responses API of its
+   * own (issue 33): a channel's `responses: translate` swaps it in for `pairs.responses`;
+   * `nativeByDefault` says which base URLs speak Responses when the channel does not say.
+   */
+  readonly responsesOverChat?: {
+    readonly pair: NonNullable<Partial<FamilyPairs>['responses']>;
+    nativeByDefault(baseUrl: string | undefined): boolean;
+  };
   /** Asynchronous video-task translators, by surface (only vendors that create video tasks). */
   readonly video?: Partial<VideoSurfaceAdapters>;
   /** An upstream asset library (vendors that have one); without a channel, assets stay local. */

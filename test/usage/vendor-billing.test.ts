@@ -117,7 +117,7 @@ describe('exact billing from each vendor usage shape (issue 21)', () => {
     gateway = await startTestGateway({
       file: {
         channels: [
-          { name: 'openai', vendor: 'openai', base_url: `${upstream.url}/v1`, api_key: 'sk-up', models: { 'delta-4.1': 'gpt-5-mini', 'beta-seed-2.0-pro': 'gpt-5' } },
+          { name: 'openai', vendor: 'openai', base_url: `${upstream.url}/v1`, responses: 'native', api_key: 'sk-up', models: { 'delta-4.1': 'gpt-5-mini', 'beta-seed-2.0-pro': 'gpt-5' } },
           { name: 'anthropic', vendor: 'anthropic', base_url: upstream.url, api_key: 'sk-ant-up', models: { 'alpha-sonnet-4-5-20250929': 'claude-sonnet-4-5-20250929' } },
           { name: 'gemini', vendor: 'gemini', base_url: upstream.url, api_key: 'gm-up', models: { 'gamma-2.5-flash-lite': 'gemini-2.5-pro' } },
         ],

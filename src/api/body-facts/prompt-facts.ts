@@ -65,21 +65,58 @@ export function promptFactsOf(body: Readonly<Record<string, unknown>>, shape: Pr
 
 /**
  * The conversation hint of a body: the names its client gives the conversation, and the start of
- * its prompt (system text, then the first turn): the prefix a prompt cache would hold.
+ * its prompt (system text, then the first user turn, each with its own budget): the prefix a
+ * prompt cache would hold, told apart by the question even when every request shares a long
+ * system prompt. `history` says the body follows a stored answer (Responses' previous_response_id).
  */
-export function conversationHintOf(body: Readonly<Record<string, unknown>>, shape: PromptShape, names: { cacheKey?: unknown; userId?: unknown }): ConversationHint {
+export function conversationHintOf(
+  body: Readonly<Record<string, unknown>>,
+  shape: PromptShape,
+  names: { cacheKey?: unknown; userId?: unknown; history?: boolean },
+): ConversationHint {
+  const turnsOf = () => (shape.turns === undefined ? undefined : body[shape.turns]);
   return {
     cacheKey: textOrUndefined(names.cacheKey),
     userId: textOrUndefined(names.userId),
     promptStart: (chars) => {
       const start: string[] = [];
-      const budget = { left: chars };
-      for (const field of shape.system) collectText(body[field], start, budget);
-      const turns = shape.turns === undefined ? undefined : body[shape.turns];
-      collectText(Array.isArray(turns) ? turns[0] : turns, start, budget);
+      const system = { left: chars };
+      for (const field of shape.system) collectText(body[field], start, system);
+      const turns = turnsOf();
+      if (!Array.isArray(turns)) {
+        collectText(turns, start, { left: chars });
+        return start;
+      }
+      // Chat keeps its system text in the turns: those count as system, the first other turn as the question.
+      let index = 0;
+      while (index < turns.length && isSystemTurn(turns[index])) collectText(turns[index++], start, system);
+      collectText(turns[index], start, { left: chars });
       return start;
     },
+    hasHistory: () => names.history === true || hasHistoryTurn(turnsOf()),
   };
+}
+
+const SYSTEM_ROLES = new Set(['system', 'developer']);
+/** Roles of turns a model or a tool wrote: chat, Anthropic, Gemini (`model`, `function`), Responses. */
+const HISTORY_ROLES = new Set(['assistant', 'model', 'tool', 'function']);
+
+const isSystemTurn = (turn: unknown): boolean => !!turn && typeof turn === 'object' && SYSTEM_ROLES.has((turn as { role?: unknown }).role as string);
+
+/**
+ * An assistant turn or a tool result among the turns: a role a model or tool writes, or a
+ * Responses item that is not a message (function_call, function_call_output, reasoning…).
+ * Usually the second turn, so the scan is short.
+ */
+function hasHistoryTurn(turns: unknown): boolean {
+  if (!Array.isArray(turns)) return false;
+  for (const turn of turns) {
+    if (!turn || typeof turn !== 'object') continue;
+    const { role, type } = turn as { role?: unknown; type?: unknown };
+    if (typeof role === 'string' && HISTORY_ROLES.has(role)) return true;
+    if (typeof type === 'string' && type !== 'message') return true;
+  }
+  return false;
 }
 
 /** Strings of a value, depth first, until the budget of characters is spent. */

@@ -17,6 +17,7 @@ export function textsFacts(texts: readonly string[]): RequestFacts {
       cacheKey: undefined,
       userId: undefined,
       promptStart: (chars) => (texts[0] === undefined ? [] : [texts[0].slice(0, chars)]),
+      hasHistory: () => false,
     },
     media: NO_MEDIA,
     temperature: undefined,

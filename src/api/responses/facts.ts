@@ -11,7 +11,7 @@ export function responsesFacts(request: object): RequestFacts {
     choices: countOr(body.n, 1),
     reasoningBudget: undefined,
     ...promptFactsOf(body, RESPONSES_SHAPE),
-    conversation: conversationHintOf(body, RESPONSES_SHAPE, { cacheKey: body.prompt_cache_key, userId: (body.metadata as { user_id?: unknown } | undefined)?.user_id }),
+    conversation: conversationHintOf(body, RESPONSES_SHAPE, { cacheKey: body.prompt_cache_key, userId: (body.metadata as { user_id?: unknown } | undefined)?.user_id, history: body.previous_response_id != null }),
     media: NO_MEDIA,
     temperature: numberOrUndefined(body.temperature),
     topP: numberOrUndefined(body.top_p),

@@ -7,6 +7,7 @@ import { admit } from '../../plugins/rate-limit.js';
 import { toFastifyValidator } from '../../validation/compile.js';
 import { ResponsesRequest, validateResponsesRequest } from './schemas.js';
 import { renderResponsesStreamError, responsesEventText } from './stream-error.js';
+import { answerRememberer, channelsForFollowUp } from './previous-response.js';
 
 declare module '../../contracts/translator.js' {
   interface FamilyPairs {
@@ -33,12 +34,20 @@ export async function responsesRoutes(app: FastifyInstance): Promise<void> {
     async (request, reply) => {
       const body = request.body as OpenAIResponsesRequest;
       await admit(request, reply, body.model, { facts: responsesFacts(body) });
-      const options = { family: 'responses' as const, model: body.model, body, request, reply };
+      const gateway = app.gateway;
+      const previous = body.previous_response_id;
+      const channels = typeof previous === 'string' && previous ? await channelsForFollowUp(gateway, previous, body.model) : undefined;
+      const remember = answerRememberer(gateway, body.store === false);
+      const options = { family: 'responses' as const, model: body.model, body, request, reply, channels };
       if (body.stream) {
-        await dispatchStream({ ...options, renderError: renderResponsesStreamError, deliveredText: responsesEventText });
+        await dispatchStream({ ...options, onAnswerId: remember, renderError: renderResponsesStreamError, deliveredText: responsesEventText });
         return reply;
       }
-      return (await dispatchJson(options)).body;
+      const answered = await dispatchJson(options);
+      if (remember && typeof answered.body.id === 'string') {
+        await remember(answered.channel, answered.body.id).catch((error: unknown) => request.log.error({ err: error, channel: answered.channel.name }, 'could not remember the channel of a stored response'));
+      }
+      return answered.body;
     },
   );
 }

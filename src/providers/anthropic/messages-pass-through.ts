@@ -20,8 +20,9 @@ import { latestCounts, toGatewayUsage, tokenCountsOf, type AnthropicTokenCounts 
 export const messagesPassThrough: TranslatorPair<AnthropicMessagesRequest, AnthropicMessage> = {
   toUpstream(req: AnthropicMessagesRequest, ctx: TranslateContext): UpstreamCall {
     const client = ctx.passThrough;
-    const text = client?.text === undefined ? undefined : replaceTopLevelString(client.text, 'model', ctx.upstreamModel);
-    const call: UpstreamCall = { method: 'POST', path: ANTHROPIC_MESSAGES_PATH, body: text ?? { ...req, model: ctx.upstreamModel } };
+    const signed = withoutUnsignedThinking(req);
+    const text = client?.text === undefined || signed !== req ? undefined : replaceTopLevelString(client.text, 'model', ctx.upstreamModel);
+    const call: UpstreamCall = { method: 'POST', path: ANTHROPIC_MESSAGES_PATH, body: text ?? { ...signed, model: ctx.upstreamModel } };
     if (client?.headers) call.headers = { ...client.headers };
     if (client?.query) call.query = { ...client.query };
     return call;
@@ -45,6 +46,33 @@ export const messagesPassThrough: TranslatorPair<AnthropicMessagesRequest, Anthr
     return upstreamStatusError(status, upstreamMessage(body));
   },
 };
+
+/**
+ * The request without thinking blocks that carry no signature (issue 33; docs/decisions.md
+ * "Thinking across vendors"): a conversation that began on a chat channel holds thinking the
+ * gateway built from `reasoning_content`, with `signature: ""`, and Anthropic refuses the whole
+ * request for one ("Invalid signature"). Only Anthropic can sign thinking, so such blocks are
+ * dropped; a turn left empty keeps the thinking as text. The same request object when none is
+ * found (the common case: a scan of block types, the client's bytes still sent as they are).
+ */
+export function withoutUnsignedThinking(req: AnthropicMessagesRequest): AnthropicMessagesRequest {
+  const messages = req.messages as unknown as ReadonlyArray<{ role: string; content: unknown }>;
+  if (!Array.isArray(messages) || !messages.some(hasUnsignedThinking)) return req;
+  return { ...req, messages: messages.map((message) => (hasUnsignedThinking(message) ? dropUnsigned(message) : message)) as AnthropicMessagesRequest['messages'] };
+}
+
+type Block = { type?: unknown; thinking?: unknown; signature?: unknown };
+const isUnsigned = (block: Block): boolean => block.type === 'thinking' && (typeof block.signature !== 'string' || block.signature === '');
+const hasUnsignedThinking = (message: { role: string; content: unknown }): boolean =>
+  message.role === 'assistant' && Array.isArray(message.content) && (message.content as Block[]).some((block) => !!block && isUnsigned(block));
+
+function dropUnsigned(message: { role: string; content: unknown }): { role: string; content: unknown } {
+  const blocks = message.content as Block[];
+  const kept = blocks.filter((block) => !isUnsigned(block));
+  if (kept.length > 0) return { ...message, content: kept };
+  const text = blocks.map((block) => (typeof block.thinking === 'string' ? block.thinking : '')).join('\n\n');
+  return { ...message, content: [{ type: 'text', text: text || '(no content)' }] };
+}
 
 function parseJson(text: string): unknown {
   try {

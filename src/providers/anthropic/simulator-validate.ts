@@ -87,6 +87,33 @@ function checkMessages(messages: unknown): SimProblem | undefined {
       const problem = checkThinkingBlocks(content as Array<Record<string, unknown>>, i);
       if (problem) return problem;
     }
+    if (message.role === 'user' && Array.isArray(content)) {
+      const problem = checkToolResults(content as Array<Record<string, unknown>>, i);
+      if (problem) return problem;
+    }
+  }
+  return undefined;
+}
+
+/** What a tool_result's content may hold (anthropic.md "Tool use"): text, image and document blocks. */
+const TOOL_RESULT_BLOCKS = new Set(['text', 'image', 'document', 'search_result']);
+
+/** Tool results come first in their user turn, and hold text or content blocks the API knows. */
+function checkToolResults(blocks: ReadonlyArray<Record<string, unknown>>, index: number): SimProblem | undefined {
+  let sawOther = false;
+  for (const [j, block] of blocks.entries()) {
+    if (block.type !== 'tool_result') {
+      sawOther = true;
+      continue;
+    }
+    if (sawOther) return bad(`messages.${index}.content.${j}: tool_result blocks must come first in a user message, before any other content`);
+    const content = block.content;
+    if (content === undefined || typeof content === 'string') continue;
+    if (!Array.isArray(content)) return bad(`messages.${index}.content.${j}.content: Input should be a valid string or a list of content blocks`);
+    for (const [k, inner] of content.entries()) {
+      if (!isObject(inner) || !TOOL_RESULT_BLOCKS.has(inner.type as string)) return bad(`messages.${index}.content.${j}.content.${k}: Input tag '${String(isObject(inner) ? inner.type : inner)}' does not match any of the expected tags: 'text', 'image', 'document', 'search_result'`);
+      if (inner.type === 'image' && !isObject(inner.source)) return bad(`messages.${index}.content.${j}.content.${k}.source: Field required`);
+    }
   }
   return undefined;
 }

@@ -1,6 +1,6 @@
 import { GatewayError } from '../../errors.js';
 import type { OpenAIChatContentPart, OpenAIChatMessage } from '../../protocols/openai-chat/types.js';
-import type { AnthropicContentBlockParam, AnthropicImageBlock, AnthropicMessageParam } from './wire.js';
+import type { AnthropicContentBlockParam, AnthropicImageBlock, AnthropicMessageParam, AnthropicToolResultBlock } from './wire.js';
 
 export interface AnthropicConversation {
   system: string | undefined;
@@ -47,13 +47,28 @@ function toTurn(message: OpenAIChatMessage, index: number): AnthropicMessagePara
     case 'tool':
       return {
         role: 'user',
-        content: [{ type: 'tool_result', tool_use_id: message.tool_call_id ?? '', content: textOf(message.content) }],
+        content: [{ type: 'tool_result', tool_use_id: message.tool_call_id ?? '', content: toolResultContent(message.content, index) }],
       };
     case 'assistant':
       return { role: 'assistant', content: assistantContent(message) };
     default:
       return { role: 'user', content: userContent(message.content, index) };
   }
+}
+
+/**
+ * A tool message's content as a tool_result's: text, or, when it holds images (a screenshot, a
+ * viewed file), text and image blocks, which Anthropic takes inside tool_result (issue 33: the
+ * image was dropped). Video has no place there: a 400.
+ */
+function toolResultContent(content: OpenAIChatMessage['content'], index: number): AnthropicToolResultBlock['content'] {
+  if (!Array.isArray(content) || !content.some((part) => part.type !== 'text')) return textOf(content);
+  return content.map((part, partIndex) => {
+    const param = `messages[${index}].content[${partIndex}]`;
+    if (part.type === 'text') return { type: 'text', text: part.text };
+    if (part.type === 'image_url') return imageBlock(part.image_url.url, param);
+    throw new GatewayError('GW_REQ_INVALID_PARAM', `'${param}': a tool result of type '${part.type}' cannot be carried to this model's upstream`, { param });
+  });
 }
 
 function assistantContent(message: OpenAIChatMessage): AnthropicMessageParam['content'] {

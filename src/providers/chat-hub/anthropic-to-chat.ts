@@ -121,7 +121,8 @@ function assistantMessage(blocks: readonly AnthropicContentBlockParam[], index: 
 }
 
 /**
- * A tool result as a tool message. Its text blocks join into the message's text; images a tool
+ * A tool result as a tool message. Its text blocks join into the message's text (after `Error: `
+ * when `is_error` marks a failed call); images a tool
  * returned (a screenshot, a file read) cannot go in a chat tool message, so they follow in the
  * turn's user message, where every vision model sees them.
  */
@@ -134,6 +135,8 @@ function toolMessages(block: AnthropicToolResultBlock, param: string, userParts:
       else userParts.push(userPart(part, `${param}.content[${k}]`));
     });
   }
+  // Chat's tool message has no error flag: the model learns the call failed from the text (issue 33).
+  if (block.is_error === true) text = `Error: ${text}`;
   return [{ role: 'tool', tool_call_id: block.tool_use_id, content: text }];
 }
 

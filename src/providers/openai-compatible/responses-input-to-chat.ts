@@ -16,7 +16,10 @@ import { encodeNamespacedName } from './namespaced-tool-name.js';
  * user, system and developer messages keep their parts; an assistant message becomes an
  * assistant turn; `function_call` items become that turn's `tool_calls` (consecutive calls, and
  * a call right after the assistant's text, share one assistant message, as chat models answer);
- * `function_call_output` items become `tool` messages.
+ * `function_call_output` items become `tool` messages. A chat tool message carries text only,
+ * so the images of a tool's output (Codex's `view_image`) follow the run of tool messages as one
+ * user message (issue 33), which every chat model reads and Anthropic's translation merges into
+ * the tool results' turn; OpenAI requires the tool messages to follow their call unbroken.
  *
  * Dropped on purpose, because a chat upstream has no way to take them: `encrypted_content` of
  * reasoning items (only the vendor that minted it can verify it) and `web_search_call` items (the
@@ -34,15 +37,19 @@ interface Conversion {
   readonly messages: OpenAIChatMessage[];
   /** Reasoning read since the last assistant turn, waiting for the turn it belongs to. */
   pendingReasoning: string;
+  /** Image parts of the tool outputs just read, waiting for the run of tool messages to end. */
+  toolImages: OpenAIChatContentPart[] | undefined;
 }
 
 export function inputItemsToChatMessages(items: readonly OpenAIResponsesInputItem[], options: ResponsesInputToChatOptions): OpenAIChatMessage[] {
-  const conversion: Conversion = { messages: [], pendingReasoning: '' };
+  const conversion: Conversion = { messages: [], pendingReasoning: '', toolImages: undefined };
   items.forEach((item, index) => appendItem(conversion, item, index, options));
+  flushToolImages(conversion);
   return conversion.messages;
 }
 
 function appendItem(conversion: Conversion, item: OpenAIResponsesInputItem, index: number, options: ResponsesInputToChatOptions): void {
+  if (conversion.toolImages && (isInputMessage(item) || item.type !== 'function_call_output')) flushToolImages(conversion);
   if (isInputMessage(item)) {
     if (item.role === 'assistant') {
       pushAssistant(conversion, { role: 'assistant', content: assistantContent(item, index) });
@@ -61,7 +68,7 @@ function appendItem(conversion: Conversion, item: OpenAIResponsesInputItem, inde
       return;
     case 'function_call_output':
       conversion.pendingReasoning = '';
-      conversion.messages.push({ role: 'tool', tool_call_id: item.call_id, content: toolOutputText(item.output) });
+      conversion.messages.push({ role: 'tool', tool_call_id: item.call_id, content: toolOutputText(conversion, item.output, index) });
       return;
     case 'web_search_call':
       return;
@@ -123,10 +130,34 @@ function reasoningText(item: OpenAIReasoningInputItem): string {
   return parts.map((part) => part.text).join('\n\n');
 }
 
-/** A tool's output as tool-message text: text parts joined; other parts as their JSON, so nothing is lost. */
-function toolOutputText(output: OpenAIToolOutput): string {
+/**
+ * A tool's output as tool-message text: text parts joined; image parts set aside for the user
+ * message after the tool messages (the text says so); a file named by URL as its URL, as in
+ * messages. Anything else has no chat form: a 400, never its JSON as text (a 262 KB base64 image
+ * as text is ~179k tokens the model cannot see as a picture).
+ */
+function toolOutputText(conversion: Conversion, output: OpenAIToolOutput, index: number): string {
   if (typeof output === 'string') return output;
-  return output.every((part) => part.type === 'input_text' && typeof part.text === 'string') ? output.map((part) => part.text).join('\n') : JSON.stringify(output);
+  const texts: string[] = [];
+  output.forEach((part, at) => {
+    if (part.type === 'input_text' && typeof part.text === 'string') texts.push(part.text);
+    else if (part.type === 'input_image' && typeof part.image_url === 'string') {
+      (conversion.toolImages ??= []).push(toChatPart(part as OpenAIResponsesInputPart));
+      texts.push('[image attached in the next user message]');
+    } else if (part.type === 'input_file' && typeof part.file_url === 'string') texts.push(`File: ${part.file_url}`);
+    else {
+      const param = `input[${index}].output[${at}]`;
+      throw new GatewayError('GW_REQ_INVALID_PARAM', `'${param}': a tool output part of type '${String(part.type)}'${part.type === 'input_image' ? ' without an image_url' : ''} cannot be carried to this model's upstream (chat completions)`, { param });
+    }
+  });
+  return texts.join('\n');
+}
+
+/** The images of the tool outputs just read, as one user message after their tool messages. */
+function flushToolImages(conversion: Conversion): void {
+  if (!conversion.toolImages) return;
+  conversion.messages.push({ role: 'user', content: [{ type: 'text', text: 'Images from the tool results above:' }, ...conversion.toolImages] });
+  conversion.toolImages = undefined;
 }
 
 /**

@@ -36,6 +36,9 @@ export const responsesPassThrough: ResponsesTranslatorPair = {
   fromUpstreamError(status: number, body: unknown): GatewayError {
     return upstreamStatusError(status, upstreamMessage(body));
   },
+
+  // Many OpenAI-compatible servers (DeepSeek, vLLM and Ollama setups) serve chat only.
+  endpointMayBeAbsent: true,
 };
 
 function isResponse(value: unknown): value is OpenAIResponse {
@@ -91,6 +94,8 @@ function createResponsesPassThroughTranslator(ctx: TranslateContext): ResponsesS
     usage: undefined as Usage | undefined,
     /** `response.completed` / `response.incomplete` arrived; without it the stream was cut. */
     isFinished: false,
+    /** The upstream's response id, from its first event that carries the response. */
+    upstreamId: undefined as string | undefined,
   };
 
   return {
@@ -106,6 +111,7 @@ function createResponsesPassThroughTranslator(ctx: TranslateContext): ResponsesS
       if (event.response) {
         out.response = toClientResponse(event.response, ctx);
         state.snapshot = { ...state.snapshot, id: event.response.id, created_at: event.response.created_at };
+        state.upstreamId ??= event.response.id;
       }
       if (event.type === 'response.output_item.done' && event.item) state.snapshot.output = [...state.snapshot.output, event.item];
       if ((event.type === 'response.completed' || event.type === 'response.incomplete') && event.response) {
@@ -120,5 +126,6 @@ function createResponsesPassThroughTranslator(ctx: TranslateContext): ResponsesS
     },
     onError: (error) => [responseFailedEvent(state.snapshot, error, state.lastSequence + 1)],
     usage: () => state.usage,
+    answerId: () => state.upstreamId,
   };
 }

@@ -8,6 +8,7 @@ import { embeddingsToOpenAICompatible } from '../openai-compatible/from-embeddin
 import { rerankToOpenAICompatible } from '../openai-compatible/from-rerank.js';
 import { lazySimulator } from '../../simulator/server.js';
 import { OPENAI_BASE_URL, openaiAuthHeaders } from './endpoint.js';
+import { openaiResponsesOverChat } from './responses-over-chat.js';
 
 export const openai: ProviderModule<'openai'> = {
   vendor: 'openai',
@@ -33,6 +34,8 @@ export const openai: ProviderModule<'openai'> = {
     // OpenAI has no rerank; OpenAI-compatible servers behind a base_url (vLLM, Jina-shaped) and the simulator do.
     rerank: rerankToOpenAICompatible,
   },
+  // `responses: translate` channels (chat-only servers; the default off api.openai.com).
+  responsesOverChat: openaiResponsesOverChat,
   simulator: lazySimulator(() => import('./simulator.js').then((m) => m.openaiSimulator)),
   channelFields: API_KEY_ONLY,
   prices: openaiPrices,

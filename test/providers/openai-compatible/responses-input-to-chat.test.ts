@@ -68,7 +68,7 @@ describe('inputItemsToChatMessages', () => {
     ]);
   });
 
-  it('a spec-shaped assistant message of input parts keeps its parts; tool output with an image stays whole as JSON', () => {
+  it('a spec-shaped assistant message of input parts keeps its parts; tool output with an image: its text in the tool message, the image in a user message after it (issue 33)', () => {
     const items: OpenAIResponsesInputItem[] = [
       { role: 'assistant', content: [{ type: 'input_text', text: 'hi' }] },
       { type: 'function_call', call_id: 'c', name: 'view_image', arguments: '{}' },
@@ -76,7 +76,9 @@ describe('inputItemsToChatMessages', () => {
     ];
     const messages = inputItemsToChatMessages(items, OPENAI_LIKE);
     expect(messages[0]).toEqual({ role: 'assistant', content: [{ type: 'text', text: 'hi' }], tool_calls: [{ id: 'c', type: 'function', function: { name: 'view_image', arguments: '{}' } }] });
-    expect(messages[1]).toEqual({ role: 'tool', tool_call_id: 'c', content: '[{"type":"input_image","image_url":"data:image/png;base64,AA"}]' });
+    expect(messages[1]).toEqual({ role: 'tool', tool_call_id: 'c', content: '[image attached in the next user message]' });
+    expect(messages[2]).toEqual({ role: 'user', content: [{ type: 'text', text: 'Images from the tool results above:' }, { type: 'image_url', image_url: { url: 'data:image/png;base64,AA' } }] });
+    expect(messages).toHaveLength(3);
   });
 
   it('custom tool calls have no chat form: a 400 naming the item', () => {
