@@ -19,6 +19,7 @@ import type { PriceBook } from './catalog/price-book.js';
 import type { CatalogStore } from './catalog/catalog-store.js';
 import type { CatalogSync } from './catalog/catalog-sync.js';
 import type { RuntimeChannelStore } from './gateway/channel-store.js';
+import type { ResponseCache } from './cache/response-cache.js';
 
 /** What the gateway's routes share, built once in main.ts (`app.gateway`). */
 export interface GatewayDeps {
@@ -37,6 +38,8 @@ export interface GatewayDeps {
   instances?: InstanceRegistry | undefined;
   usage: UsageRecorder;
   requestLog: RequestLog;
+  /** The exact response cache (issue 32): off unless a key, a model or the global switch turns it on. */
+  responseCache: ResponseCache;
   /** The routable channels (enabled ones, runtime settings applied); replaced whole when an operator changes them. */
   channels: readonly Channel[];
   /** The models served and known (spec, operator, built-in sheet): validation, routing and the console read it. */

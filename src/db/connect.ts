@@ -24,6 +24,7 @@ import { usageRollups } from './migrations/0018-usage-rollups.js';
 import { requestLogIndexes } from './migrations/0019-request-log-indexes.js';
 import { eventErrorCode } from './migrations/0020-event-error-code.js';
 import { requestAttempts } from './migrations/0021-request-attempts.js';
+import { responseCache } from './migrations/0023-response-cache.js';
 
 /** Migrations in order; the names are what the migration table records. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = { '0001-initial': initial, '0002-video-task-polls': videoTaskPolls, '0003-key-controls': keyControls,
@@ -42,6 +43,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = { '0001-initial':
   '0019-request-log-indexes': requestLogIndexes,
   '0020-event-error-code': eventErrorCode,
   '0021-request-attempts': requestAttempts,
+  '0023-response-cache': responseCache,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

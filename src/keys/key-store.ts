@@ -25,6 +25,12 @@ export interface ApiKey {
   createdAt: number;
   /** The user the key belongs to; `operator` unless made for someone (issue 12). */
   owner: string;
+  /** Response cache (issue 32): true on, false off, null follows the model's or the global switch. */
+  cacheEnabled?: boolean | null;
+  /** Default TTL of the key's cache entries in seconds; null: the model's or the global one. */
+  cacheTtlS?: number | null;
+  /** Operator-set shared cache namespace; null: entries are scoped to the key's owner. */
+  cacheNamespace?: string | null;
 }
 
 /** A change to a key's settings; `null` clears a limit or list, absent fields stay as they are. */
@@ -39,6 +45,9 @@ export interface KeyPatch {
   budgetUsd?: number | null;
   expiresAt?: number | null;
   disabled?: boolean;
+  cacheEnabled?: boolean | null;
+  cacheTtlS?: number | null;
+  cacheNamespace?: string | null;
 }
 
 export interface CreateKeyInput extends Omit<KeyPatch, 'name' | 'disabled'> {
@@ -93,6 +102,9 @@ export class KeyStore {
       rpm: input.rpm ?? null,
       tpm: input.tpm ?? null,
       max_parallel: input.maxParallel ?? null,
+      cache_enabled: input.cacheEnabled === undefined || input.cacheEnabled === null ? null : input.cacheEnabled ? 1 : 0,
+      cache_ttl_s: input.cacheTtlS ?? null,
+      cache_namespace: input.cacheNamespace ?? null,
       budget_usd: input.budgetUsd ?? null,
       expires_at: input.expiresAt ?? null,
       revoked_at: null,
@@ -225,6 +237,9 @@ export class KeyStore {
     if (patch.rpm !== undefined) set.rpm = patch.rpm;
     if (patch.tpm !== undefined) set.tpm = patch.tpm;
     if (patch.maxParallel !== undefined) set.max_parallel = patch.maxParallel;
+    if (patch.cacheEnabled !== undefined) set.cache_enabled = patch.cacheEnabled === null ? null : patch.cacheEnabled ? 1 : 0;
+    if (patch.cacheTtlS !== undefined) set.cache_ttl_s = patch.cacheTtlS;
+    if (patch.cacheNamespace !== undefined) set.cache_namespace = patch.cacheNamespace;
     if (patch.budgetUsd !== undefined) set.budget_usd = patch.budgetUsd;
     if (patch.expiresAt !== undefined) set.expires_at = patch.expiresAt;
     if (patch.disabled !== undefined) set.disabled_at = patch.disabled ? this.now() : null;
@@ -312,5 +327,8 @@ function toApiKey(row: ApiKeyTable): ApiKey {
     disabledAt: row.disabled_at === null || row.disabled_at === undefined ? null : Number(row.disabled_at),
     createdAt: Number(row.created_at),
     owner: row.owner ?? OPERATOR_USER_ID,
+    cacheEnabled: row.cache_enabled === null || row.cache_enabled === undefined ? null : Number(row.cache_enabled) === 1,
+    cacheTtlS: row.cache_ttl_s === null || row.cache_ttl_s === undefined ? null : Number(row.cache_ttl_s),
+    cacheNamespace: row.cache_namespace ?? null,
   };
 }
