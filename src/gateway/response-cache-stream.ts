@@ -37,7 +37,8 @@ export function storeStream(options: CacheRequest, slot: CacheSlot, sent: string
   try {
     const decoder = new SseDecoder();
     const events = [...decoder.feed(sent), ...decoder.end()];
-    const body = options.codec.fromStream?.(events);
+    const usage = options.request.gw.usage;
+    const body = usage && options.codec.fromStream?.(events, usage);
     if (body === undefined) return;
     storeAnswer(options, slot, { text: JSON.stringify(body), parsed: body, stream: sent, streamVariant: variantOf(includeUsage) });
   } catch {

@@ -8,6 +8,10 @@ import { embeddingsFacts } from './facts.js';
 import { EmbeddingsRequestDoc, validateEmbeddingsRequest, type EmbeddingsRequest } from './schemas.js';
 import { summariseEmbeddingsAnswer } from './summary.js';
 import { openaiErrors } from './errors.js';
+import { answerJsonCached } from '../../gateway/response-cache-dispatch.js';
+
+/** Embeddings never stream and never call tools: the cache keeps their JSON as sent. */
+const EMBEDDINGS_CACHE_CODEC = { hasClientToolCalls: () => false };
 
 declare module '../../contracts/translator.js' {
   interface FamilyPairs {
@@ -46,9 +50,13 @@ export async function embeddingsRoutes(app: FastifyInstance): Promise<void> {
 
 async function createEmbeddings(request: FastifyRequest, reply: FastifyReply): Promise<unknown> {
   const validated = request.body as EmbeddingsRequest;
-  const { body, inputs, encoding } = validated;
+  const { body } = validated;
   const admitting = admit(request, reply, body.model, { facts: embeddingsFacts(validated) });
   if (admitting) await admitting;
+  return answerJsonCached({ family: 'embeddings', model: body.model, request, reply, codec: EMBEDDINGS_CACHE_CODEC }, () => embed(request, reply, validated));
+}
+
+async function embed(request: FastifyRequest, reply: FastifyReply, { body, inputs, encoding }: EmbeddingsRequest): Promise<unknown> {
   const limit = perCallLimit(request, body.model);
   const options = { family: 'embeddings' as const, model: body.model, request, reply };
   if (inputs.length <= limit) return dispatchJsonReply({ ...options, body, client: { vectors: { encoding, inputs: inputs.length } } });

@@ -3,6 +3,8 @@ import { generalErrors } from '../general/errors.js';
 import { responsesFacts } from './facts.js';
 import type { OpenAIResponsesRequest, ResponsesTranslatorPair } from '../../protocols/openai-responses/types.js';
 import { dispatchJson, dispatchStream } from '../../gateway/dispatch.js';
+import { answerJsonCached } from '../../gateway/response-cache-dispatch.js';
+import { responsesCacheCodec } from './cache-codec.js';
 import { admit } from '../../plugins/rate-limit.js';
 import { toFastifyValidator } from '../../validation/compile.js';
 import { ResponsesRequest, validateResponsesRequest } from './schemas.js';
@@ -35,10 +37,10 @@ export async function responsesRoutes(app: FastifyInstance): Promise<void> {
       await admit(request, reply, body.model, { facts: responsesFacts(body) });
       const options = { family: 'responses' as const, model: body.model, body, request, reply };
       if (body.stream) {
-        await dispatchStream({ ...options, renderError: renderResponsesStreamError, deliveredText: responsesEventText });
+        await dispatchStream({ ...options, renderError: renderResponsesStreamError, deliveredText: responsesEventText, cache: { codec: responsesCacheCodec } });
         return reply;
       }
-      return (await dispatchJson(options)).body;
+      return answerJsonCached({ family: 'responses', model: body.model, request, reply, codec: responsesCacheCodec }, async () => (await dispatchJson(options)).body);
     },
   );
 }
