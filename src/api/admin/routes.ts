@@ -12,6 +12,7 @@ import { requestLogRoutes } from '../request-log/routes.js';
 import { adminChannelRoutes } from './channel-routes.js';
 import { adminVendorRoutes } from './vendor-routes.js';
 import { adminModelRoutes } from './model-routes.js';
+import { adminCacheRoutes } from './cache-routes.js';
 import { taskListRoutes } from '../task-log/routes.js';
 import { sendUsageCsv, usageAnswer } from '../management/usage-answer.js';
 import { keyListAnswer } from '../management/key-list.js';
@@ -44,6 +45,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     return key;
   };
   const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
+  await adminCacheRoutes(app, opts);
 
   app.post(
     '/admin/api/keys',

@@ -49,6 +49,7 @@ export async function consoleKeyRoutes(app: FastifyInstance, { opts }: ConsoleRo
     async (request, reply) => {
       const { user } = sessionOfRequest(request);
       const body = request.body as CreateBody;
+      refuseSharedNamespace(body, user.role);
       const asked = toKeyPatch(body, config.file.tiers, app.gateway.catalog);
       if (user.role === 'operator' || user.budgetUsd === null) {
         const { key, secret } = await keys.create({ ...fitKeyToAllowance(user, asked, 'create', undefined), name: body.name, owner: user.id });
@@ -77,6 +78,7 @@ export async function consoleKeyRoutes(app: FastifyInstance, { opts }: ConsoleRo
       const { user } = sessionOfRequest(request);
       const key = live(await ownKey(request), 'changed');
       const body = request.body as PatchBody;
+      refuseSharedNamespace(body, user.role);
       const asked = toKeyPatch(body, config.file.tiers, app.gateway.catalog);
       if (user.role === 'operator' || user.budgetUsd === null || body.budget_usd === undefined) {
         return views.one((await keys.update(key.id, fitKeyToAllowance(user, asked, 'patch', undefined))) ?? key);
@@ -107,4 +109,11 @@ export async function consoleKeyRoutes(app: FastifyInstance, { opts }: ConsoleRo
       return { ...(await views.one(regenerated.key)), key: regenerated.secret };
     },
   );
+}
+
+/** A shared cache namespace reads other tenants' answers: only an operator sets one (issue 32). */
+function refuseSharedNamespace(body: { cache_namespace?: string | null }, role: string): void {
+  if (body.cache_namespace !== undefined && role !== 'operator') {
+    throw new GatewayError('GW_REQ_INVALID_PARAM', "'cache_namespace' is set by an operator only", { param: 'cache_namespace' });
+  }
 }
