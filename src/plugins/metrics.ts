@@ -143,9 +143,12 @@ function registerScrapeTimeGauges(app: FastifyInstance, registry: Registry, Gaug
     labelNames: ['result'],
     registers: [registry],
     collect() {
-      this.set({ result: 'hit' }, responseCache.counts.hits);
-      this.set({ result: 'miss' }, responseCache.counts.misses);
-      this.set({ result: 'bypass' }, responseCache.counts.bypasses);
+      // Absent in apps built without it (plugin tests).
+      const counts = responseCache?.counts;
+      if (!counts) return;
+      this.set({ result: 'hit' }, counts.hits);
+      this.set({ result: 'miss' }, counts.misses);
+      this.set({ result: 'bypass' }, counts.bypasses);
     },
   });
   new Gauge({
@@ -154,8 +157,10 @@ function registerScrapeTimeGauges(app: FastifyInstance, registry: Registry, Gaug
     labelNames: ['direction'],
     registers: [registry],
     collect() {
-      this.set({ direction: 'served' }, responseCache.counts.bytesServed);
-      this.set({ direction: 'stored' }, responseCache.counts.bytesStored);
+      const counts = responseCache?.counts;
+      if (!counts) return;
+      this.set({ direction: 'served' }, counts.bytesServed);
+      this.set({ direction: 'stored' }, counts.bytesStored);
     },
   });
   new Gauge({
