@@ -12,7 +12,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { buildScenarios, probeLooksRight } from './lib/scenarios.js';
-import { BOOTSTRAP_KEY, LIMITED_KEY, prepareDataDir, removeDataDir, startOurs, startPortkey, startUpstream } from './lib/setup.js';
+import { BOOTSTRAP_KEY, CACHED_KEY, LIMITED_KEY, prepareDataDir, removeDataDir, startOurs, startPortkey, startUpstream } from './lib/setup.js';
 import { measure, medianRound, round } from './lib/measure.js';
 import { probe, runLoadWith } from './lib/load.js';
 import { wrkAvailable } from './lib/load-wrk.js';
@@ -162,7 +162,7 @@ async function main() {
       upstream: upstream.value,
       gateway: servers.ours.url,
       portkey: servers.portkey?.url,
-      keys: { bootstrap: BOOTSTRAP_KEY, limited: LIMITED_KEY },
+      keys: { bootstrap: BOOTSTRAP_KEY, limited: LIMITED_KEY, cached: CACHED_KEY },
     });
   };
   const stopGateways = async () => {

@@ -15,6 +15,7 @@ import { redactUrl } from './plugins/redact-url.js';
 import { registerUsageRecording } from './plugins/usage-recorder.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
 import { adminRoutes } from './api/admin/routes.js';
+import { cacheRoutes } from './api/cache/routes.js';
 import { registerMetrics } from './plugins/metrics.js';
 import type { GatewayDeps } from './gateway-deps.js';
 import { systemRoutes } from './api/system/routes.js';
@@ -42,7 +43,7 @@ import { registerTracing } from './plugins/tracing.js';
 import { SignInLimiter } from './users/sign-in-limiter.js';
 
 /** Endpoint families, each a Fastify plugin in its own folder under src/api/. */
-const FAMILY_PLUGINS = [systemRoutes, modelsRoutes, chatCompletionsRoutes, messagesRoutes, responsesRoutes, generateContentRoutes, imagesRoutes, videoGenerationsRoutes, videoaltRoutes, cloudAssetRoutes, embeddingsRoutes, rerankRoutes, mcpRoutes, adminRoutes, consoleRoutes];
+const FAMILY_PLUGINS = [systemRoutes, modelsRoutes, chatCompletionsRoutes, messagesRoutes, responsesRoutes, generateContentRoutes, imagesRoutes, videoGenerationsRoutes, videoaltRoutes, cloudAssetRoutes, embeddingsRoutes, rerankRoutes, mcpRoutes, cacheRoutes, adminRoutes, consoleRoutes];
 
 /** An incoming `x-request-id` is kept when it is a plain token (a proxy's or the client's trace id). */
 const INCOMING_ID = /^[\w.:@-]{1,128}$/;

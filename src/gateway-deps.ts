@@ -22,6 +22,7 @@ import type { RuntimeChannelStore } from './gateway/channel-store.js';
 import type { McpDeps } from './gateway/mcp/mcp-deps.js';
 import type { StickyLoad } from './gateway/sticky-load.js';
 import type { ResponseHomes } from './gateway/response-homes.js';
+import type { ResponseCache } from './cache/response-cache.js';
 
 /** What the gateway's routes share, built once in main.ts (`app.gateway`). */
 export interface GatewayDeps {
@@ -40,6 +41,8 @@ export interface GatewayDeps {
   instances?: InstanceRegistry | undefined;
   usage: UsageRecorder;
   requestLog: RequestLog;
+  /** The exact response cache (issue 32): off unless a key, a model or the global switch turns it on. */
+  responseCache: ResponseCache;
   /** The routable channels (enabled ones, runtime settings applied); replaced whole when an operator changes them. */
   channels: readonly Channel[];
   /** The models served and known (spec, operator, built-in sheet): validation, routing and the console read it. */

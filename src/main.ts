@@ -1,3 +1,4 @@
+import { ResponseCache } from './cache/response-cache.js';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import type { GatewayConfig } from './config/schema.js';
@@ -207,8 +208,11 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       health,
     };
   };
+  const responseCache = new ResponseCache(db, config.file.cache, Date.now);
+  await responseCache.start();
   const deps: GatewayDeps = {
     config,
+    responseCache,
     db,
     readDb,
     keys,
@@ -271,6 +275,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     async close() {
       await drainAndClose(app, config.shutdownTimeoutMs ?? 25_000);
       channelControl.close();
+      responseCache.stop();
       await retention.close();
       // Every request has ended, and its spans with it: the last batch goes out now.
       const tracesSent = tracing?.shutdown().catch((error: unknown) => app.log.warn({ err: error }, 'the last traces could not be exported'));

@@ -150,6 +150,12 @@ export function buildScenarios(ctx) {
       targets: embeddings('float'),
     },
     {
+      // Issue 32: the probe request stores the answer, every measured one is a hit (no upstream call).
+      name: 'cache-hit',
+      description: 'Non-stream chat answered from the response cache (key with caching on), against the direct-to-upstream ceiling',
+      targets: { direct: openaiDirect(small.direct), ours: ctx.keys.cached ? ours(small.ours, ctx.keys.cached) : null, portkey: null },
+    },
+    {
       name: 'auth-limited',
       description: 'Non-stream chat on a restricted key with rpm/tpm limits (auth, validation, limit check, routing, usage)',
       targets: { direct: openaiDirect(small.direct), ours: ours(small.ours, ctx.keys.limited), portkey: portkey(small.direct) },

@@ -7,6 +7,8 @@ import { freePort, startProcess, withOpenFileLimit } from './procs.js';
 
 export const BOOTSTRAP_KEY = 'sk-bench-bootstrap-0123456789abcdef0123';
 export const LIMITED_KEY = 'sk-bench-limited-0123456789abcdef012345';
+/** A key with the response cache on (issue 32): the cache-hit scenario's repeated request is answered from the cache. */
+export const CACHED_KEY = 'sk-bench-cached-01234567890abcdef0123456';
 /** Far above anything a run sends: the limit is checked on every request but never hit. */
 const LIMITS = { rpm: 1_000_000_000, tpm: 1_000_000_000_000 };
 
@@ -27,6 +29,7 @@ export async function prepareDataDir(root) {
   const keys = new KeyStore(db);
   await keys.create({ name: 'bench-bootstrap', secret: BOOTSTRAP_KEY });
   await keys.create({ name: 'bench-limited', secret: LIMITED_KEY, models: ['delta-4.1', 'epsilon-4.7'], endpoints: ['chat-completions'], ...LIMITS });
+  await keys.create({ name: 'bench-cached', secret: CACHED_KEY, cacheEnabled: true, cacheTtlS: 86_400 });
   await db.destroy();
   return dataDir;
 }

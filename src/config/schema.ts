@@ -188,6 +188,36 @@ export const McpServerSchema = Type.Object(
 export type McpServerConfig = Static<typeof McpServerSchema>;
 export type McpAuthConfig = Static<typeof McpAuthSchema>;
 
+/** One switch of the response cache (issue 32): on or off, and the TTL of the entries it makes. */
+export const CacheSwitchSchema = Type.Object(
+  {
+    enabled: Type.Boolean(),
+    /** Default TTL of new entries in seconds (default 3600). */
+    ttl_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 31_536_000 })),
+  },
+  { additionalProperties: false },
+);
+
+/** The exact response cache (cache/, docs/cache.md): off unless a key, a model or this turns it on. */
+export const CacheSchema = Type.Object(
+  {
+    /** The global switch (default off); a model's switch wins over it, a key's over both. */
+    enabled: Type.Optional(Type.Boolean()),
+    ttl_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 31_536_000 })),
+    /** Per public model id. */
+    models: Type.Optional(Type.Record(Type.String({ minLength: 1 }), CacheSwitchSchema)),
+    /** What a hit costs as a share of the answer's price (default 0: free). */
+    hit_cost_fraction: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
+    /** Store answers that end in tool calls the client must run (default false). */
+    cache_tool_calls: Type.Optional(Type.Boolean()),
+    /** The store's size cap in bytes (default 256 MiB); the oldest entries go first past it. */
+    max_bytes: Type.Optional(Type.Integer({ minimum: 1024 })),
+    /** How often expired entries are removed and the cap enforced, in the background (default 60). */
+    sweep_interval_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400 })),
+  },
+  { additionalProperties: false },
+);
+
 export const FileConfigSchema = Type.Object(
   {
     /** Models served besides the spec's; a channel may also map a model of the built-in price sheet. */
@@ -206,6 +236,7 @@ export const FileConfigSchema = Type.Object(
     simulator: Type.Optional(SimulatorOptionsSchema),
     video_tasks: Type.Optional(VideoTasksSchema),
     request_log: Type.Optional(RequestLogSchema),
+    cache: Type.Optional(CacheSchema),
   },
   { additionalProperties: false },
 );
@@ -216,6 +247,7 @@ export type ModelLimitsConfig = Static<typeof ModelLimitsSchema>;
 export type TierConfig = Static<typeof TierSchema>;
 export type ModelConfig = Static<typeof ModelSchema>;
 export type RequestLogConfig = Static<typeof RequestLogSchema>;
+export type CacheConfig = Static<typeof CacheSchema>;
 
 /** The whole configuration, after env and file are read. */
 export interface GatewayConfig {

@@ -27,6 +27,7 @@ import { eventErrorCode } from './migrations/0020-event-error-code.js';
 import { requestAttempts } from './migrations/0021-request-attempts.js';
 import { mcpServers } from './migrations/0022-mcp-servers.js';
 import { responseChannels } from './migrations/0024-response-channels.js';
+import { responseCache } from './migrations/0023-response-cache.js';
 
 /** Migrations in order; the names are what the migration table records. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = { '0001-initial': initial, '0002-video-task-polls': videoTaskPolls, '0003-key-controls': keyControls,
@@ -47,6 +48,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = { '0001-initial':
   '0021-request-attempts': requestAttempts,
   '0022-mcp-servers': mcpServers,
   '0024-response-channels': responseChannels,
+  '0023-response-cache': responseCache,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -30,6 +30,12 @@ export interface ApiKeyTable {
   max_parallel?: number | null;
   /** MCP servers and tools the key may use (0022), JSON `{server: tools[] | null}`; null: none. */
   mcp?: string | null;
+  /** Response cache (0023): 1 on, 0 off, null follows the model's or the global setting. */
+  cache_enabled?: number | null;
+  /** Default TTL of the key's cache entries in seconds (0023); null: the model's or global one. */
+  cache_ttl_s?: number | null;
+  /** Operator-set shared cache namespace (0023); null: entries are scoped to the key's owner. */
+  cache_namespace?: string | null;
 }
 
 /** Operators and key holders (0005). `operator` is built in and signs in with the admin token. */
@@ -160,6 +166,39 @@ export interface UsageEventTable {
   image_output_tokens: OptionalOnInsert<number>;
   /** The price it was billed at, as JSON (per image and per second flattened); null when unpriced (0017). */
   billed_price: OptionalOnInsert<string | null>;
+  /** 1 when the answer came from the response cache (0023). */
+  cache_hit: OptionalOnInsert<number>;
+  /** What the cached answer would have cost, less what the hit cost (0023). */
+  saved_cost_usd: OptionalOnInsert<number>;
+}
+
+/** The response cache's entries (0023, cache/cache-store.ts). */
+export interface ResponseCacheTable {
+  /** sha256 hex of family, model, normalised body and namespace. */
+  id: string;
+  /** Whose entries these are: `user:<id>`, `key:<id>` or `shared:<name>`, with any sub-namespace. */
+  scope: string;
+  family: string;
+  model: string;
+  /** The answer in its family's non-stream JSON form. */
+  body: string;
+  /** The SSE text of a streamed miss, replayed as is when the variant matches. */
+  stream: string | null;
+  stream_variant: string | null;
+  /** The Usage of the answer, JSON. */
+  usage: string;
+  channel: string | null;
+  bytes: number;
+  created_at: number;
+  expires_at: number;
+}
+
+/** The admin API's cache switches (0023): `*` for the global one, else a model id. */
+export interface CacheSettingTable {
+  target: string;
+  enabled: number;
+  ttl_s: number | null;
+  updated_at: number;
 }
 
 /** The request log's part of each request (0009); the rest is its usage event. */
@@ -289,4 +328,6 @@ export interface Database {
   users: UserTable;
   sessions: SessionTable;
   invitations: InvitationTable;
+  response_cache: ResponseCacheTable;
+  cache_settings: CacheSettingTable;
 }

@@ -12,6 +12,8 @@ import type { Attempt, DispatchOptions, PrimedStream, StreamOptions } from './di
 import { nextRead } from './stream-priming.js';
 import type { UpstreamBody } from './upstream-body.js';
 import { redactError } from './channel-redactor.js';
+import { openCacheSlot } from './response-cache-dispatch.js';
+import { replayCachedStream, storeStream } from './response-cache-stream.js';
 
 /** The client's side of a stream: the SSE writer and the text sent through it. */
 class ClientStream {
@@ -39,6 +41,9 @@ class ClientStream {
  * the client as they arrive. After the head is sent, a failure becomes the family's error event.
  */
 export async function dispatchStream<F extends PairFamily>(options: DispatchOptions<F> & StreamOptions): Promise<void> {
+  const caching = options.cache && { family: options.family, model: options.model, request: options.request, reply: options.reply, ...options.cache };
+  const slot = caching ? await openCacheSlot(caching) : undefined;
+  if (slot?.hit) return replayCachedStream(options, slot.hit, caching!.codec);
   const cancel = clientGoneOf(options);
   const attempt = await sendWithFallback(options, cancel, true);
   const primed = attempt as Attempt<F> & PrimedStream;
@@ -55,6 +60,7 @@ export async function dispatchStream<F extends PairFamily>(options: DispatchOpti
     if (!out.writer.isClosed) await out.writer.write(out.errorText);
   } finally {
     finishStream(options, primed, out);
+    if (slot && caching && !options.request.gw.streamError) storeStream(caching, slot, out.sent.join(''), options.includeUsage === true);
   }
 }
 

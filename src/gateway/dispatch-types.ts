@@ -5,6 +5,7 @@ import type { SseRelay } from '../sse/relay.js';
 import type { AttemptTrace } from '../telemetry/tracing.js';
 import type { Channel } from './channel.js';
 import type { UpstreamResponse } from './upstream-client.js';
+import type { ResponseCacheCodec } from '../contracts/response-cache.js';
 
 /** The types the dispatch files share (the attempt loop, stream priming, the JSON and stream replies). */
 export type PairOf<F extends PairFamily> = FamilyPairs[F];
@@ -41,6 +42,8 @@ export interface StreamOptions {
   renderError: StreamErrorRenderer;
   /** Reads the text of each event sent, so a stream that ends without upstream usage is still accounted. */
   deliveredText: StreamTextExtractor;
+  /** The response cache's view of the family's stream (issue 32); absent: the stream is never cached. */
+  cache?: { codec: Required<ResponseCacheCodec>; keyExtra?: string | undefined } | undefined;
 }
 
 /** A stream primed to its first complete event and translated that far, nothing sent yet. */

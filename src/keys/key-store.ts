@@ -27,6 +27,12 @@ export interface ApiKey {
   owner: string;
   /** MCP servers the key may use (issue 31), each with its tools or null for all of them; null: none. */
   mcp?: McpGrant | null;
+  /** Response cache (issue 32): true on, false off, null follows the model's or the global switch. */
+  cacheEnabled?: boolean | null;
+  /** Default TTL of the key's cache entries in seconds; null: the model's or the global one. */
+  cacheTtlS?: number | null;
+  /** Operator-set shared cache namespace; null: entries are scoped to the key's owner. */
+  cacheNamespace?: string | null;
 }
 
 /** A key's MCP permission: server name → the tools it may call there (null: every tool the server publishes). */
@@ -45,6 +51,9 @@ export interface KeyPatch {
   budgetUsd?: number | null;
   expiresAt?: number | null;
   disabled?: boolean;
+  cacheEnabled?: boolean | null;
+  cacheTtlS?: number | null;
+  cacheNamespace?: string | null;
 }
 
 export interface CreateKeyInput extends Omit<KeyPatch, 'name' | 'disabled'> {
@@ -100,6 +109,9 @@ export class KeyStore {
       tpm: input.tpm ?? null,
       max_parallel: input.maxParallel ?? null,
       mcp: input.mcp ? JSON.stringify(input.mcp) : null,
+      cache_enabled: input.cacheEnabled === undefined || input.cacheEnabled === null ? null : input.cacheEnabled ? 1 : 0,
+      cache_ttl_s: input.cacheTtlS ?? null,
+      cache_namespace: input.cacheNamespace ?? null,
       budget_usd: input.budgetUsd ?? null,
       expires_at: input.expiresAt ?? null,
       revoked_at: null,
@@ -233,6 +245,9 @@ export class KeyStore {
     if (patch.tpm !== undefined) set.tpm = patch.tpm;
     if (patch.maxParallel !== undefined) set.max_parallel = patch.maxParallel;
     if (patch.mcp !== undefined) set.mcp = patch.mcp === null ? null : JSON.stringify(patch.mcp);
+    if (patch.cacheEnabled !== undefined) set.cache_enabled = patch.cacheEnabled === null ? null : patch.cacheEnabled ? 1 : 0;
+    if (patch.cacheTtlS !== undefined) set.cache_ttl_s = patch.cacheTtlS;
+    if (patch.cacheNamespace !== undefined) set.cache_namespace = patch.cacheNamespace;
     if (patch.budgetUsd !== undefined) set.budget_usd = patch.budgetUsd;
     if (patch.expiresAt !== undefined) set.expires_at = patch.expiresAt;
     if (patch.disabled !== undefined) set.disabled_at = patch.disabled ? this.now() : null;
@@ -321,5 +336,8 @@ function toApiKey(row: ApiKeyTable): ApiKey {
     createdAt: Number(row.created_at),
     owner: row.owner ?? OPERATOR_USER_ID,
     mcp: row.mcp ? (JSON.parse(row.mcp) as McpGrant) : null,
+    cacheEnabled: row.cache_enabled === null || row.cache_enabled === undefined ? null : Number(row.cache_enabled) === 1,
+    cacheTtlS: row.cache_ttl_s === null || row.cache_ttl_s === undefined ? null : Number(row.cache_ttl_s),
+    cacheNamespace: row.cache_namespace ?? null,
   };
 }

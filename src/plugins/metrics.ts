@@ -135,7 +135,34 @@ export function registerMetrics(app: FastifyInstance, metrics: GatewayMetrics = 
 
 /** Values read when Prometheus scrapes: nothing to keep up to date per request. */
 function registerScrapeTimeGauges(app: FastifyInstance, registry: Registry, Gauge: PromClient['Gauge']): void {
-  const { circuits, channelControl, usage, requestLog } = app.gateway;
+  const { circuits, channelControl, usage, requestLog, responseCache } = app.gateway;
+  // The response cache's running totals (issue 32), read when scraped: nothing added per request.
+  new Gauge({
+    name: 'gateway_cache_lookups_total',
+    help: 'Response cache lookups by result (hit, miss, bypass) since start',
+    labelNames: ['result'],
+    registers: [registry],
+    collect() {
+      // Absent in apps built without it (plugin tests).
+      const counts = responseCache?.counts;
+      if (!counts) return;
+      this.set({ result: 'hit' }, counts.hits);
+      this.set({ result: 'miss' }, counts.misses);
+      this.set({ result: 'bypass' }, counts.bypasses);
+    },
+  });
+  new Gauge({
+    name: 'gateway_cache_bytes_total',
+    help: 'Response cache bytes served from and written to the store since start',
+    labelNames: ['direction'],
+    registers: [registry],
+    collect() {
+      const counts = responseCache?.counts;
+      if (!counts) return;
+      this.set({ direction: 'served' }, counts.bytesServed);
+      this.set({ direction: 'stored' }, counts.bytesStored);
+    },
+  });
   new Gauge({
     name: 'gateway_circuit_state',
     help: "Each channel's circuit: 0 closed, 1 half-open, 2 open",

@@ -171,7 +171,8 @@ function settleTokens(end: ResponseEnd, request: FastifyRequest, reply: FastifyR
   const { limiters } = request.server.admission;
   const usage = request.gw.usage;
   const failedBeforeOutput = end.finished && reply.raw.statusCode >= 400;
-  const used = usage ? usage.promptTokens + usage.completionTokens : failedBeforeOutput ? 0 : reservation.tokens;
+  // A cache hit used no upstream tokens (issue 32): its reservation goes back whole.
+  const used = request.gw.cacheHit ? 0 : usage ? usage.promptTokens + usage.completionTokens : failedBeforeOutput ? 0 : reservation.tokens;
   if (used > reservation.tokens) return limiters.add('tokens', reservation.counter, used - reservation.tokens);
   return limiters.give('tokens', reservation.counter, reservation.tokens - used, reservation.windowEndsAt);
 }

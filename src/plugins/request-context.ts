@@ -58,6 +58,8 @@ export interface RequestContext {
   responseText?: string | undefined;
   /** The charge worked out for `usage` (plugins/usage-recorder.ts), kept while usage stays the same. */
   charge?: { usage: Usage | undefined; value: Charge | undefined } | undefined;
+  /** The answer came from the response cache (issue 32): what it costs, what it saved, the price it was billed at. */
+  cacheHit?: { costUsd: number; savedUsd: number; billedPrice: string | null } | undefined;
   /** The request's server span when tracing is on (plugins/tracing.ts); upstream attempts are its children. */
   trace: RequestTrace | undefined;
 }

@@ -118,6 +118,8 @@ function usageEventFor(request: FastifyRequest, reply: FastifyReply, end: Respon
     image_input_tokens: usage?.imageInputTokens ?? 0,
     image_output_tokens: usage?.imageOutputTokens ?? 0,
     billed_price: charge?.billedPrice ?? null,
+    cache_hit: gw.cacheHit ? 1 : 0,
+    saved_cost_usd: gw.cacheHit?.savedUsd ?? 0,
   };
 }
 
@@ -127,6 +129,8 @@ function usageEventFor(request: FastifyRequest, reply: FastifyReply, end: Respon
  */
 export function chargeOfRequest(request: FastifyRequest): Charge | undefined {
   const gw = request.gw;
+  // A cache hit costs what the operator configured (issue 32), however many tokens it carries.
+  if (gw.cacheHit) return { usd: gw.cacheHit.costUsd, billedPrice: gw.cacheHit.billedPrice ?? '' };
   const known = gw.charge;
   if (known && known.usage === gw.usage) return known.value;
   const value = chargeOf(request.server.gateway.prices, gw.channel, gw.model ?? '', gw.usage, gw.facts?.media);

@@ -13,6 +13,7 @@ import { adminChannelRoutes } from './channel-routes.js';
 import { adminVendorRoutes } from './vendor-routes.js';
 import { adminModelRoutes } from './model-routes.js';
 import { adminMcpServerRoutes } from './mcp-server-routes.js';
+import { adminCacheRoutes } from './cache-routes.js';
 import { taskListRoutes } from '../task-log/routes.js';
 import { sendUsageCsv, usageAnswer } from '../management/usage-answer.js';
 import { keyListAnswer } from '../management/key-list.js';
@@ -45,6 +46,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
     return key;
   };
   const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
+  await adminCacheRoutes(app, opts);
 
   app.post(
     '/admin/api/keys',

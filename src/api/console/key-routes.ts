@@ -49,6 +49,7 @@ export async function consoleKeyRoutes(app: FastifyInstance, { opts }: ConsoleRo
     async (request, reply) => {
       const { user } = sessionOfRequest(request);
       const body = request.body as CreateBody;
+      refuseSharedNamespace(body, user.role);
       const asked = toKeyPatch(body, config.file.tiers, app.gateway.catalog);
       // Users have no MCP allowance to grant from (issue 31): only an operator gives keys MCP servers.
       if (user.role !== 'operator' && asked.mcp !== undefined) throw new GatewayError('GW_PERMISSION_DENIED', "Only an operator may change a key's MCP servers");
@@ -79,6 +80,7 @@ export async function consoleKeyRoutes(app: FastifyInstance, { opts }: ConsoleRo
       const { user } = sessionOfRequest(request);
       const key = live(await ownKey(request), 'changed');
       const body = request.body as PatchBody;
+      refuseSharedNamespace(body, user.role);
       const asked = toKeyPatch(body, config.file.tiers, app.gateway.catalog);
       // Users have no MCP allowance to grant from (issue 31): only an operator gives keys MCP servers.
       if (user.role !== 'operator' && asked.mcp !== undefined) throw new GatewayError('GW_PERMISSION_DENIED', "Only an operator may change a key's MCP servers");
@@ -111,4 +113,11 @@ export async function consoleKeyRoutes(app: FastifyInstance, { opts }: ConsoleRo
       return { ...(await views.one(regenerated.key)), key: regenerated.secret };
     },
   );
+}
+
+/** A shared cache namespace reads other tenants' answers: only an operator sets one (issue 32). */
+function refuseSharedNamespace(body: { cache_namespace?: string | null }, role: string): void {
+  if (body.cache_namespace !== undefined && role !== 'operator') {
+    throw new GatewayError('GW_REQ_INVALID_PARAM', "'cache_namespace' is set by an operator only", { param: 'cache_namespace' });
+  }
 }

@@ -10,6 +10,10 @@ import { embeddingsFacts } from './facts.js';
 import { EmbeddingsRequestDoc, validateEmbeddingsRequest, type EmbeddingsRequest } from './schemas.js';
 import { summariseEmbeddingsAnswer } from './summary.js';
 import { openaiErrors } from './errors.js';
+import { answerJsonCached } from '../../gateway/response-cache-dispatch.js';
+
+/** Embeddings never stream and never call tools: the cache keeps their JSON as sent. */
+const EMBEDDINGS_CACHE_CODEC = { hasClientToolCalls: () => false };
 
 declare module '../../contracts/translator.js' {
   interface FamilyPairs {
@@ -50,11 +54,13 @@ async function createEmbeddings(request: FastifyRequest, reply: FastifyReply): P
   const validated = request.body as EmbeddingsRequest;
   const { body, inputs, encoding } = validated;
   await admitEmbeddings(request, reply, validated);
-  // One call answers as the upstream's text where it can (no JSON round trip of the vectors).
-  if (inputs.length <= perCallLimit(request, body.model)) {
-    return dispatchJsonReply({ family: 'embeddings', model: body.model, body, request, reply, client: { vectors: vectorsOf(encoding, inputs) } });
-  }
-  return embedInCalls(request, reply, validated);
+  return answerJsonCached({ family: 'embeddings', model: body.model, request, reply, codec: EMBEDDINGS_CACHE_CODEC }, () => {
+    // One call answers as the upstream's text where it can (no JSON round trip of the vectors).
+    if (inputs.length <= perCallLimit(request, body.model)) {
+      return dispatchJsonReply({ family: 'embeddings', model: body.model, body, request, reply, client: { vectors: vectorsOf(encoding, inputs) } });
+    }
+    return embedInCalls(request, reply, validated);
+  });
 }
 
 async function admitEmbeddings(request: FastifyRequest, reply: FastifyReply, validated: EmbeddingsRequest): Promise<void> {

@@ -5,6 +5,8 @@ import { GENERATE_CONTENT_ENDPOINTS, IMAGE_MODELS } from '../../catalog/models.j
 import type { GeminiGenerateContentRequest, GeminiGenerateContentResponse, GeminiMethod, GenerateContentCall } from '../../protocols/gemini-generate/types.js';
 import type { TranslatorPair } from '../../contracts/translator.js';
 import { dispatchJson, dispatchStream } from '../../gateway/dispatch.js';
+import { answerJsonCached } from '../../gateway/response-cache-dispatch.js';
+import { generateContentCacheCodec } from './cache-codec.js';
 import { admit } from '../../plugins/rate-limit.js';
 import { toFastifyValidator } from '../../validation/compile.js';
 import { GenerateContentQuerySchema, GenerateContentRequestSchema, validateGenerateContentQuery, validateGenerateContentRequest } from './schemas.js';
@@ -158,12 +160,14 @@ async function handle(request: FastifyRequest, reply: FastifyReply, model: strin
   const options = { family: 'generate-content' as const, model, request, reply, client: { hidesReasoning: !includeThoughts } };
   if (method === 'streamGenerateContent' && (imageModel || (request.query as { alt?: string }).alt === 'sse')) {
     const body = { method, body: request.body } as GenerateContentCall;
-    await dispatchStream({ ...options, body, renderError: renderGoogleStreamError, deliveredText: generateContentChunkText });
+    await dispatchStream({ ...options, body, renderError: renderGoogleStreamError, deliveredText: generateContentChunkText, cache: { codec: generateContentCacheCodec } });
     return reply;
   }
   const body = { method: 'generateContent', body: request.body } as GenerateContentCall;
-  const response = (await dispatchJson({ ...options, body })).body;
+  const caching = { family: 'generate-content' as const, model, request, reply, codec: generateContentCacheCodec };
+  const response = await answerJsonCached(caching, async () => (await dispatchJson({ ...options, body })).body);
   // Without alt=sse a Gemini stream is one JSON array of responses (gemini.md); a finished
-  // answer is that array with a single element.
-  return method === 'streamGenerateContent' ? [response] : response;
+  // answer is that array with a single element (the cache answers JSON text).
+  if (method !== 'streamGenerateContent') return response;
+  return typeof response === 'string' ? `[${response}]` : [response];
 }

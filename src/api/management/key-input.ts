@@ -56,6 +56,9 @@ export function toKeyPatch(body: CreateKeyBody | PatchKeyBody, tiers: Readonly<R
   if (body.max_parallel_requests !== undefined) patch.maxParallel = body.max_parallel_requests;
   if (body.mcp !== undefined) patch.mcp = body.mcp;
   if (body.budget_usd !== undefined) patch.budgetUsd = body.budget_usd;
+  if (body.cache_enabled !== undefined) patch.cacheEnabled = body.cache_enabled;
+  if (body.cache_ttl_seconds !== undefined) patch.cacheTtlS = body.cache_ttl_seconds;
+  if (body.cache_namespace !== undefined) patch.cacheNamespace = body.cache_namespace;
   if (body.expires_at !== undefined) patch.expiresAt = body.expires_at === null ? null : parseTimestamp(body.expires_at, 'expires_at');
   if ('disabled' in body && body.disabled !== undefined) patch.disabled = body.disabled;
   return patch;
@@ -90,6 +93,9 @@ export function toKeyView(key: ApiKey, now: number): KeyFields {
     max_parallel_requests: key.maxParallel,
     mcp: key.mcp ? Object.fromEntries(Object.entries(key.mcp).map(([server, tools]) => [server, tools ? [...tools] : null])) : null,
     budget_usd: key.budgetUsd,
+    cache_enabled: key.cacheEnabled ?? null,
+    cache_ttl_seconds: key.cacheTtlS ?? null,
+    cache_namespace: key.cacheNamespace ?? null,
     expires_at: iso(key.expiresAt),
     disabled: key.disabledAt !== null,
     created_at: new Date(key.createdAt).toISOString(),

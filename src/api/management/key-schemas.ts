@@ -51,6 +51,10 @@ const keyFields = {
   expires_at: Nullable(Timestamp),
   /** null: no MCP server (issue 31: deny by default). */
   mcp: Nullable(McpGrantSchema()),
+  /** Response cache (issue 32): null follows the model's or the global switch. */
+  cache_enabled: Nullable(Type.Boolean({ description: 'Response cache for this key: true on, false off, null follows the model or global switch' })),
+  cache_ttl_seconds: Nullable(Type.Integer({ minimum: 1, maximum: 31_536_000, description: "Default TTL of this key's cache entries" })),
+  cache_namespace: Nullable(Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._:@/+-]+$', description: 'Operator only: a shared cache namespace instead of the owner scope' })),
 };
 
 /** The limit and scope fields, all optional, shared by create and patch. */
@@ -91,6 +95,9 @@ export const KeyView = Type.Object({
   max_parallel_requests: Nullable(Type.Integer()),
   mcp: Nullable(Type.Record(Type.String(), Nullable(Type.Array(Type.String())))),
   budget_usd: Nullable(Type.Number()),
+  cache_enabled: Type.Optional(Nullable(Type.Boolean())),
+  cache_ttl_seconds: Type.Optional(Nullable(Type.Integer())),
+  cache_namespace: Type.Optional(Nullable(Type.String())),
   expires_at: IsoOrNull,
   disabled: Type.Boolean(),
   created_at: Type.String({ description: 'ISO-8601 date-time' }),

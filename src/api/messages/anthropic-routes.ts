@@ -3,6 +3,8 @@ import { anthropicErrors, messagesErrors } from './errors.js';
 import { anthropicMessagesFacts } from './facts.js';
 import { GatewayError } from '../../errors.js';
 import { dispatchJsonReply, dispatchStream } from '../../gateway/dispatch.js';
+import { answerJsonCached } from '../../gateway/response-cache-dispatch.js';
+import { anthropicCacheCodec } from './anthropic-cache-codec.js';
 import { isRouted } from '../../gateway/route-model.js';
 import { findModel } from '../../catalog/models.js';
 import { admit } from '../../plugins/rate-limit.js';
@@ -63,11 +65,13 @@ export async function anthropicMessagesRoutes(app: FastifyInstance): Promise<voi
       if (admitting) await admitting;
       const client = { passThrough: passThroughOf(request), hidesReasoning: !showsThinking(body) };
       const options = { family: 'anthropic-messages' as const, model: body.model, body, request, reply, client };
+      // Beta features change the answer: the header is part of the cache key.
+      const keyExtra = request.headers['anthropic-beta'] as string | undefined;
       if (body.stream) {
-        await dispatchStream({ ...options, renderError: anthropicStreamError(request.id), deliveredText: anthropicEventText });
+        await dispatchStream({ ...options, renderError: anthropicStreamError(request.id), deliveredText: anthropicEventText, cache: { codec: anthropicCacheCodec, keyExtra } });
         return reply;
       }
-      return dispatchJsonReply(options);
+      return answerJsonCached({ family: 'anthropic-messages', model: body.model, request, reply, codec: anthropicCacheCodec, keyExtra }, () => dispatchJsonReply(options));
     },
   );
 

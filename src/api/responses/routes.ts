@@ -3,6 +3,8 @@ import { generalErrors } from '../general/errors.js';
 import { responsesFacts } from './facts.js';
 import type { OpenAIResponsesRequest, ResponsesTranslatorPair } from '../../protocols/openai-responses/types.js';
 import { dispatchJson, dispatchStream } from '../../gateway/dispatch.js';
+import { answerJsonCached } from '../../gateway/response-cache-dispatch.js';
+import { responsesCacheCodec } from './cache-codec.js';
 import { admit } from '../../plugins/rate-limit.js';
 import { toFastifyValidator } from '../../validation/compile.js';
 import { ResponsesRequest, validateResponsesRequest } from './schemas.js';
@@ -40,14 +42,16 @@ export async function responsesRoutes(app: FastifyInstance): Promise<void> {
       const remember = answerRememberer(gateway, body.store === false);
       const options = { family: 'responses' as const, model: body.model, body, request, reply, channels };
       if (body.stream) {
-        await dispatchStream({ ...options, onAnswerId: remember, renderError: renderResponsesStreamError, deliveredText: responsesEventText });
+        await dispatchStream({ ...options, onAnswerId: remember, renderError: renderResponsesStreamError, deliveredText: responsesEventText, cache: { codec: responsesCacheCodec } });
         return reply;
       }
-      const answered = await dispatchJson(options);
-      if (remember && typeof answered.body.id === 'string') {
-        await remember(answered.channel, answered.body.id).catch((error: unknown) => request.log.error({ err: error, channel: answered.channel.name }, 'could not remember the channel of a stored response'));
-      }
-      return answered.body;
+      return answerJsonCached({ family: 'responses', model: body.model, request, reply, codec: responsesCacheCodec }, async () => {
+        const answered = await dispatchJson(options);
+        if (remember && typeof answered.body.id === 'string') {
+          await remember(answered.channel, answered.body.id).catch((error: unknown) => request.log.error({ err: error, channel: answered.channel.name }, 'could not remember the channel of a stored response'));
+        }
+        return answered.body;
+      });
     },
   );
 }

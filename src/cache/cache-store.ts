@@ -1,0 +1,61 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/connect.js';
+import type { ResponseCacheTable } from '../db/schema.js';
+
+export type CacheEntry = ResponseCacheTable;
+
+/**
+ * The response cache's entries in the gateway's own store: the embedded SQLite file, or PostgreSQL,
+ * where every instance reads and writes the same table. One indexed read per lookup.
+ */
+export class ResponseCacheStore {
+  constructor(private readonly db: Db) {}
+
+  /** The live entry with this id in this scope (the id already covers the scope; checked again all the same). */
+  async get(id: string, scope: string, now: number): Promise<CacheEntry | undefined> {
+    const row = await this.db.selectFrom('response_cache').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row || row.scope !== scope || Number(row.expires_at) <= now) return undefined;
+    return { ...row, created_at: Number(row.created_at), expires_at: Number(row.expires_at), bytes: Number(row.bytes) };
+  }
+
+  async put(entry: CacheEntry): Promise<void> {
+    const { id: _id, ...rest } = entry;
+    await this.db.insertInto('response_cache').values(entry).onConflict((c) => c.column('id').doUpdateSet(rest)).execute();
+  }
+
+  /** Removes a scope's entries (with its sub-namespaces), optionally of one model only; all when no scope. */
+  async purge(filter: { scope?: string | undefined; model?: string | undefined }): Promise<number> {
+    let query = this.db.deleteFrom('response_cache');
+    if (filter.scope !== undefined) {
+      const prefix = `${filter.scope}/`;
+      // substr, not LIKE: ids may hold `_`, which LIKE reads as a wildcard (another tenant's scope).
+      query = query.where((eb) => eb.or([eb('scope', '=', filter.scope!), eb(sql<string>`substr(scope, 1, ${prefix.length})`, '=', prefix)]));
+    }
+    if (filter.model !== undefined) query = query.where('model', '=', filter.model);
+    const result = await query.executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
+  /** Removes expired entries, then the oldest until the store is under its cap. Runs in the background. */
+  async sweep(now: number, maxBytes: number): Promise<number> {
+    let removed = Number((await this.db.deleteFrom('response_cache').where('expires_at', '<=', now).executeTakeFirst()).numDeletedRows);
+    let total = await this.totalBytes();
+    while (total > maxBytes) {
+      const oldest = await this.db.selectFrom('response_cache').select(['id', 'bytes']).orderBy('created_at').limit(200).execute();
+      if (oldest.length === 0) break;
+      const victims: string[] = [];
+      for (const row of oldest) {
+        if (total <= maxBytes) break;
+        victims.push(row.id);
+        total -= Number(row.bytes);
+      }
+      removed += Number((await this.db.deleteFrom('response_cache').where('id', 'in', victims).executeTakeFirst()).numDeletedRows);
+    }
+    return removed;
+  }
+
+  async totalBytes(): Promise<number> {
+    const row = await this.db.selectFrom('response_cache').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('bytes'), sql<number>`0`).as('total')).executeTakeFirst();
+    return Number(row?.total ?? 0);
+  }
+}

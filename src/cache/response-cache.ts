@@ -1,0 +1,91 @@
+import type { CacheConfig } from '../config/schema.js';
+import type { Db } from '../db/connect.js';
+import type { ApiKey } from '../keys/key-store.js';
+import { CacheSwitches, type CachePolicy, type CacheSwitch } from './cache-policy.js';
+import { ResponseCacheStore, type CacheEntry } from './cache-store.js';
+
+const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
+const DEFAULT_SWEEP_S = 60;
+
+/** Running totals for /metrics (read at scrape time). */
+export interface CacheCounts {
+  hits: number;
+  misses: number;
+  bypasses: number;
+  /** Bytes answered from the cache, and bytes written to it. */
+  bytesServed: number;
+  bytesStored: number;
+}
+
+/**
+ * The exact response cache (issue 32): the switches, the store, the counters and the background
+ * sweep (expired entries out, the size cap kept) that never runs on a request's path.
+ */
+export class ResponseCache {
+  readonly switches: CacheSwitches;
+  readonly store: ResponseCacheStore;
+  readonly counts: CacheCounts = { hits: 0, misses: 0, bypasses: 0, bytesServed: 0, bytesStored: 0 };
+  readonly hitCostFraction: number;
+  readonly cachesToolCalls: boolean;
+  readonly maxBytes: number;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly db: Db,
+    private readonly config: CacheConfig | undefined,
+    private readonly now: () => number,
+  ) {
+    this.switches = new CacheSwitches(config);
+    this.store = new ResponseCacheStore(db);
+    this.hitCostFraction = config?.hit_cost_fraction ?? 0;
+    this.cachesToolCalls = config?.cache_tool_calls ?? false;
+    this.maxBytes = config?.max_bytes ?? DEFAULT_MAX_BYTES;
+  }
+
+  policyFor(key: ApiKey | undefined, model: string): CachePolicy | undefined {
+    return this.switches.policyFor(key, model);
+  }
+
+  async lookup(id: string, scope: string): Promise<CacheEntry | undefined> {
+    return this.store.get(id, scope, this.now());
+  }
+
+  /** Stores without making the answer wait: a failed write only costs a later miss. */
+  put(entry: CacheEntry): void {
+    this.counts.bytesStored += entry.bytes;
+    this.store.put(entry).catch(() => undefined);
+  }
+
+  /** Reads the admin API's switches (every instance, each sweep: a change elsewhere lands within one interval). */
+  async loadSwitches(): Promise<void> {
+    const rows = await this.db.selectFrom('cache_settings').selectAll().execute();
+    this.switches.apply(rows.map((r) => ({ target: r.target, enabled: Number(r.enabled) === 1, ttlS: r.ttl_s === null ? null : Number(r.ttl_s) })));
+  }
+
+  /** The admin API sets a switch: `*` for the global one, else a model id; null removes the override. */
+  async setSwitch(target: string, value: CacheSwitch | null): Promise<void> {
+    if (value === null) await this.db.deleteFrom('cache_settings').where('target', '=', target).execute();
+    else {
+      const row = { target, enabled: value.enabled ? 1 : 0, ttl_s: value.ttlS, updated_at: this.now() };
+      await this.db.insertInto('cache_settings').values(row).onConflict((c) => c.column('target').doUpdateSet({ enabled: row.enabled, ttl_s: row.ttl_s, updated_at: row.updated_at })).execute();
+    }
+    await this.loadSwitches();
+  }
+
+  async start(): Promise<void> {
+    await this.loadSwitches();
+    const every = (this.config?.sweep_interval_seconds ?? DEFAULT_SWEEP_S) * 1000;
+    this.timer = setInterval(() => void this.sweep().catch(() => undefined), every);
+    this.timer.unref();
+  }
+
+  async sweep(): Promise<number> {
+    await this.loadSwitches();
+    return this.store.sweep(this.now(), this.maxBytes);
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+}
