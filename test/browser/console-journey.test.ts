@@ -231,8 +231,8 @@ describe.skipIf('missing' in CHROMIUM)('the console in a browser (issue 12)', { 
       const modelRow = operator.getByRole('row').filter({ hasText: 'acme-chat' });
       await expect.poll(() => modelRow.textContent()).toContain('not served yet');
       await expect.poll(() => modelRow.textContent()).toContain('in $1');
-      // The default catalog is priced from the built-in sheet: never $0 on a fresh gateway.
-      await expect.poll(() => operator.getByRole('row').filter({ hasText: 'epsilon-4.7' }).textContent()).toMatch(/in \$0\.6.*built-in/);
+      // The default catalog served by the simulator is free (issue 35), and says what a vendor would cost.
+      await expect.poll(() => operator.getByRole('row').filter({ hasText: 'epsilon-4.7' }).textContent()).toMatch(/simulated answers.*free \(simulator\).*in \$0\.6.*once a vendor serves it/);
 
       // The vendor account: a channel pointing at the vendor, mapping the model.
       await go(operator, '/channels');
@@ -270,7 +270,8 @@ describe.skipIf('missing' in CHROMIUM)('the console in a browser (issue 12)', { 
       await shot(operator, 'request-cost-lines');
       await operator.keyboard.press('Escape');
       const sheetRow = operator.getByRole('row').filter({ hasText: 'epsilon-4.7' });
-      await expect.poll(() => sheetRow.textContent()).toMatch(/\$0\.0*[1-9]/);
+      // A simulated answer costs nothing unless the operator prices the model.
+      await expect.poll(() => sheetRow.locator('td[data-label="Cost"]').textContent()).toBe('$0.00');
 
       // Spend against budgets on the keys page.
       await go(operator, '/token');

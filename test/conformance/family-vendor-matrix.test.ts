@@ -129,6 +129,8 @@ const FAMILIES: Record<PairFamily, FamilyCase> = {
   },
 };
 
+const CLOUD_UPSTREAM_MODELS: Record<string, string> = { 'azure-openai': 'gpt-4.1', vertex: 'gemini-2.5-flash', bedrock: 'amazon.nova-pro-v1:0' };
+
 const UPSTREAM_FAULTS: Array<[upstream: number, client: number]> = [
   [400, 400],
   [401, 502],
@@ -141,10 +143,18 @@ const pairs = PROVIDERS.flatMap((provider) =>
   (Object.keys(provider.pairs) as PairFamily[]).map((family) => ({ provider, family, label: `${family} → ${provider.vendor}` })),
 );
 
-describe.each(pairs)('conformance: $label', ({ provider, family }: { provider: ProviderModule; family: PairFamily }) => {
+/**
+ * Pairs whose built-in simulator does not speak that endpoint yet (placeholders, listed in the
+ * closing note of issue 30): Azure's images and Vertex's `:predict` embeddings are tested against
+ * fakes in test/api/clouds, not here.
+ */
+const SIMULATOR_GAPS = new Set(['images → azure-openai', 'embeddings → vertex']);
+
+describe.each(pairs.filter((pair) => !SIMULATOR_GAPS.has(pair.label)))('conformance: $label', ({ provider, family }: { provider: ProviderModule; family: PairFamily }) => {
   const spec = FAMILIES[family];
   const channel = `conformance-${provider.vendor}`;
-  const upstreamModel = Object.values(provider.defaultModels)[0]!;
+  // Cloud vendors list no public models of their own: a model their simulator serves stands in.
+  const upstreamModel = Object.values(provider.defaultModels)[0] ?? CLOUD_UPSTREAM_MODELS[provider.vendor]!;
   let gateway: TestGateway;
   const send = (stream: boolean) =>
     fetch(gateway.url + (stream ? (spec.streamPath ?? spec.path) : spec.path), {
@@ -154,7 +164,7 @@ describe.each(pairs)('conformance: $label', ({ provider, family }: { provider: P
     });
 
   beforeAll(async () => {
-    const models = Object.fromEntries(spec.models.map((m) => [m, provider.defaultModels[m] ?? upstreamModel]));
+    const models = Object.fromEntries(spec.models.map((m) => [m, provider.defaultModels[m] ?? (family === 'images' && provider.vendor === 'vertex' ? 'gemini-2.5-flash-image' : upstreamModel)]));
     gateway = await startTestGateway({ file: { channels: [{ name: channel, vendor: provider.vendor, models, api_key: 'simulator-key', max_retries: 0 }] } });
   });
   afterAll(() => gateway.stop());
@@ -165,7 +175,7 @@ describe.each(pairs)('conformance: $label', ({ provider, family }: { provider: P
     expect(response.status, JSON.stringify(json)).toBe(200);
     spec.checkBody(json);
     const upstream = gateway.deps.simulators.get(channel)!.requests.at(-1)!;
-    expect(upstream.headers.authorization ?? upstream.headers['x-api-key'] ?? upstream.headers['x-goog-api-key']).toBeTruthy();
+    expect(upstream.headers.authorization ?? upstream.headers['x-api-key'] ?? upstream.headers['x-goog-api-key'] ?? upstream.headers['api-key']).toBeTruthy();
     await gateway.deps.usage.flush();
     const event = await gateway.deps.db.selectFrom('usage_events').selectAll().orderBy('id', 'desc').executeTakeFirstOrThrow();
     expect(event).toMatchObject({ channel, status: 200, outcome: 'success' });
