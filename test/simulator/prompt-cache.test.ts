@@ -76,14 +76,17 @@ describe('simulator prompt caching (issue 21)', () => {
   });
 });
 
-describe('a fresh gateway shows non-zero costs (issue 21)', () => {
+// Simulated answers are free unless the operator prices them (issue 35): these are the sheet's figures for the models behind them.
+const SHEET_PRICES = { 'delta-4.1': { prompt_per_1m: 2, cached_prompt_per_1m: 0.5, completion_per_1m: 8 }, 'gamma-2.5-flash-lite': { prompt_per_1m: 0.1, completion_per_1m: 0.4 } };
+
+describe('priced simulator models show non-zero costs (issues 21, 35)', () => {
   let gateway: TestGateway;
   beforeAll(async () => {
-    gateway = await startTestGateway();
+    gateway = await startTestGateway({ file: { prices: SHEET_PRICES } });
   });
   afterAll(() => gateway.stop());
 
-  it('prices the default catalog from the built-in sheet and bills a repeated prefix at the cached price', async () => {
+  it('bills the simulator at the operator\'s prices, a repeated prefix at the cached price', async () => {
     const ask = (question: string) =>
       call(gateway, 'POST', '/v1/chat/completions', { model: 'delta-4.1', messages: [{ role: 'system', content: LONG }, { role: 'user', content: question }] });
     const first = await ask('What is clause 3?');

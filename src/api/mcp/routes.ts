@@ -18,11 +18,19 @@ const AGGREGATE = '*';
  * stateless per request; the session id is the gateway's own, kept in the shared store, so any
  * instance continues a session another started.
  */
+/** The request body as documented: one JSON-RPC 2.0 message (request, notification or response); the SDK checks the rest. */
+const JSON_RPC_MESSAGE = {
+  type: 'object',
+  required: ['jsonrpc'],
+  properties: { jsonrpc: { const: '2.0' }, id: { type: ['string', 'integer'] }, method: { type: 'string' }, params: { type: 'object' } },
+  description: 'One JSON-RPC 2.0 message of the Model Context Protocol',
+} as const;
+
 export async function mcpRoutes(app: FastifyInstance): Promise<void> {
   const config = { errors: mcpErrors, operation: 'mcp' };
   const schema = (summary: string) => ({ summary, tags: ['mcp'], security: [{ bearer: [] }], hide: false });
   for (const path of ['/mcp', '/mcp/:server']) {
-    app.post(path, { config, schema: schema('MCP (Streamable HTTP): one JSON-RPC message') }, (request, reply) => post(request, reply));
+    app.post(path, { config, schema: { ...schema('MCP (Streamable HTTP): one JSON-RPC message'), body: JSON_RPC_MESSAGE } }, (request, reply) => post(request, reply));
     app.get(path, { config, schema: schema('MCP server-to-client stream: not offered (405)') }, (request, reply) =>
       reply.code(405).header('allow', 'POST, DELETE').send(jsonRpcError(HTTP_LEVEL_ERROR, 'Method not allowed: this gateway opens no standalone SSE stream; answers come on each POST')),
     );

@@ -14,7 +14,8 @@ describe('response cache (issue 32)', () => {
   const upstreamCalls = () => [...gateway.deps.simulators.values()].reduce((n, s) => n + s.requests.length, 0);
 
   beforeAll(async () => {
-    gateway = await startTestGateway({ file: { cache: { enabled: true, ttl_seconds: 600 } } });
+    // An operator's price: simulated answers are otherwise free (issue 35), and a hit saves nothing.
+    gateway = await startTestGateway({ file: { cache: { enabled: true, ttl_seconds: 600 }, prices: { 'delta-4.1': { prompt_per_1m: 2, completion_per_1m: 8 } } } });
     client = new OpenAI({ apiKey: TEST_KEY, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
   });
   afterAll(() => gateway.stop());

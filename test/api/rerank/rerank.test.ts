@@ -7,7 +7,8 @@ import { startTestGateway, TEST_KEY, type TestGateway } from '../../helpers/gate
 describe('POST /v1/rerank and simulator embeddings (issue 29)', () => {
   let gateway: TestGateway;
   beforeAll(async () => {
-    gateway = await startTestGateway({ file: { request_log: { bodies: true } } });
+    // Priced as the sheet prices Cohere's rerank: simulated answers are free unless priced (issue 35).
+    gateway = await startTestGateway({ file: { request_log: { bodies: true }, prices: { 'rerank-v3.5': { per_search: 0.002 } } } });
   });
   afterAll(() => gateway.stop());
 
