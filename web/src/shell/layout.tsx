@@ -1,5 +1,6 @@
 import { Suspense, useEffect, useState } from 'react';
 import { Loading } from './loading';
+import { ConfirmDialog } from '../components/confirm-dialog';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { useSession, useUser } from './session';
 import type { Role } from '../lib/types';
@@ -30,6 +31,7 @@ export function Layout() {
   const user = useUser();
   const { signOut } = useSession();
   const [menuOpen, setMenuOpen] = useState(false);
+  const [confirmEverywhere, setConfirmEverywhere] = useState(false);
   const location = useLocation();
   // A chosen page closes the narrow-screen menu.
   useEffect(() => setMenuOpen(false), [location.pathname]);
@@ -62,13 +64,19 @@ export function Layout() {
             </li>
           ))}
         </ul>
+        {/* The API reference first: "Sign out everywhere" ends every session, so it sits last and asks first (issue 35). */}
         <div className="sidenav-foot">
-          <button type="button" className="link-button" onClick={() => void signOut(true)}>
+          <a href="/docs">API reference</a>
+          <button type="button" className="link-button" onClick={() => setConfirmEverywhere(true)}>
             Sign out everywhere
           </button>
-          <a href="/docs">API reference</a>
         </div>
       </nav>
+      {confirmEverywhere && (
+        <ConfirmDialog title="Sign out everywhere?" confirmLabel="Sign out everywhere" danger onConfirm={() => signOut(true)} onClose={() => setConfirmEverywhere(false)}>
+          <p>This ends every session of {user.email ?? user.name}: on this device and on every other browser signed in as you. API keys keep working.</p>
+        </ConfirmDialog>
+      )}
       <main id="main" className="content" tabIndex={-1}>
         <Suspense fallback={<Loading />}>
           <Outlet />
