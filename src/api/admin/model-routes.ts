@@ -138,7 +138,7 @@ export async function adminModelRoutes(
       await catalogSync.refresh();
       const after = catalog.find(entry.id);
       if (after) return view(after);
-      if ((request.query as { prune?: boolean }).prune === true) await pruneDeletedModel(entry.id, users, keys);
+      if ((request.query as { prune?: string }).prune === 'true') await pruneDeletedModel(entry.id, users, keys);
       return reply.code(204).send();
     },
   );

@@ -12,7 +12,7 @@ const PRICE_SOURCES = ['channel', 'operator', 'builtin'] as const;
 export const ModelIdParams = Type.Object({ id: Type.String({ description: 'The public model id' }) });
 
 export const DeleteModelQuery = Type.Object({
-  prune: Type.Optional(Type.Boolean({ description: "true: also remove the deleted model from every user's allowance and every key's model list" })),
+  prune: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: "true: also remove the deleted model from every user's allowance and every key's model list" })),
 });
 
 const Kind = enumOf(OPERATOR_KINDS);
