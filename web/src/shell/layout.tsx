@@ -1,6 +1,5 @@
-import { Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState, type ComponentType } from 'react';
 import { Loading } from './loading';
-import { ConfirmDialog } from '../components/confirm-dialog';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { useSession, useUser } from './session';
 import type { Role } from '../lib/types';
@@ -27,7 +26,7 @@ export const NAV: readonly NavItem[] = [
 ];
 
 /** The signed-in frame: a left nav (a menu button on narrow screens), the page, and who is signed in. */
-export function Layout() {
+export function Layout({ ConfirmSignOutEverywhere }: { ConfirmSignOutEverywhere: ComponentType<{ onClose: () => void }> }) {
   const user = useUser();
   const { signOut } = useSession();
   const [menuOpen, setMenuOpen] = useState(false);
@@ -72,11 +71,8 @@ export function Layout() {
           </button>
         </div>
       </nav>
-      {confirmEverywhere && (
-        <ConfirmDialog title="Sign out everywhere?" confirmLabel="Sign out everywhere" danger onConfirm={() => signOut(true)} onClose={() => setConfirmEverywhere(false)}>
-          <p>This ends every session of {user.email ?? user.name}: on this device and on every other browser signed in as you. API keys keep working.</p>
-        </ConfirmDialog>
-      )}
+      {/* The dialog comes from app.tsx: the shell stands below the components (docs/decisions.md, console layout). */}
+      {confirmEverywhere && <ConfirmSignOutEverywhere onClose={() => setConfirmEverywhere(false)} />}
       <main id="main" className="content" tabIndex={-1}>
         <Suspense fallback={<Loading />}>
           <Outlet />
