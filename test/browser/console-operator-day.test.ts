@@ -85,6 +85,12 @@ describe.skipIf('missing' in CHROMIUM)("the operator's day in the console, round
     expect((await admin(gateway, 'GET', `/users/${person.id}`)).json.models).toEqual(['delta-4.1']);
   });
 
+  it('shows a bad status filter of the request log as a sentence, not a regex', async () => {
+    await go('/requests?status=weird');
+    await page.getByText("'status' must be an HTTP status such as 429, a class such as 4xx, 'error' or 'success'").first().waitFor();
+    expect(await page.getByText('must match the pattern').count()).toBe(0);
+  });
+
   it("says a user's budget one way: for all their keys together, on the users page and in the key form", async () => {
     const person = await inviteUser(gateway, { email: 'budgeted@example.org', budget_usd: 1 });
     await go('/users');
