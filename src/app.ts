@@ -9,6 +9,7 @@ import { renderGeneralError } from './api/general/errors.js';
 import { completeOpenApiDocument } from './api/openapi/complete-document.js';
 import { docsUi } from './api/openapi/docs-ui.js';
 import { lazyCompilers } from './validation/fastify-compilers.js';
+import { narrowModelListToKey } from './validation/model-keyed.js';
 import { familyOfRoute, registerAuth } from './plugins/auth.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
 import { redactUrl } from './plugins/redact-url.js';
@@ -121,7 +122,7 @@ export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
     done();
   });
   registerJsonBody(app, deps.config.bodyLimitBytes, deps.requestLog.settings.bodies);
-  app.setErrorHandler((error, request, reply) => sendError(request, reply, toGatewayError(error, request)));
+  app.setErrorHandler((error, request, reply) => sendError(request, reply, narrowModelListToKey(toGatewayError(error, request), request.gw?.key?.models)));
   app.setNotFoundHandler((request, reply) =>
     sendError(request, reply, new GatewayError('GW_ROUTE_NOT_FOUND', `No endpoint ${request.method} ${request.url.split('?')[0]}`)),
   );

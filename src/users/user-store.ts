@@ -61,6 +61,12 @@ export class UserStore {
     return row ? toUser(row) : undefined;
   }
 
+  /** Whether anyone can sign in with an email and password yet (a fresh install has only the admin token). */
+  async anyHasPassword(): Promise<boolean> {
+    const row = await this.db.selectFrom('users').select('id').where('password_hash', 'is not', null).limit(1).executeTakeFirst();
+    return row !== undefined;
+  }
+
   async list(): Promise<User[]> {
     const rows = await this.db.selectFrom('users').selectAll().orderBy('created_at').orderBy('id').execute();
     return rows.map(toUser);

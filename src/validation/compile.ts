@@ -25,6 +25,9 @@ const ajv = new Ajv({
 
 export type Validator<T> = (value: unknown) => T;
 
+/** Schema keyword with a pattern's rule in words ("must be …"), used in its 400 message instead of the regex. */
+export const PATTERN_RULE = 'x-pattern-rule';
+
 /**
  * A validator for a schema; the returned function throws a 400 GatewayError naming the field and
  * the rule. The schema is compiled at its first use, once (issue 24): Ajv's generated code for
@@ -96,8 +99,11 @@ function describeError(error: ErrorObject | undefined): string {
       return `${field} must not be shorter than ${String(params.limit)} character(s)`;
     case 'maxLength':
       return `${field} must not be longer than ${String(params.limit)} character(s)`;
-    case 'pattern':
-      return `${field} must match the pattern ${String(params.pattern)}`;
+    case 'pattern': {
+      // A schema may say its rule in words (PATTERN_RULE): people read the message, not the regex (issue 35).
+      const rule = (error.parentSchema as Record<string, unknown> | undefined)?.[PATTERN_RULE];
+      return typeof rule === 'string' ? `${field} ${rule}` : `${field} must match the pattern ${String(params.pattern)}`;
+    }
     case 'multipleOf':
       return `${field} must be a multiple of ${String(params.multipleOf)}`;
     case 'additionalProperties':

@@ -41,6 +41,18 @@ export function withCatalogModels(error: unknown, family: EndpointFamily, catalo
   return new GatewayError('GW_REQ_INVALID_PARAM', `${MODEL_ENUM_MESSAGE}${all.join(', ')}`, { param: 'model' });
 }
 
+/**
+ * A refused model told to a key with a model list (issue 35): the list names only the models this
+ * key may use, never the whole catalog (which would tell a key holder about models not theirs).
+ */
+export function narrowModelListToKey(error: GatewayError, keyModels: readonly string[] | null | undefined): GatewayError {
+  if (!keyModels || error.param !== 'model' || !error.message.startsWith(MODEL_ENUM_MESSAGE)) return error;
+  const listed = error.message.slice(MODEL_ENUM_MESSAGE.length).split(', ');
+  const usable = listed.filter((model) => keyModels.includes(model));
+  const message = usable.length > 0 ? `${MODEL_ENUM_MESSAGE}${usable.join(', ')}` : "'model' names no model this API key may use on this endpoint";
+  return new GatewayError('GW_REQ_INVALID_PARAM', message, { param: 'model' });
+}
+
 function modelEnumOf(schema: TObject): string[] {
   const model = (schema.properties as Record<string, { enum?: unknown[] }>).model;
   return (model?.enum ?? []).filter((value): value is string => typeof value === 'string');

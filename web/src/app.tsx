@@ -4,6 +4,7 @@ import { LoginPage } from './features/auth/login-page';
 import { InvitePage } from './features/auth/invite-page';
 import { KeysPage } from './features/keys/keys-page';
 import { Layout } from './shell/layout';
+import { SignOutEverywhereDialog } from './components/sign-out-everywhere';
 import { Loading } from './shell/loading';
 import { NotifyProvider } from './shell/notify';
 import { RequireRole, RequireSession } from './shell/route-guards';
@@ -29,7 +30,7 @@ export function App() {
               <Route path="/login" element={<LoginPage />} />
               <Route path="/invite" element={<InvitePage />} />
               <Route element={<RequireSession />}>
-                <Route element={<Layout />}>
+                <Route element={<Layout ConfirmSignOutEverywhere={SignOutEverywhereDialog} />}>
                   <Route index element={<Navigate to="/token" replace />} />
                   <Route path="/token" element={<KeysPage />} />
                   <Route path="/usage" element={<UsagePage />} />

@@ -5,9 +5,12 @@ import { PRICE_SHEET } from '../../catalog/price-sheet.js';
 import type { ModelConfig } from '../../config/schema.js';
 import { GatewayError } from '../../errors.js';
 import { routeModel } from '../../gateway/route-model.js';
+import type { KeyStore } from '../../keys/key-store.js';
+import type { UserStore } from '../../users/user-store.js';
+import { pruneDeletedModel } from './model-prune.js';
 import { validated } from '../management/route-validation.js';
 import {
-  CreateModelBody, ModelIdParams, ModelList, ModelView, PatchModelBody, PriceSheetView,
+  CreateModelBody, DeleteModelQuery, ModelIdParams, ModelList, ModelView, PatchModelBody, PriceSheetView,
   validateCreateModel, validatePatchModel, type CreateModelBody as CreateBody, type PatchModelBody as PatchBody,
 } from './model-schemas.js';
 
@@ -16,7 +19,11 @@ import {
  * serving it and the price it is billed at; models and prices added or changed at runtime (kept in
  * the database, applied on every instance within seconds); the built-in price sheet.
  */
-export async function adminModelRoutes(app: FastifyInstance, { opts }: { opts: (summary: string, schema?: Record<string, unknown>) => object }): Promise<void> {
+export async function adminModelRoutes(
+  app: FastifyInstance,
+  { opts, users }: { opts: (summary: string, schema?: Record<string, unknown>) => object; users: UserStore },
+): Promise<void> {
+  const keys: KeyStore = app.gateway.keys;
   const { catalog, catalogStore, catalogSync, channelControl, prices } = app.gateway;
 
   const view = (entry: CatalogEntry) => {
@@ -111,7 +118,11 @@ export async function adminModelRoutes(app: FastifyInstance, { opts }: { opts: (
 
   app.delete(
     '/admin/api/models/:id',
-    opts('Remove what the admin API set for a model: its runtime definition and price (the file\'s or built-in ones apply again)', { params: ModelIdParams, response: { 200: ModelView, 204: { type: 'null' } } }),
+    opts("Remove what the admin API set for a model: its runtime definition and price (the file's or built-in ones apply again); `prune=true` also takes a model that is gone out of users' allowances and keys' model lists", {
+      params: ModelIdParams,
+      querystring: DeleteModelQuery,
+      response: { 200: ModelView, 204: { type: 'null' } },
+    }),
     async (request, reply) => {
       const entry = found(request);
       const stored = await catalogStore.model(entry.id);
@@ -126,7 +137,9 @@ export async function adminModelRoutes(app: FastifyInstance, { opts }: { opts: (
       await catalogStore.deleteModel(entry.id);
       await catalogSync.refresh();
       const after = catalog.find(entry.id);
-      return after ? view(after) : reply.code(204).send();
+      if (after) return view(after);
+      if ((request.query as { prune?: string }).prune === 'true') await pruneDeletedModel(entry.id, users, keys);
+      return reply.code(204).send();
     },
   );
 

@@ -11,6 +11,10 @@ const PRICE_SOURCES = ['channel', 'operator', 'builtin'] as const;
 
 export const ModelIdParams = Type.Object({ id: Type.String({ description: 'The public model id' }) });
 
+export const DeleteModelQuery = Type.Object({
+  prune: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')], { description: "true: also remove the deleted model from every user's allowance and every key's model list" })),
+});
+
 const Kind = enumOf(OPERATOR_KINDS);
 const Families = Type.Array(enumOf(OPERATOR_FAMILIES), { minItems: 1, uniqueItems: true, description: 'Where it is accepted; by default those of its kind' });
 const OwnedBy = Type.String({ minLength: 1, maxLength: 64, description: '`owned_by` in /v1/models; the vendor of the first channel serving it when absent' });

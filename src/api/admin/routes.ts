@@ -35,7 +35,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
   const authenticate = adminAuthenticator(db, now, new SessionStore(db, now), app.signInLimiter);
   app.addHook('onRequest', async (request) => authenticate(request));
   const users = new UserStore(db, now);
-  const views = new KeyViews(readDb, usage, now);
+  const views = new KeyViews(readDb, usage, now, (id) => app.gateway.catalog.find(id) !== undefined);
   const opts = (summary: string, schema: Record<string, unknown> = {}) => ({
     config: { isPublic: true },
     schema: { summary, description: describe, tags: ['admin'], security, ...schema },
@@ -138,7 +138,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
   await requestLogRoutes(app, { base: '/admin/api', opts, ownerOf: () => undefined });
   await adminChannelRoutes(app, { opts });
   await adminVendorRoutes(app, { opts });
-  await adminModelRoutes(app, { opts });
+  await adminModelRoutes(app, { opts, users });
   await adminMcpServerRoutes(app, { opts });
   await taskListRoutes(app, { base: '/admin/api', opts, ownerOf: () => undefined });
 }

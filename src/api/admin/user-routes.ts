@@ -43,6 +43,7 @@ export async function adminUserRoutes(app: FastifyInstance, { users, keys, opts 
   const sessions = new SessionStore(db, now);
   const invitations = new Invitations(db, now);
   const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
+  const known = (id: string) => app.gateway.catalog.find(id) !== undefined;
   const found = async (id: string): Promise<User> => {
     const user = await users.get(id);
     if (!user) throw new GatewayError('GW_RESOURCE_NOT_FOUND', `No user '${id}'`);
@@ -51,7 +52,7 @@ export async function adminUserRoutes(app: FastifyInstance, { users, keys, opts 
   const invite = async (user: User, request: FastifyRequest) => {
     const { token, expiresAt } = await invitations.create(user.id);
     return {
-      user: toUserView(user),
+      user: toUserView(user, known),
       // The token rides in the fragment: browsers never send it to a server or in a Referer.
       invite_url: `${publicUrl(request)}/console/invite#token=${token}`,
       invite_token: token,
@@ -61,7 +62,7 @@ export async function adminUserRoutes(app: FastifyInstance, { users, keys, opts 
 
   app.get('/admin/api/users', opts('List users (operators and key holders)', { tags: ['admin', 'console'], response: { 200: UserList } }), async () => ({
     object: 'list' as const,
-    data: (await users.list()).map(toUserView),
+    data: (await users.list()).map((user) => toUserView(user, known)),
   }));
 
   app.post(
@@ -80,7 +81,7 @@ export async function adminUserRoutes(app: FastifyInstance, { users, keys, opts 
     },
   );
 
-  app.get('/admin/api/users/:id', opts('Get a user', { params: UserIdParams, response: { 200: UserView } }), async (request) => toUserView(await found(idOf(request))));
+  app.get('/admin/api/users/:id', opts('Get a user', { params: UserIdParams, response: { 200: UserView } }), async (request) => toUserView(await found(idOf(request)), known));
 
   app.patch(
     '/admin/api/users/:id',
@@ -100,7 +101,7 @@ export async function adminUserRoutes(app: FastifyInstance, { users, keys, opts 
       if (body.disabled === true || body.role === 'user') await sessions.deleteAllOf(id);
       // Their keys are refused while they are disabled (key-store.ts): every instance looks them up afresh.
       if (body.disabled !== undefined) await keys.ownerChanged(id);
-      return toUserView(updated ?? (await found(id)));
+      return toUserView(updated ?? (await found(id)), known);
     },
   );
 

@@ -3,6 +3,8 @@ import { GatewayError } from '../../errors.js';
 import { KeyStore, type ApiKey } from '../../keys/key-store.js';
 import { budgetClaims, fitKeyToAllowance, withUserLocked } from '../../users/key-allowance.js';
 import { toKeyPatch } from '../management/key-input.js';
+import { knownModelsOnly } from '../management/known-models.js';
+import type { User } from '../../users/user-store.js';
 import { KeyViews } from '../management/key-views.js';
 import { keyListAnswer } from '../management/key-list.js';
 import { validated } from '../management/route-validation.js';
@@ -19,7 +21,10 @@ import type { ConsoleRouteTools } from './route-tools.js';
  */
 export async function consoleKeyRoutes(app: FastifyInstance, { opts }: ConsoleRouteTools): Promise<void> {
   const { keys, db, readDb, now, usage, config } = app.gateway;
-  const views = new KeyViews(readDb, usage, now);
+  const known = (id: string) => app.gateway.catalog.find(id) !== undefined;
+  const views = new KeyViews(readDb, usage, now, known);
+  // A model deleted without pruning stays in the stored allowance but is granted no more (issue 35).
+  const withKnownModels = (user: User): User => ({ ...user, models: knownModelsOnly(user.models, known) });
   const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;
   const ownKey = async (request: FastifyRequest): Promise<ApiKey> => {
     const id = idOf(request);
@@ -47,7 +52,7 @@ export async function consoleKeyRoutes(app: FastifyInstance, { opts }: ConsoleRo
       validatorCompiler: validated(validateCreateKey),
     },
     async (request, reply) => {
-      const { user } = sessionOfRequest(request);
+      const user = withKnownModels(sessionOfRequest(request).user);
       const body = request.body as CreateBody;
       refuseSharedNamespace(body, user.role);
       const asked = toKeyPatch(body, config.file.tiers, app.gateway.catalog);
@@ -77,7 +82,7 @@ export async function consoleKeyRoutes(app: FastifyInstance, { opts }: ConsoleRo
       validatorCompiler: validated(validatePatchKey),
     },
     async (request) => {
-      const { user } = sessionOfRequest(request);
+      const user = withKnownModels(sessionOfRequest(request).user);
       const key = live(await ownKey(request), 'changed');
       const body = request.body as PatchBody;
       refuseSharedNamespace(body, user.role);

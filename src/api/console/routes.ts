@@ -11,8 +11,8 @@ import type { ConsoleRouteTools } from './route-tools.js';
 
 const describe = 'Console session cookie (`gw_session`, set by POST /console/api/session); state-changing requests also need the `x-csrf-token` header, and a body sent as `application/json`.';
 
-/** Routes reachable without a session: signing in and accepting an invitation. */
-const SIGN_IN_ROUTES = new Set(['POST /console/api/session', 'POST /console/api/invite/accept']);
+/** Routes reachable without a session: signing in, the sign-in page's options and accepting an invitation. */
+const SIGN_IN_ROUTES = new Set(['POST /console/api/session', 'GET /console/api/sign-in-options', 'POST /console/api/invite/accept']);
 
 /**
  * The key holder's API under /console/api (issue 12): everything is scoped to the signed-in

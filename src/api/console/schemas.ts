@@ -16,6 +16,10 @@ export const SessionView = Type.Object({
   expires_at: Type.String({ description: 'ISO-8601 date-time; the session slides forward while used' }),
 });
 
+export const SignInOptionsView = Type.Object({
+  password_sign_in: Type.Boolean({ description: 'Whether any user has set a password; false on a fresh install, where only the admin token signs in' }),
+});
+
 export const SignInBody = Type.Object(
   {
     admin_token: Type.Optional(Type.String({ minLength: 1, maxLength: 512 })),

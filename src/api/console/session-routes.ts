@@ -8,7 +8,7 @@ import { SESSION_MAX_MS, type Session, type SessionStore } from '../../users/ses
 import { ADMIN_TOKEN_ACCOUNT } from '../../users/sign-in-limiter.js';
 import { normaliseEmail, type User, type UserStore } from '../../users/user-store.js';
 import { validated } from '../management/route-validation.js';
-import { AcceptInviteBody, SessionView, SignInBody, validateAcceptInvite, validateSignIn, type AcceptInviteBody as AcceptBody, type SignInBody as SignIn } from './schemas.js';
+import { AcceptInviteBody, SessionView, SignInBody, SignInOptionsView, validateAcceptInvite, validateSignIn, type AcceptInviteBody as AcceptBody, type SignInBody as SignIn } from './schemas.js';
 import { clearedSessionCookie, sessionCookie, sessionOfRequest } from '../management/session-auth.js';
 import { toUserView } from '../management/user-view.js';
 import type { ConsoleRouteTools } from './route-tools.js';
@@ -21,7 +21,7 @@ export async function consoleSessionRoutes(app: FastifyInstance, { sessions, use
   const invitations = new Invitations(db, now);
   const publicUrl = config.publicUrl;
 
-  const sessionAnswer = (session: Session) => ({ user: toUserView(session.user), csrf_token: session.csrfToken, expires_at: new Date(session.expiresAt).toISOString() });
+  const sessionAnswer = (session: Session) => ({ user: toUserView(session.user, (id) => app.gateway.catalog.find(id) !== undefined), csrf_token: session.csrfToken, expires_at: new Date(session.expiresAt).toISOString() });
   const signIn = async (request: FastifyRequest, reply: FastifyReply, user: User, method: Session['method']) => {
     const { token, session } = await sessions.create(user, method);
     // The cookie outlives the idle expiry (which slides on the server); the server decides when it ends.
@@ -72,6 +72,13 @@ export async function consoleSessionRoutes(app: FastifyInstance, { sessions, use
       await sessions.deleteExpired();
       return signIn(request, reply, user, 'password');
     },
+  );
+
+  // The sign-in page opens on the tab that can work: a fresh install has no password yet, only the admin token (issue 35).
+  app.get(
+    '/console/api/sign-in-options',
+    opts('How one can sign in here: whether any user has a password yet (if not, only the admin token works)', { security: [], response: { 200: SignInOptionsView } }),
+    async () => ({ password_sign_in: await users.anyHasPassword() }),
   );
 
   app.get('/console/api/session', opts('The signed-in user and the CSRF token for this session', { response: { 200: SessionView } }), async (request) =>

@@ -4,6 +4,7 @@ import type { TierConfig } from '../../config/schema.js';
 import type { ApiKey, KeyPatch } from '../../keys/key-store.js';
 import { ENDPOINT_FAMILIES, type CreateKeyBody, type KeyView, type PatchKeyBody } from './key-schemas.js';
 import type { Catalog } from '../../catalog/catalog.js';
+import { knownModelsOnly, type KnownModel } from './known-models.js';
 
 /**
  * Reads an admin timestamp: Unix seconds (a number, or a string of digits in a query) or an
@@ -78,14 +79,14 @@ export function statusOf(key: ApiKey, now: number): KeyView['status'] {
 export type KeyFields = Omit<KeyView, 'owner' | 'owner_email' | 'last_used_at' | 'spent_month_usd' | 'spent_usd'>;
 
 /** What the admin API shows of a key: never the secret or its hash. */
-export function toKeyView(key: ApiKey, now: number): KeyFields {
+export function toKeyView(key: ApiKey, now: number, known?: KnownModel): KeyFields {
   return {
     id: key.id,
     object: 'api_key',
     name: key.name,
     prefix: key.prefix,
     status: statusOf(key, now),
-    models: key.models ? [...key.models] : null,
+    models: knownModelsOnly(key.models, known),
     endpoints: key.endpoints ? [...key.endpoints] : null,
     tier: key.tier,
     rpm: key.rpm,

@@ -3,6 +3,7 @@ import type { ApiKey } from '../../keys/key-store.js';
 import type { UsageRecorder } from '../../usage/usage-recorder.js';
 import { keyDaysOf } from '../../usage/key-spend.js';
 import { toKeyView } from './key-input.js';
+import type { KnownModel } from './known-models.js';
 import type { KeyView } from './key-schemas.js';
 
 /** What a key has done: read from the usage ledger when keys are shown, never tracked per request. */
@@ -59,6 +60,8 @@ export class KeyViews {
     private readonly db: Db,
     private readonly usage: UsageRecorder,
     private readonly now: () => number,
+    /** Model lists show only models the gateway still knows (issue 35). */
+    private readonly known?: KnownModel,
   ) {}
 
   /** `withSpend`: each key's spend so far too (the lists and the single-key GET show it against the budget). */
@@ -75,7 +78,7 @@ export class KeyViews {
     return keys.map((key) => {
       const done = activity.get(key.id);
       return {
-        ...toKeyView(key, at),
+        ...toKeyView(key, at, this.known),
         owner: key.owner,
         owner_email: emailOf.get(key.owner) ?? null,
         last_used_at: done?.lastUsedAt == null ? null : new Date(done.lastUsedAt).toISOString(),

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { compileValidator } from '../../validation/compile.js';
+import { compileValidator, PATTERN_RULE } from '../../validation/compile.js';
 
 /** Queries and answers of the request log (GET /admin/api/requests, /console/api/requests; issue 12). */
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -10,12 +10,16 @@ const queryFields = {
   request_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The x-request-id the client got' })),
   error_code: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'The error code the client read (rate_limit_exceeded, client_disconnect, …)' })),
   status: Type.Optional(
-    Type.String({ pattern: '^([1-5][0-9]{2}|[1-5]xx|error|success)$', description: "An exact status (429), a class (4xx), 'error' (an error status, a stream cut by an error, or a client that left) or 'success'" }),
+    Type.String({
+      pattern: '^([1-5][0-9]{2}|[1-5]xx|error|success)$',
+      [PATTERN_RULE]: "must be an HTTP status such as 429, a class such as 4xx, 'error' or 'success'",
+      description: "An exact status (429), a class (4xx), 'error' (an error status, a stream cut by an error, or a client that left) or 'success'",
+    }),
   ),
   from: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'Inclusive; ISO-8601 or Unix seconds' })),
   to: Type.Optional(Type.String({ minLength: 1, maxLength: 40, description: 'Exclusive; ISO-8601 or Unix seconds' })),
-  before: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$', description: "The previous page's next_before" })),
-  limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', description: 'Entries per page, 1 to 200 (default 50)' })),
+  before: Type.Optional(Type.String({ pattern: '^[0-9]{1,15}$', [PATTERN_RULE]: "must be the previous page's next_before (digits)", description: "The previous page's next_before" })),
+  limit: Type.Optional(Type.String({ pattern: '^[0-9]{1,3}$', [PATTERN_RULE]: 'must be a whole number from 1 to 200', description: 'Entries per page, 1 to 200 (default 50)' })),
 };
 
 export const ConsoleRequestLogQuery = Type.Object(queryFields, { additionalProperties: false });

@@ -56,3 +56,9 @@ export function localInputToIso(value: string): string | undefined {
 }
 
 export const listOrAll = (values: readonly string[] | null | undefined, all = 'All'): string => (values === null || values === undefined ? all : values.length === 0 ? 'None' : values.join(', '));
+
+/**
+ * A user's budget, said one way everywhere (issue 35): it covers all their keys together (each
+ * key's budget, plus what revoked keys spent, must fit in it), never "per key".
+ */
+export const userBudgetWords = (usd: number, whose: 'your' | 'their'): string => `${formatUsd(usd)} for all ${whose} keys together`;

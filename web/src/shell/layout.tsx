@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useState } from 'react';
+import { Suspense, useEffect, useState, type ComponentType } from 'react';
 import { Loading } from './loading';
 import { NavLink, Outlet, useLocation } from 'react-router';
 import { useSession, useUser } from './session';
@@ -26,10 +26,11 @@ export const NAV: readonly NavItem[] = [
 ];
 
 /** The signed-in frame: a left nav (a menu button on narrow screens), the page, and who is signed in. */
-export function Layout() {
+export function Layout({ ConfirmSignOutEverywhere }: { ConfirmSignOutEverywhere: ComponentType<{ onClose: () => void }> }) {
   const user = useUser();
   const { signOut } = useSession();
   const [menuOpen, setMenuOpen] = useState(false);
+  const [confirmEverywhere, setConfirmEverywhere] = useState(false);
   const location = useLocation();
   // A chosen page closes the narrow-screen menu.
   useEffect(() => setMenuOpen(false), [location.pathname]);
@@ -62,13 +63,16 @@ export function Layout() {
             </li>
           ))}
         </ul>
+        {/* The API reference first: "Sign out everywhere" ends every session, so it sits last and asks first (issue 35). */}
         <div className="sidenav-foot">
-          <button type="button" className="link-button" onClick={() => void signOut(true)}>
+          <a href="/docs">API reference</a>
+          <button type="button" className="link-button" onClick={() => setConfirmEverywhere(true)}>
             Sign out everywhere
           </button>
-          <a href="/docs">API reference</a>
         </div>
       </nav>
+      {/* The dialog comes from app.tsx: the shell stands below the components (docs/decisions.md, console layout). */}
+      {confirmEverywhere && <ConfirmSignOutEverywhere onClose={() => setConfirmEverywhere(false)} />}
       <main id="main" className="content" tabIndex={-1}>
         <Suspense fallback={<Loading />}>
           <Outlet />

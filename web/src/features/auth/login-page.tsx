@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Navigate, useNavigate, useSearchParams } from 'react-router';
 import { api, ApiError } from '../../lib/api';
 import { usePageTitle } from '../../lib/page-title';
@@ -35,6 +35,19 @@ export function LoginPage() {
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const next = safeNext(params.get('next'));
+  const chosen = useRef(false);
+
+  // A fresh install has nobody with a password yet: open on the admin token, the only way in (issue 35).
+  useEffect(() => {
+    const controller = new AbortController();
+    api<{ password_sign_in: boolean }>('GET', '/console/api/sign-in-options', undefined, { signal: controller.signal, handle401: true }).then(
+      (options) => {
+        if (!options.password_sign_in && !chosen.current) setMethod('token');
+      },
+      () => undefined,
+    );
+    return () => controller.abort();
+  }, []);
 
   if (state.status === 'signed-in') return <Navigate to={next} replace />;
 
@@ -63,12 +76,14 @@ export function LoginPage() {
       aria-controls="sign-in-panel"
       tabIndex={method === which ? 0 : -1}
       onClick={() => {
+        chosen.current = true;
         setMethod(which);
         setError(undefined);
       }}
       onKeyDown={(event) => {
         if (event.key === 'ArrowRight' || event.key === 'ArrowLeft') {
           const other: Method = which === 'password' ? 'token' : 'password';
+          chosen.current = true;
           setMethod(other);
           document.getElementById(`tab-${other}`)?.focus();
         }

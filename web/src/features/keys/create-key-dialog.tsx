@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Dialog } from '../../components/dialog';
 import { ScopePicker } from '../../components/scope-picker';
 import { api, messageOf } from '../../lib/api';
+import { userBudgetWords } from '../../lib/format';
 import type { ConsoleModel, CreatedKey, User } from '../../lib/types';
 import { McpGrantPicker, type McpGrant } from '../mcp/mcp-grant-picker';
 
@@ -125,7 +126,7 @@ export function CreateKeyDialog({ user, base, models, owners, onCreated, onClose
             </label>
           )}
         </div>
-        {!isOperator && user.budget_usd !== null && <p className="hint">Your budget is {user.budget_usd} USD in all: every key needs a budget, and together they must fit in it.</p>}
+        {!isOperator && user.budget_usd !== null && <p className="hint">Your budget is {userBudgetWords(user.budget_usd, 'your')}: every key needs a budget of its own, and together (with what revoked keys spent) they must fit in it.</p>}
         {error && (
           <p className="error" role="alert">
             {error}

@@ -1,12 +1,12 @@
-import { formatCount, formatUsd } from '../../lib/format';
+import { formatCount, formatUsd, userBudgetWords } from '../../lib/format';
 import type { ApiKey, User } from '../../lib/types';
 
-/** What the listed keys spent, against the person's allowance (their budget cap and rate limits per key). */
+/** What the listed keys spent, against the person's allowance (their budget for all keys together, rate limits per key). */
 export function SpendSummary({ user, keys, isOperator }: { user: User; keys: readonly ApiKey[]; isOperator: boolean }) {
   const month = keys.reduce((sum, key) => sum + key.spent_month_usd, 0);
   const total = keys.reduce((sum, key) => sum + (key.spent_usd ?? 0), 0);
   const caps = [
-    user.budget_usd === null ? 'no budget cap' : `a budget of at most ${formatUsd(user.budget_usd)} per key`,
+    user.budget_usd === null ? 'no budget cap' : `a budget of ${userBudgetWords(user.budget_usd, 'your')}`,
     user.rpm === null ? null : `${formatCount(user.rpm)} requests a minute`,
     user.tpm === null ? null : `${formatCount(user.tpm)} tokens a minute`,
   ].filter(Boolean);

@@ -85,23 +85,34 @@ export function ModelsPage() {
       )}
       {pending?.kind === 'add' && <AddModelDialog onClose={() => setPending(undefined)} onSaved={(model) => done(`Model ${model.id} added.`)} />}
       {pending?.kind === 'price' && <PriceDialog model={pending.model} onClose={() => setPending(undefined)} onSaved={(model) => done(`Price of ${model.id} saved.`)} />}
-      {pending?.kind === 'delete' && (
-        <ConfirmDialog
-          title={`Delete model ${pending.model.id}?`}
-          confirmLabel="Delete model"
-          danger
-          onClose={() => setPending(undefined)}
-          onConfirm={async () => {
-            await api('DELETE', `/admin/api/models/${encodeURIComponent(pending.model.id)}`);
-            done(`Model ${pending.model.id} deleted.`);
-          }}
-        >
-          <p>Requests naming it are refused from now on; its usage history stays. A channel that still maps it must drop it first.</p>
-        </ConfirmDialog>
-      )}
+      {pending?.kind === 'delete' && <DeleteModelDialog model={pending.model} onClose={() => setPending(undefined)} onDeleted={done} />}
     </section>
   );
 }
 
 /** Simulated answers are not billed at the sheet's prices, only at the operator's own (issue 35). */
 const freeSimulated = (model: CatalogModel): boolean => model.simulated === true && model.price_source === 'builtin';
+
+/** Deleting a model offers to take it out of users' allowances and keys' model lists too (issue 35). */
+function DeleteModelDialog({ model, onClose, onDeleted }: { model: CatalogModel; onClose: () => void; onDeleted: (message: string) => void }) {
+  const [prune, setPrune] = useState(true);
+  return (
+    <ConfirmDialog
+      title={`Delete model ${model.id}?`}
+      confirmLabel="Delete model"
+      danger
+      onClose={onClose}
+      onConfirm={async () => {
+        await api('DELETE', `/admin/api/models/${encodeURIComponent(model.id)}${prune ? '?prune=true' : ''}`);
+        onDeleted(prune ? `Model ${model.id} deleted and removed from allowances and keys.` : `Model ${model.id} deleted.`);
+      }}
+    >
+      <p>Requests naming it are refused from now on; its usage history stays. A channel that still maps it must drop it first.</p>
+      <label className="inline">
+        <input type="checkbox" checked={prune} onChange={(event) => setPrune(event.target.checked)} />
+        Also remove it from users' allowances and keys' model lists
+      </label>
+      <p className="hint">Left in, it is hidden there and granted to no new key; a model added again with this id would count again.</p>
+    </ConfirmDialog>
+  );
+}

@@ -48,7 +48,7 @@ export function AllowanceInputs({ fields, onChange, models }: { fields: Allowanc
         <>
           <div className="grid-3">
             <label>
-              Budget (USD)
+              Budget for all their keys together (USD)
               <input type="number" min={0} step="0.01" value={fields.budget} onChange={(e) => set({ budget: e.target.value })} placeholder="no limit" />
             </label>
             <label>

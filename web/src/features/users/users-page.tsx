@@ -6,7 +6,7 @@ import { ActionsCell, DataCell, DataRow, DataTable, RowHeader } from '../../comp
 import { Empty, ErrorNote, StatusBadge } from '../../components/states';
 import { Loading } from '../../shell/loading';
 import { api, messageOf } from '../../lib/api';
-import { formatCount, formatTime, formatUsd, listOrAll } from '../../lib/format';
+import { formatCount, formatTime, listOrAll, userBudgetWords } from '../../lib/format';
 import { usePageTitle } from '../../lib/page-title';
 import type { ConsoleModel, Invitation, ListAnswer, User } from '../../lib/types';
 import { useLoad } from '../../lib/use-load';
@@ -19,7 +19,7 @@ const statusOf = (user: User) => (user.disabled ? 'disabled' : user.has_password
 function allowance(user: User): string {
   if (user.role === 'operator') return 'Operator: no allowance';
   const parts = [
-    `budget ${user.budget_usd === null ? 'none' : formatUsd(user.budget_usd)}`,
+    `budget ${user.budget_usd === null ? 'none' : userBudgetWords(user.budget_usd, 'their')}`,
     `rpm ${user.rpm ?? '∞'}`,
     `tpm ${user.tpm === null ? '∞' : formatCount(user.tpm)}`,
     `models ${listOrAll(user.models)}`,
