@@ -199,3 +199,22 @@ describe('prompt caching on translated traffic to Anthropic (issue 33)', () => {
     expect(sent().system).toBe(LONG_SYSTEM);
   });
 });
+
+describe('a Codex-shaped session on the built-in Anthropic simulator (issue 33)', () => {
+  let gateway: TestGateway;
+  beforeAll(async () => {
+    gateway = await startTestGateway({ file: { channels: [{ name: 'claude-sim', vendor: 'anthropic', max_retries: 0, models: { [MODEL]: 'claude-sonnet-4-5-20250929' } }] } });
+  });
+  afterAll(() => gateway.stop());
+
+  it('the simulator accepts the marks and the second turn reads the cached prefix', async () => {
+    const client = new OpenAI({ apiKey: TEST_KEY, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
+    const request = { model: MODEL, instructions: LONG_SYSTEM, input: 'List the modules.', tools: [{ type: 'function' as const, name: 'shell', parameters: { type: 'object', properties: {} }, strict: false }] };
+    const first = await client.responses.create(request);
+    expect(first.usage!.input_tokens_details?.cached_tokens ?? 0).toBe(0);
+    const second = await client.responses.create({ ...request, input: 'List the modules.' });
+    expect(second.usage!.input_tokens_details.cached_tokens).toBeGreaterThan(1024);
+    const sent = gateway.deps.simulators.get('claude-sim')!.requests.at(-1)!.body as { system: Block[] };
+    expect(sent.system.at(-1)!.cache_control).toEqual({ type: 'ephemeral' });
+  });
+});
