@@ -80,6 +80,11 @@ export class PriceBook {
     return found ?? undefined;
   }
 
+  /** The price `model` pays on `channel`, whether or not the book knows that channel yet (start-up checks). */
+  priceOn(channel: PricedChannel, model: string): ResolvedPrice | undefined {
+    return this.resolve(channel, model);
+  }
+
   /** Every price `model` may be billed at (one per channel serving it), for worst-case budget holds. */
   candidatesFor(model: string): readonly PriceConfig[] {
     let list = this.worst.get(model);

@@ -49,6 +49,12 @@ export const ChannelSchema = Type.Object(
      * for other base URLs (DeepSeek, vLLM, Ollama speak chat only).
      */
     responses: Type.Optional(Type.Union([Type.Literal('native'), Type.Literal('translate')])),
+    /**
+     * Prompt caching on requests translated to a vendor that caches only what is marked (Anthropic,
+     * issue 33): `auto` (default) places breakpoints where Claude Code does (tools, system, last
+     * user turns) unless the client marked some itself; `off` sends only the client's marks.
+     */
+    prompt_cache: Type.Optional(Type.Union([Type.Literal('auto'), Type.Literal('off')])),
     /** Embeddings: the most inputs one call to this upstream may carry, below the vendor's own (a TEI server's max_client_batch_size); larger requests are split. */
     max_inputs_per_call: Type.Optional(Type.Integer({ minimum: 1, maximum: 2048 })),
     /** false: configured but not routed to until an operator enables it (console or admin API). */

@@ -21,6 +21,11 @@ export interface TranslateContext {
    * protocol headers to forward (`anthropic-beta`…) and the query (`beta=true`).
    */
   passThrough?: ClientPassThrough | undefined;
+  /**
+   * The channel's `prompt_cache` setting (issue 33): `off` stops translators placing prompt-cache
+   * marks the client did not send; absent means `auto`.
+   */
+  promptCache?: 'auto' | 'off' | undefined;
   /** The client did not ask to see reasoning (Anthropic `thinking` off): translations leave it out of the answer. */
   hidesReasoning?: boolean | undefined;
   /**

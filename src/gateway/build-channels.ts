@@ -128,6 +128,7 @@ function toChannel(config: ChannelConfig, vendorModule: ProviderModule<VendorId>
       ? buildChannelRedactor({ secrets: [config.api_key, config.access_key, config.secret_key, config.aws_access_key_id, config.aws_secret_access_key, config.aws_session_token, config.client_secret, config.service_account, ...Object.values(config.headers ?? {})], baseUrl: config.base_url })
       : undefined,
     maxInputsPerCall: config.max_inputs_per_call,
+    promptCache: config.prompt_cache,
   };
 }
 

@@ -55,6 +55,7 @@ function contextFor(request: FastifyRequest, channel: Channel, model: string, in
     now: Math.floor(request.gw.startedAt / 1000),
     includeUsage,
   };
+  if (channel.promptCache === 'off') ctx.promptCache = 'off';
   return client ? Object.assign(ctx, client) : ctx;
 }
 

@@ -42,6 +42,8 @@ export class RuntimeCatalog {
   /** Whether the first build (the start's) is done: problems found later cannot stop the start. */
   private hasBuilt = false;
   private readonly upstreamGuard: UpstreamGuard;
+  /** `channel\0model` pairs already warned about as unpriced: once each, not at every rebuild. */
+  private readonly unpricedWarned = new Set<string>();
 
   private constructor(private readonly options: RuntimeCatalogOptions, channelStore: RuntimeChannelStore) {
     const { db, config } = options;
@@ -105,6 +107,25 @@ export class RuntimeCatalog {
     return false;
   }
 
+  /**
+   * A model an operator's channel maps to an upstream name that has no price (not on the built-in
+   * sheet, no operator or channel price) is billed $0 (issue 33): said once, naming channel and
+   * model, so a typo or a new model does not go unbilled unnoticed. Simulator channels cost nothing by design.
+   */
+  private warnUnpriced(channels: readonly Channel[]): void {
+    for (const channel of channels) {
+      if (channel.isSimulator) continue;
+      for (const [model, upstream] of Object.entries(channel.models)) {
+        const key = `${channel.name}\u0000${model}`;
+        if (this.unpricedWarned.has(key) || this.prices.priceOn(channel, model)) continue;
+        this.unpricedWarned.add(key);
+        this.options.warn(
+          `channel '${channel.name}': model '${model}' (upstream '${upstream}') has no price (not on the built-in price sheet, no operator or channel price): its requests are billed $0 until one is set`,
+        );
+      }
+    }
+  }
+
   private async loadModelsAndPrices(): Promise<void> {
     const [models, stored] = await Promise.all([this.store.models(), this.store.prices()]);
     this.catalog.setRuntimeModels(models);
@@ -139,6 +160,7 @@ export class RuntimeCatalog {
     const claimed = new Set(all.filter((definition) => sealedNames.has(definition.name)).flatMap((definition) => Object.keys(definition.models ?? {})));
     this.channels = await this.builder.build(definitions, claimed);
     this.hasBuilt = true;
+    this.warnUnpriced(this.channels);
     this.disabled = new Set(definitions.filter((definition) => definition.enabled === false).map((definition) => definition.name));
     if (this.control) this.control.setConfigured(this.channels, this.disabled);
     else this.onChannels(this.channels);

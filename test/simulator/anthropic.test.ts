@@ -36,6 +36,12 @@ describe('Anthropic simulator', () => {
     [{ ...BODY, temperature: 1.5 }, 400, 'temperature: range: 0..1'],
     [{ ...BODY, frequency_penalty: 0 }, 400, 'frequency_penalty: Extra inputs are not permitted'],
     [{ ...BODY, model: 'gpt-4.1' }, 404, 'model: gpt-4.1'],
+    [
+      { ...BODY, system: [{ type: 'text', text: 's', cache_control: { type: 'ephemeral' } }], messages: [{ role: 'user', content: ['a', 'b', 'c', 'd'].map((text) => ({ type: 'text', text, cache_control: { type: 'ephemeral' } })) }] },
+      400,
+      'A maximum of 4 blocks with cache_control may be provided. Found 5.',
+    ],
+    [{ ...BODY, messages: [{ role: 'user', content: [{ type: 'text', text: '', cache_control: { type: 'ephemeral' } }] }] }, 400, 'cache_control cannot be set for empty text blocks'],
   ])('rejects %j with %i', async (body, status, message) => {
     const res = await post(body);
     expect(res.status).toBe(status);

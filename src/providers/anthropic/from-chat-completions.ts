@@ -6,6 +6,7 @@ import type { TranslateContext, TranslatorPair } from '../../contracts/translato
 import type { Usage } from '../../contracts/usage.js';
 import type { UpstreamCall } from '../../contracts/upstream-call.js';
 import { ANTHROPIC_MESSAGES_PATH } from './endpoint.js';
+import { clientMarksCache, placeCacheBreakpoints } from './cache-breakpoints.js';
 import { createChatCompletionsStreamTranslator } from './from-chat-completions-stream.js';
 import { mapStopReason, toChatUsage, toGatewayUsage, tokenCountsOf } from './response-mapping.js';
 import { toAnthropicMessages } from './to-anthropic-messages.js';
@@ -56,6 +57,7 @@ export const chatCompletionsToAnthropic: TranslatorPair<OpenAIChatRequest, OpenA
     if (req.tool_choice !== undefined || req.parallel_tool_calls === false) body.tool_choice = toAnthropicToolChoice(req.tool_choice ?? 'auto', req.parallel_tool_calls === false);
     const schema = req.response_format?.type === 'json_schema' ? (req.response_format.json_schema as { schema?: unknown } | undefined)?.schema : undefined;
     if (schema !== undefined) body.output_config = { format: { type: 'json_schema', schema } };
+    if (ctx.promptCache !== 'off' && !clientMarksCache(req)) placeCacheBreakpoints(body);
     const extra: Record<string, unknown> = {};
     for (const field of PASS_THROUGH_FIELDS) if (req[field] !== undefined) extra[field] = req[field];
     return { method: 'POST', path: ANTHROPIC_MESSAGES_PATH, body: { ...body, ...extra } };

@@ -47,14 +47,14 @@ export function validateAnthropicRequest(body: unknown, options: ValidateOptions
   if (body.context_management !== undefined && !options.betas.has(CONTEXT_MANAGEMENT_BETA)) return bad('context_management: Extra inputs are not permitted');
   if (typeof body.model !== 'string') return bad('model: Field required');
   if (!body.model.startsWith('claude-')) return { status: 404, message: `model: ${body.model}` };
-  if (options.isCount) return checkSystem(body.system) ?? checkMessages(body.messages);
+  if (options.isCount) return checkSystem(body.system) ?? checkMessages(body.messages) ?? checkCacheMarks(body);
   const maxOutput = MAX_OUTPUT_TOKENS[body.model] ?? 64_000;
   if (body.max_tokens === undefined) return bad('max_tokens: Field required');
   if (!Number.isInteger(body.max_tokens) || (body.max_tokens as number) < 1) return bad('max_tokens: Input should be greater than or equal to 1');
   if ((body.max_tokens as number) > maxOutput) {
     return bad(`max_tokens: ${String(body.max_tokens)} > ${maxOutput}, which is the maximum allowed number of output tokens for ${body.model}`);
   }
-  return checkSampling(body) ?? checkSystem(body.system) ?? checkMessages(body.messages) ?? checkThinking(body.thinking, body.max_tokens as number);
+  return checkSampling(body) ?? checkSystem(body.system) ?? checkMessages(body.messages) ?? checkCacheMarks(body) ?? checkThinking(body.thinking, body.max_tokens as number);
 }
 
 function checkSampling(body: Record<string, unknown>): SimProblem | undefined {
@@ -93,6 +93,28 @@ function checkMessages(messages: unknown): SimProblem | undefined {
     }
   }
   return undefined;
+}
+
+/** Anthropic takes at most 4 `cache_control` breakpoints a request, and none on an empty text block (anthropic.md "Prompt caching"). */
+const MAX_CACHE_MARKS = 4;
+
+function checkCacheMarks(body: Record<string, unknown>): SimProblem | undefined {
+  const blocks: unknown[] = [...(Array.isArray(body.tools) ? body.tools : []), ...(Array.isArray(body.system) ? body.system : [])];
+  for (const message of Array.isArray(body.messages) ? body.messages : []) {
+    const content = isObject(message) ? message.content : undefined;
+    if (!Array.isArray(content)) continue;
+    for (const block of content) {
+      blocks.push(block);
+      if (isObject(block) && Array.isArray(block.content)) blocks.push(...(block.content as unknown[]));
+    }
+  }
+  let marks = 0;
+  for (const block of blocks) {
+    if (!isObject(block) || block.cache_control == null) continue;
+    if (block.type === 'text' && block.text === '') return bad('cache_control cannot be set for empty text blocks');
+    marks++;
+  }
+  return marks > MAX_CACHE_MARKS ? bad(`A maximum of ${MAX_CACHE_MARKS} blocks with cache_control may be provided. Found ${marks}.`) : undefined;
 }
 
 /** What a tool_result's content may hold (anthropic.md "Tool use"): text, image and document blocks. */
