@@ -4,7 +4,7 @@ import { ScopePicker } from '../../components/scope-picker';
 import { api, messageOf } from '../../lib/api';
 import { userBudgetWords } from '../../lib/format';
 import type { ConsoleModel, CreatedKey, User } from '../../lib/types';
-import { McpGrantPicker, type McpGrant } from '../mcp/mcp-grant-picker';
+import { McpGrantPicker, type McpGrant } from './mcp-grant-picker';
 
 export interface CreateKeyDialogProps {
   user: User;
