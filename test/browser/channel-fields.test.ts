@@ -42,7 +42,7 @@ describe.skipIf('missing' in CHROMIUM)("the console's channel form follows each 
     const dialog = page.getByRole('dialog', { name: 'Add channel' });
     const select = dialog.getByLabel(/^Vendor/);
     await expect.poll(() => select.locator('option').allTextContents()).toEqual(vendors.map((v) => v.vendor));
-    const credentialLabels = () => dialog.locator('input[type=password], input[autocomplete=off]:not([type=password])').evaluateAll((inputs) => inputs.map((input) => (input.parentElement?.firstChild?.textContent ?? '').trim()));
+    const credentialLabels = () => dialog.locator('input[type=password], input[autocomplete=off]:not([type=password]), textarea[autocomplete=off]').evaluateAll((inputs) => inputs.map((input) => (input.parentElement?.firstChild?.textContent ?? '').trim()));
     for (const vendor of vendors) {
       await select.selectOption(vendor.vendor);
       await expect.poll(credentialLabels).toEqual(vendor.credentials.map((c) => c.label));

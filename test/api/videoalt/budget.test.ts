@@ -10,7 +10,8 @@ import { assertEnvelope } from '../../helpers/envelopes.js';
 describe('/videoalt under a budget (issue 34)', () => {
   let gateway: TestGateway;
   beforeAll(async () => {
-    gateway = await startTestGateway({ file: { simulator: { video_task_ms: 200 } } });
+    // Priced by the operator: the simulator's answers are otherwise free (issue 35), and a budget has nothing to hold.
+    gateway = await startTestGateway({ file: { simulator: { video_task_ms: 200 }, prices: { 'kling-v2-6': { per_video_second: 0.1 } } } });
   });
   afterAll(() => gateway.stop());
 
