@@ -47,8 +47,8 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = { '0001-initial':
   '0020-event-error-code': eventErrorCode,
   '0021-request-attempts': requestAttempts,
   '0022-mcp-servers': mcpServers,
-  '0024-response-channels': responseChannels,
   '0023-response-cache': responseCache,
+  '0024-response-channels': responseChannels,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
@@ -154,8 +154,11 @@ export async function connectPostgres(url: string, poolSize = 10): Promise<Db> {
 export function postgresPool(url: string, max: number): pg.Pool {
   const { Pool, types } = loadPg();
   const pool = new Pool({ connectionString: url, max, types: numberTypes(types), connectionTimeoutMillis: 3_000 });
-  // An idle client losing its connection (database restart) must not crash the process.
+  // An idle client losing its connection (database restart) must not crash the process; nor may a
+  // checked-out one between its queries (inside a transaction), which pg-pool leaves without a
+  // listener: its next query fails and the pool drops it on release.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   return pool;
 }
 
