@@ -3,7 +3,8 @@ import { GatewayError, isGatewayError } from '../errors.js';
 import type { PairFamily } from '../contracts/translator.js';
 import type { Usage } from '../contracts/usage.js';
 import { formatEvents } from '../sse/relay.js';
-import { SseWriter } from '../sse/write.js';
+import type { SseWriter } from '../sse/write.js';
+import { openClientStream } from './client-stream.js';
 import { attemptSpanEnd } from '../telemetry/attempt-span.js';
 import type { Cancellation } from './cancellation.js';
 import type { Channel } from './channel.js';
@@ -73,16 +74,6 @@ async function rememberAnswer<F extends PairFamily>(options: DispatchOptions<F>,
   }
 }
 
-/** Takes the reply over and sends the stream's head with the reply's own headers (x-ratelimit-*). */
-function openClientStream(request: FastifyRequest, reply: FastifyReply, channel: Channel): SseWriter {
-  reply.hijack();
-  const writer = new SseWriter(reply.raw);
-  const headers: Record<string, unknown> = reply.getHeaders();
-  headers['x-request-id'] = request.id;
-  if (channel.isSimulator) headers['x-simulator'] = channel.vendor;
-  writer.open(headers);
-  return writer;
-}
 
 /** Sends the primed text, then each read's translation, then the translator's closing events. */
 async function relayStream({ relay, firstText, translator }: PrimedStream, body: UpstreamBody, out: ClientStream): Promise<void> {

@@ -3,7 +3,7 @@ import type { PairFamily } from '../contracts/translator.js';
 import type { CacheEntry } from '../cache/cache-store.js';
 import { SseDecoder } from '../sse/parse.js';
 import { formatEvents } from '../sse/relay.js';
-import { SseWriter } from '../sse/write.js';
+import { openClientStream } from './client-stream.js';
 import type { DispatchOptions, StreamOptions } from './dispatch-types.js';
 import { storeAnswer, type CacheRequest, type CacheSlot } from './response-cache-dispatch.js';
 
@@ -19,11 +19,7 @@ export async function replayCachedStream<F extends PairFamily>(options: Dispatch
   const { request, reply } = options;
   const includeUsage = options.includeUsage === true;
   const text = entry.stream !== null && entry.stream_variant === variantOf(includeUsage) ? entry.stream : formatEvents(codec.toStream(JSON.parse(entry.body), { includeUsage }));
-  reply.hijack();
-  const writer = new SseWriter(reply.raw);
-  const headers: Record<string, unknown> = reply.getHeaders();
-  headers['x-request-id'] = request.id;
-  writer.open(headers);
+  const writer = openClientStream(request, reply);
   request.gw.firstTokenAt = Date.now();
   if (request.server.gateway.requestLog.settings.bodies) request.gw.responseText = text;
   const drained = writer.write(text);

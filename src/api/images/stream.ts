@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { openClientStream } from '../../gateway/client-stream.js';
 import type { OpenAIImagesRequest, OpenAIImagesResponse } from '../../protocols/openai-images/types.js';
-import { SseWriter, formatSse } from '../../sse/write.js';
+import { formatSse } from '../../sse/write.js';
 
 /**
  * `stream: true` answered the way OpenAI's Images API streams (the `openai` SDK's
@@ -10,11 +11,7 @@ import { SseWriter, formatSse } from '../../sse/write.js';
  * partial images still gets the final ones (docs/decisions.md).
  */
 export async function sendImageStream(request: FastifyRequest, reply: FastifyReply, body: OpenAIImagesRequest, response: OpenAIImagesResponse): Promise<void> {
-  reply.hijack();
-  const writer = new SseWriter(reply.raw);
-  const headers: Record<string, unknown> = reply.getHeaders();
-  headers['x-request-id'] = request.id;
-  writer.open(headers);
+  const writer = openClientStream(request, reply);
   request.gw.firstTokenAt = Date.now();
   const perImage = response.usage && response.data.length > 0 ? splitUsage(response.usage, response.data.length) : undefined;
   for (const image of response.data) {
