@@ -1,7 +1,8 @@
 import { StringDecoder } from 'node:string_decoder';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GatewayError } from '../errors.js';
-import { assertFiniteNumbers, assertNoDuplicateKeys, scanJsonText } from '../validation/json-shape.js';
+import { assertFiniteNumbers, assertNoDuplicateKeys, scanJsonText, topLevelString } from '../validation/json-shape.js';
+import { refusedUnparsed } from './rate-limit.js';
 
 /**
  * Past this many bytes a body is decoded as it arrives and parsed in turns of the event loop of
@@ -25,6 +26,13 @@ export function registerJsonBody(app: FastifyInstance, bodyLimit: number, keepTe
     if (keepText) request.gw.requestText = text;
     // Routes that pass the body on as sent (signed thinking blocks) keep its text.
     if (request.routeOptions.config.keepsBodyText) request.gw.bodyText = text;
+    // A key whose request window for this model was just refused is refused again unparsed (issue 34).
+    const key = request.gw.key;
+    if (key && request.server.admission.exhausted.holdsKey(key.id)) {
+      const model = topLevelString(text, 'model');
+      const refusal = model === undefined ? undefined : refusedUnparsed(request, key, model);
+      if (refusal) return done(refusal);
+    }
     let shape: { hasExponent: boolean; members: number };
     try {
       shape = scanJsonText(text);

@@ -3,6 +3,7 @@ import { GatewayError } from '../errors.js';
 import type { RequestFacts } from '../contracts/request-facts.js';
 import type { ApiKey } from '../keys/key-store.js';
 import { estimateTokens } from '../ratelimit/estimate.js';
+import { ExhaustedWindows } from '../ratelimit/exhausted-windows.js';
 import { RateLimiters, type LimitKind, type LimitState, type Taken } from '../ratelimit/limiters.js';
 import { limitsFor } from '../ratelimit/policy.js';
 import { BudgetTracker } from '../usage/budget.js';
@@ -22,6 +23,8 @@ export interface Admission {
   holds: BudgetHolds;
   /** Requests in flight per key with `max_parallel_requests`, on this instance. */
   parallel: Map<string, number>;
+  /** Request windows refused on this instance, so the next body for them is refused unparsed (issue 34). */
+  exhausted: ExhaustedWindows;
 }
 
 declare module 'fastify' {
@@ -48,7 +51,7 @@ export function registerRateLimit(app: FastifyInstance): void {
   const budgets = new BudgetTracker(db, usage, (keyId) => videoTasks.pendingCost(keyId), now);
   // With Redis, what each instance holds and counts is its own (db/instance-registry.ts, issue 23).
   const holds = redis && instances ? new SharedBudgetHolds(redis, instances, budgets, usage) : new LocalBudgetHolds(budgets);
-  app.decorate('admission', { limiters: new RateLimiters(redis, now, instances), budgets, holds, parallel: new Map() } satisfies Admission);
+  app.decorate('admission', { limiters: new RateLimiters(redis, now, instances), budgets, holds, parallel: new Map(), exhausted: new ExhaustedWindows(now) } satisfies Admission);
   registerRequestEnd(app);
   registerAdmissionGate(app);
 }
@@ -127,7 +130,10 @@ function afterRequestStep(
   request: FastifyRequest, reply: FastifyReply, key: ApiKey, model: string, tpm: number | null, counter: string, facts: RequestFacts | undefined, taken: Taken,
 ): void | Promise<void> {
   setLimitHeaders(reply, REQUEST_HEADERS, taken.state);
-  if (!taken.admitted) throw rateLimited(key, model, 'requests', taken.state);
+  if (!taken.admitted) {
+    request.server.admission.exhausted.refused(key.id, model, taken.state.limit, taken.windowEndsAt);
+    throw rateLimited(key, model, 'requests', taken.state);
+  }
   if (tpm !== null) return admitTokens(request, reply, key, model, tpm, counter, facts, taken);
 }
 
@@ -155,7 +161,10 @@ function afterTokenStep(
     return;
   }
   const refused = rateLimited(key, model, 'tokens', taken.state);
-  const given = requestTaken ? request.server.admission.limiters.give('requests', counter, 1, requestTaken.windowEndsAt) : undefined;
+  const { limiters, exhausted } = request.server.admission;
+  // The request given back makes room in its window: a refusal remembered there no longer holds.
+  if (requestTaken) exhausted.forget(key.id, model);
+  const given = requestTaken ? limiters.give('requests', counter, 1, requestTaken.windowEndsAt) : undefined;
   if (given) return given.then(() => Promise.reject(refused));
   throw refused;
 }
@@ -197,6 +206,17 @@ export function formatReset(ms: number): string {
   const seconds = Math.ceil(ms / 1000);
   const minutes = Math.floor(seconds / 60);
   return minutes > 0 ? `${minutes}m${seconds % 60}s` : `${seconds}s`;
+}
+
+/**
+ * The refusal of a body whose `model` names a request window this instance has just refused for
+ * the key (ExhaustedWindows), decided before the body is parsed; undefined when none applies.
+ */
+export function refusedUnparsed(request: FastifyRequest, key: ApiKey, model: string): GatewayError | undefined {
+  const limits = limitsFor(key, model, request.server.gateway.config.file.tiers);
+  const leftMs = request.server.admission.exhausted.remainingMs(key.id, model, limits.rpm);
+  if (leftMs === 0) return undefined;
+  return rateLimited(key, model, 'requests', { limit: limits.rpm!, remaining: 0, resetMs: leftMs });
 }
 
 function rateLimited(key: ApiKey, model: string, kind: LimitKind, state: LimitState): GatewayError {

@@ -94,6 +94,56 @@ function countMembers(value: unknown): number {
   return count;
 }
 
+/**
+ * The string value of a top-level member of a JSON object text, found without parsing it: a scan
+ * that jumps over string contents and stops at the member. Undefined when the text is not an
+ * object, lacks the member (spelled as `name`, no escapes), or gives it a non-string value.
+ * For a look at `model` before a large body is parsed (plugins/json-body.ts); the parse that
+ * follows, when there is one, stays the judge of what the body says.
+ */
+export function topLevelString(text: string, name: string): string | undefined {
+  const wanted = `"${name}"`;
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      const close = closingQuote(text, i);
+      if (close < 0) return undefined;
+      if (depth === 1 && close - i + 1 === wanted.length && text.startsWith(wanted, i)) {
+        const colon = nextNonSpace(text, close + 1);
+        if (text.charCodeAt(colon) === 0x3a) return stringAt(text, nextNonSpace(text, colon + 1));
+      }
+      i = close;
+    } else if (c === 0x7b || c === 0x5b) {
+      // The top level must be an object: an array's items are not its members.
+      if (depth === 0 && c === 0x5b) return undefined;
+      depth++;
+    } else if (c === 0x7d || c === 0x5d) {
+      depth--;
+    }
+  }
+  return undefined;
+}
+
+function nextNonSpace(text: string, from: number): number {
+  let at = from;
+  while (at < text.length && (text.charCodeAt(at) === 0x20 || text.charCodeAt(at) === 0x0a || text.charCodeAt(at) === 0x0d || text.charCodeAt(at) === 0x09)) at++;
+  return at;
+}
+
+function stringAt(text: string, open: number): string | undefined {
+  if (text.charCodeAt(open) !== QUOTE) return undefined;
+  const close = closingQuote(text, open);
+  if (close < 0) return undefined;
+  const raw = text.slice(open + 1, close);
+  if (!raw.includes('\\')) return raw;
+  try {
+    return JSON.parse(text.slice(open, close + 1)) as string;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Index of the quote that closes the string opened at `open`, or -1. */
 function closingQuote(text: string, open: number): number {
   let at = open;

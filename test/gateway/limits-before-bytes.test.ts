@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startTestGateway, type TestGateway } from '../helpers/gateway.js';
-import { bearer, createKey } from '../helpers/admin.js';
+import { admin, bearer, createKey } from '../helpers/admin.js';
 
 /**
  * Issue 34, "limits before bytes": a key's limits are applied on its request's headers, before
@@ -125,5 +125,26 @@ describe('limits before bytes (issue 34)', () => {
     const raw = await body.answer;
     expect(statusOf(raw)).toBe(429);
     expect(raw).toContain('insufficient_quota');
+  });
+
+  it("once a key's rpm for a model is refused, its next bodies for that model are refused unparsed until the window ends; other models and keys are parsed as before", async () => {
+    const limited = await createKey(gateway, { rpm: 1 });
+    const other = await createKey(gateway, { rpm: 1 });
+    expect((await call(gateway, 'POST', '/v1/chat/completions', chat, bearer(limited.key))).status).toBe(200);
+    // The first refusal is judged by the counters, after the parse.
+    const counted = await call(gateway, 'POST', '/v1/chat/completions', chat, bearer(limited.key));
+    expect(counted.status).toBe(429);
+    // Malformed after its model: a parse would answer 400; the remembered window answers first.
+    const malformed = '{"model":"delta-4.1","messages":[{"role":"user","content":"hi"}';
+    const unparsed = await call(gateway, 'POST', '/v1/chat/completions', malformed, bearer(limited.key));
+    expect(unparsed.status).toBe(429);
+    expect(unparsed.json.error.message).toContain("for model 'delta-4.1'");
+    expect(Number(unparsed.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Another model of the same key, and the same model for another key: parsed, so 400.
+    expect((await call(gateway, 'POST', '/v1/chat/completions', malformed.replace('delta-4.1', 'beta-seed-1-6-lite-251015'), bearer(limited.key))).status).toBe(400);
+    expect((await call(gateway, 'POST', '/v1/chat/completions', malformed, bearer(other.key))).status).toBe(400);
+    // A raised limit forgets what was refused under the old one: the counters admit the next request.
+    expect((await admin(gateway, 'PATCH', `/keys/${limited.id}`, { rpm: 5 })).status).toBe(200);
+    await expect.poll(async () => (await call(gateway, 'POST', '/v1/chat/completions', chat, bearer(limited.key))).status).toBe(200);
   });
 });
