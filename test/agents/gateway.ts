@@ -75,7 +75,8 @@ export interface ModelCall {
 }
 
 export interface AgentGateway {
-  setup: Setup;
+  /** `defaults`, `cross`, or the name of a suite's own configuration. */
+  setup: string;
   url: string;
   key: string;
   /** Marks the start of a client run: `expectCleanRun(mark)` looks at what came after. */
@@ -90,9 +91,13 @@ export interface AgentGateway {
   stop(): Promise<void>;
 }
 
-export async function startAgentGateway(setup: Setup): Promise<AgentGateway> {
+/** A gateway of one of the shared setups, or, with `file`, a suite's own configuration named `setup` (the request log added). */
+export async function startAgentGateway(setup: Setup): Promise<AgentGateway>;
+export async function startAgentGateway(setup: string, file: FileConfig): Promise<AgentGateway>;
+export async function startAgentGateway(setup: string, file?: FileConfig): Promise<AgentGateway> {
   const dataDir = mkdtempSync(join(tmpdir(), `agents-gateway-${setup}-`));
-  const instance = await startGatewayProcess({ name: `agents-${setup}`, dataDir, databaseUrl: '', file: CONFIGS[setup], built: true, logLevel: 'info' });
+  const config = file ? { request_log: REQUEST_LOG, ...file } : CONFIGS[setup as Setup];
+  const instance = await startGatewayProcess({ name: `agents-${setup}`, dataDir, databaseUrl: '', file: config, built: true, logLevel: 'info' });
   const accessLines = (): AccessLine[] =>
     instance.stdout
       .split('\n')

@@ -8,6 +8,8 @@ export interface StoringResponsesVendor {
   stored: Set<string>;
   /** Paths requested, in order. */
   paths: string[];
+  /** The bodies of those requests, in the same order. */
+  bodies: Array<Record<string, unknown>>;
   close(): Promise<void>;
 }
 
@@ -21,6 +23,7 @@ export interface StoringResponsesVendor {
 export async function startStoringResponsesVendor(options: { chatOnly?: boolean } = {}): Promise<StoringResponsesVendor> {
   const stored = new Set<string>();
   const paths: string[] = [];
+  const bodies: Array<Record<string, unknown>> = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -28,6 +31,7 @@ export async function startStoringResponsesVendor(options: { chatOnly?: boolean 
       const path = new URL(req.url ?? '/', 'http://vendor').pathname;
       paths.push(path);
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as Record<string, unknown>;
+      bodies.push(body);
       if (path.endsWith('/chat/completions')) return chatAnswer(body, res);
       if (!path.endsWith('/responses') || options.chatOnly) return error(res, 404, { message: `Not found: ${path}`, type: 'invalid_request_error', param: null, code: 'not_found' });
       answerResponses(req, body, res, stored);
@@ -38,6 +42,7 @@ export async function startStoringResponsesVendor(options: { chatOnly?: boolean 
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     stored,
     paths,
+    bodies,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

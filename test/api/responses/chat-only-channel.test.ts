@@ -45,6 +45,21 @@ describe('channels say whether they speak Responses (issue 33)', () => {
     expect(server.paths).toEqual(['/v1/chat/completions', '/v1/chat/completions']);
   });
 
+  it("leaves out the web_search tool Codex attaches to every request (nothing to search with); forcing it is a 400", async () => {
+    const tools: OpenAI.Responses.Tool[] = [
+      { type: 'function', name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' } } }, strict: false },
+      { type: 'web_search' },
+    ];
+    const answer = await client.responses.create({ model: MODEL, input: 'hello', tools });
+    expect(answer.output_text).toBe('chat answer');
+    const sent = server.bodies.at(-1)!;
+    expect(sent.tools).toEqual([{ type: 'function', function: { name: 'read_file', parameters: { type: 'object', properties: { path: { type: 'string' } } }, strict: false } }]);
+    expect(sent).not.toHaveProperty('web_search_options');
+    const forced = await client.responses.create({ model: MODEL, input: 'hello', tools, tool_choice: { type: 'web_search' } as never }).catch((error: unknown) => error);
+    expect(forced).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((forced as InstanceType<typeof OpenAI.BadRequestError>).message).toContain('tool_choice');
+  });
+
   it('answers a native channel without Responses with a clear 400, and keeps its chat traffic flowing', async () => {
     server.paths.length = 0;
     for (let i = 0; i < 5; i++) {
