@@ -84,6 +84,11 @@ export interface TranslatorPair<Req, Res> {
    * upstream's text without parsing it all; undefined sends the body through `fromUpstream`.
    */
   fromUpstreamText?(text: string, ctx: TranslateContext): { text: string; usage: Usage } | undefined;
+  /**
+   * The same for bodies of megabytes (embeddings), on the upstream's bytes, which are the caller's
+   * own to edit in place: no decoding to a string and encoding back. Tried before `fromUpstreamText`.
+   */
+  fromUpstreamBytes?(bytes: Buffer, ctx: TranslateContext): { body: Buffer; usage: Usage } | undefined;
   createStreamTranslator(ctx: TranslateContext): StreamTranslator;
   /**
    * Only for upstreams whose streams are not SSE (Bedrock's binary event stream): turns the

@@ -32,13 +32,19 @@ export async function dispatchJsonReply<F extends PairFamily>(options: DispatchO
   return translated.body;
 }
 
-/** How an upstream's JSON text becomes the client's answer; module functions, not a closure per request. */
-type Translate<Res, T> = (text: string, pair: TranslatorPair<unknown, Res>, ctx: TranslateContext) => T;
+/** How an upstream's JSON body becomes the client's answer; module functions, not a closure per request. */
+type Translate<Res, T> = (bytes: Buffer, pair: TranslatorPair<unknown, Res>, ctx: TranslateContext) => T;
 
-const wholeBody = <Res>(text: string, pair: TranslatorPair<unknown, Res>, ctx: TranslateContext) => translateBody(pair, text, ctx);
+const wholeBody = <Res>(bytes: Buffer, pair: TranslatorPair<unknown, Res>, ctx: TranslateContext) => translateBody(pair, bytes.toString('utf8'), ctx);
 
-/** A same-protocol pair's text fast path (`isText`) where it has one, else the translated body. */
-function fastOrWholeBody<Res>(text: string, pair: TranslatorPair<unknown, Res>, ctx: TranslateContext): { body: unknown; usage: Usage; isText?: boolean } {
+/**
+ * A same-protocol pair's fast path (`isText`: the body is the client's JSON, as a Buffer or a
+ * string) where it has one, else the translated body.
+ */
+function fastOrWholeBody<Res>(bytes: Buffer, pair: TranslatorPair<unknown, Res>, ctx: TranslateContext): { body: unknown; usage: Usage; isText?: boolean } {
+  const raw = pair.fromUpstreamBytes?.(bytes, ctx);
+  if (raw) return { body: raw.body, usage: raw.usage, isText: true };
+  const text = bytes.toString('utf8');
   const fast = pair.fromUpstreamText?.(text, ctx);
   return fast ? { body: fast.text, usage: fast.usage, isText: true } : translateBody(pair, text, ctx);
 }
@@ -51,7 +57,9 @@ async function exchangeJson<F extends PairFamily, T extends { usage: Usage }>(
   const { response, channel, pair, ctx, span } = await sendWithFallback(options, clientGoneOf(options), false);
   if (channel.isSimulator) options.reply.header('x-simulator', channel.vendor);
   try {
-    const translated = translate(await response.body.text(), pair as unknown as TranslatorPair<unknown, ResponseOf<F>>, ctx);
+    // Owned (editable in place) only for a pair that edits bytes; the others read it as text.
+    const bytes = await response.body.allBytes(pair.fromUpstreamBytes !== undefined);
+    const translated = translate(bytes, pair as unknown as TranslatorPair<unknown, ResponseOf<F>>, ctx);
     span?.end(attemptSpanEnd({ status: response.status, usage: translated.usage }));
     return { translated, channel };
   } catch (error) {

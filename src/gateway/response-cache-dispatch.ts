@@ -111,7 +111,8 @@ export async function answerJsonCached(options: CacheRequest, answer: () => Prom
   options.reply.type(JSON_TYPE);
   if (slot.hit) return slot.hit.body;
   const result = await answer();
-  const text = typeof result === 'string' ? result : JSON.stringify(result);
-  storeAnswer(options, slot, { text, parsed: typeof result === 'string' ? JSON.parse(text) : result });
+  const isJsonText = typeof result === 'string' || Buffer.isBuffer(result);
+  const text = isJsonText ? result.toString() : JSON.stringify(result);
+  storeAnswer(options, slot, { text, parsed: isJsonText ? JSON.parse(text) : result });
   return text;
 }

@@ -100,6 +100,14 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
   }
 
   async text(): Promise<string> {
+    return (await this.allBytes(false)).toString('utf8');
+  }
+
+  /**
+   * The whole body as one Buffer. `owned`: one the caller may edit in place (a body that came in
+   * one chunk is copied: that chunk may be a view of the connection's read buffer).
+   */
+  async allBytes(owned: boolean): Promise<Buffer> {
     const parts: Buffer[] = [];
     for (;;) {
       const chunk = this.read();
@@ -107,8 +115,10 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
       else if (this.finished) break;
       else await this.readable();
     }
-    return (parts.length === 1 ? parts[0]! : Buffer.concat(parts)).toString('utf8');
+    if (parts.length !== 1) return Buffer.concat(parts);
+    return owned ? Buffer.from(parts[0]!) : parts[0]!;
   }
+
 
   async json(): Promise<unknown> {
     return JSON.parse(await this.text()) as unknown;

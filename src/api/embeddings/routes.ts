@@ -39,9 +39,9 @@ export async function embeddingsRoutes(app: FastifyInstance): Promise<void> {
       },
       validatorCompiler: () => toFastifyValidator((body) => validateEmbeddingsRequest(body, app.gateway.catalog)),
       // After the usage recorder's own onSend: the request log keeps a summary, never the vectors.
-      onSend: (request, _reply, payload, done) => {
-        if (request.gw?.responseText !== undefined && typeof payload === 'string') {
-          request.gw.responseText = summariseEmbeddingsAnswer(payload, (request.body as EmbeddingsRequest).inputs.length);
+      onSend: (request, reply, payload, done) => {
+        if (request.gw?.responseText !== undefined && reply.statusCode < 300) {
+          request.gw.responseText = summariseEmbeddingsAnswer(request.gw.responseText, (request.body as EmbeddingsRequest).inputs.length);
         }
         done(null, payload);
       },

@@ -4,12 +4,12 @@ import type { Usage } from '../../contracts/usage.js';
 import { GATEWAY_EMBEDDING_FIELDS, type EmbeddingsTranslatorPair, type OpenAIEmbedding, type OpenAIEmbeddingsRequest, type OpenAIEmbeddingsResponse } from '../../protocols/openai-embeddings/types.js';
 import { vectorIn } from '../../protocols/openai-embeddings/vector-encoding.js';
 import { upstreamMessage, upstreamStatusError } from '../upstream-errors.js';
-import { embeddingsTextFastPath } from './embeddings-text.js';
+import { embeddingsBytesFastPath } from './embeddings-bytes.js';
 
 /**
  * /v1/embeddings → any OpenAI-compatible server (OpenAI, vLLM, Ollama, TEI, LM Studio): the same
  * protocol, so the client's body goes on with only the model renamed and its `encoding_format`
- * kept. An answer already in the client's encoding passes through as text (embeddings-text.ts);
+ * kept. An answer already in the client's encoding passes through as bytes (embeddings-bytes.ts);
  * one that is not (a server that ignores base64) is converted vector by vector with Buffers.
  */
 export function embeddingsToOpenAICompatible(options: EmbeddingsQuirks): EmbeddingsTranslatorPair {
@@ -22,7 +22,7 @@ export function embeddingsToOpenAICompatible(options: EmbeddingsQuirks): Embeddi
       body: withoutGatewayFields({ ...req, model: ctx.upstreamModel, ...(options.floatOnly ? { encoding_format: 'float' as const } : {}) }),
     }),
     fromUpstream: (res, ctx) => fromOpenAIEmbeddings(res, ctx),
-    fromUpstreamText: embeddingsTextFastPath,
+    fromUpstreamBytes: embeddingsBytesFastPath,
     fromUpstreamError: (status, body) => upstreamStatusError(status, upstreamMessage(body)),
   };
 }
