@@ -85,10 +85,11 @@ export interface TranslatorPair<Req, Res> {
    */
   fromUpstreamText?(text: string, ctx: TranslateContext): { text: string; usage: Usage } | undefined;
   /**
-   * The same for bodies of megabytes (embeddings), on the upstream's bytes, which are the caller's
-   * own to edit in place: no decoding to a string and encoding back. Tried before `fromUpstreamText`.
+   * The same for bodies of megabytes (embeddings), on the chunks the upstream's body arrived in
+   * (views, not to be edited): the client's body as chunks to send, never joined or decoded.
+   * Tried before `fromUpstreamText`.
    */
-  fromUpstreamBytes?(bytes: Buffer, ctx: TranslateContext): { body: Buffer; usage: Usage } | undefined;
+  fromUpstreamChunks?(chunks: Buffer[], ctx: TranslateContext): { chunks: Buffer[]; usage: Usage } | undefined;
   createStreamTranslator(ctx: TranslateContext): StreamTranslator;
   /**
    * Only for upstreams whose streams are not SSE (Bedrock's binary event stream): turns the

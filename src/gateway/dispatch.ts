@@ -4,6 +4,7 @@ import type { Usage } from '../contracts/usage.js';
 import type { Channel } from './channel.js';
 import { attemptSpanEnd } from '../telemetry/attempt-span.js';
 import { clientGoneOf, sendWithFallback } from './dispatch-attempts.js';
+import { JsonChunks } from './json-chunks.js';
 import type { DispatchOptions, DispatchResult, ResponseOf } from './dispatch-types.js';
 
 /**
@@ -29,22 +30,25 @@ export async function dispatchJsonReply<F extends PairFamily>(options: DispatchO
   const { translated } = await exchangeJson(options, fastOrWholeBody);
   options.request.gw.usage = translated.usage;
   if (translated.isText) options.reply.type('application/json; charset=utf-8');
+  if (translated.body instanceof JsonChunks) options.reply.header('content-length', translated.body.byteLength);
   return translated.body;
 }
 
-/** How an upstream's JSON body becomes the client's answer; module functions, not a closure per request. */
-type Translate<Res, T> = (bytes: Buffer, pair: TranslatorPair<unknown, Res>, ctx: TranslateContext) => T;
+/** How an upstream's JSON body (its chunks) becomes the client's answer; module functions, not a closure per request. */
+type Translate<Res, T> = (chunks: Buffer[], pair: TranslatorPair<unknown, Res>, ctx: TranslateContext) => T;
 
-const wholeBody = <Res>(bytes: Buffer, pair: TranslatorPair<unknown, Res>, ctx: TranslateContext) => translateBody(pair, bytes.toString('utf8'), ctx);
+const textOf = (chunks: Buffer[]): string => (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
+
+const wholeBody = <Res>(chunks: Buffer[], pair: TranslatorPair<unknown, Res>, ctx: TranslateContext) => translateBody(pair, textOf(chunks), ctx);
 
 /**
- * A same-protocol pair's fast path (`isText`: the body is the client's JSON, as a Buffer or a
- * string) where it has one, else the translated body.
+ * A same-protocol pair's fast path (`isText`: the body is the client's JSON, as text or as
+ * JsonChunks) where it has one, else the translated body.
  */
-function fastOrWholeBody<Res>(bytes: Buffer, pair: TranslatorPair<unknown, Res>, ctx: TranslateContext): { body: unknown; usage: Usage; isText?: boolean } {
-  const raw = pair.fromUpstreamBytes?.(bytes, ctx);
-  if (raw) return { body: raw.body, usage: raw.usage, isText: true };
-  const text = bytes.toString('utf8');
+function fastOrWholeBody<Res>(chunks: Buffer[], pair: TranslatorPair<unknown, Res>, ctx: TranslateContext): { body: unknown; usage: Usage; isText?: boolean } {
+  const relayed = pair.fromUpstreamChunks?.(chunks, ctx);
+  if (relayed) return { body: new JsonChunks(relayed.chunks), usage: relayed.usage, isText: true };
+  const text = textOf(chunks);
   const fast = pair.fromUpstreamText?.(text, ctx);
   return fast ? { body: fast.text, usage: fast.usage, isText: true } : translateBody(pair, text, ctx);
 }
@@ -57,9 +61,7 @@ async function exchangeJson<F extends PairFamily, T extends { usage: Usage }>(
   const { response, channel, pair, ctx, span } = await sendWithFallback(options, clientGoneOf(options), false);
   if (channel.isSimulator) options.reply.header('x-simulator', channel.vendor);
   try {
-    // Owned (editable in place) only for a pair that edits bytes; the others read it as text.
-    const bytes = await response.body.allBytes(pair.fromUpstreamBytes !== undefined);
-    const translated = translate(bytes, pair as unknown as TranslatorPair<unknown, ResponseOf<F>>, ctx);
+    const translated = translate(await response.body.allChunks(), pair as unknown as TranslatorPair<unknown, ResponseOf<F>>, ctx);
     span?.end(attemptSpanEnd({ status: response.status, usage: translated.usage }));
     return { translated, channel };
   } catch (error) {

@@ -8,6 +8,7 @@ import { cacheKeyOf } from '../cache/cache-key.js';
 import type { CachePolicy } from '../cache/cache-policy.js';
 import type { CacheEntry } from '../cache/cache-store.js';
 import { chargeOf } from '../usage/charge.js';
+import { JsonChunks } from './json-chunks.js';
 
 /** A request the cache applies to: its entry id and scope, what its headers asked, and the entry found. */
 export interface CacheSlot {
@@ -111,8 +112,8 @@ export async function answerJsonCached(options: CacheRequest, answer: () => Prom
   options.reply.type(JSON_TYPE);
   if (slot.hit) return slot.hit.body;
   const result = await answer();
-  const isJsonText = typeof result === 'string' || Buffer.isBuffer(result);
-  const text = isJsonText ? result.toString() : JSON.stringify(result);
+  const isJsonText = typeof result === 'string' || result instanceof JsonChunks;
+  const text = typeof result === 'string' ? result : result instanceof JsonChunks ? result.text() : JSON.stringify(result);
   storeAnswer(options, slot, { text, parsed: isJsonText ? JSON.parse(text) : result });
   return text;
 }

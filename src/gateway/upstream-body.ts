@@ -72,6 +72,14 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
    * `finished` says whether more can come). Throws the failure once the data before it is read.
    */
   read(): Buffer | null {
+    const taken = this.take();
+    if (!taken) return null;
+    const out = taken.length === 1 ? taken[0]! : Buffer.concat(taken);
+    return this.decoder ? this.decoder.push(out) : out;
+  }
+
+  /** The chunks waiting, as they came; a read's bookkeeping (the failure, the decoder's end, resuming the socket). */
+  private take(): Buffer[] | null {
     if (this.chunks.length === 0) {
       if (this.failure && !this.discarded) throw this.failure;
       if (this.decoder && this.ended && !this.discarded) {
@@ -81,14 +89,14 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
       }
       return null;
     }
-    const out = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.bytes);
+    const taken = this.chunks;
     this.chunks = [];
     this.bytes = 0;
     if (this.paused) {
       this.paused = false;
       this.flow.resume();
     }
-    return this.decoder ? this.decoder.push(out) : out;
+    return taken;
   }
 
   /** Resolves when `read` has something to return or the body is over; undefined if it already has. */
@@ -100,25 +108,25 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
   }
 
   async text(): Promise<string> {
-    return (await this.allBytes(false)).toString('utf8');
+    const chunks = await this.allChunks();
+    return (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString('utf8');
   }
 
   /**
-   * The whole body as one Buffer. `owned`: one the caller may edit in place (a body that came in
-   * one chunk is copied: that chunk may be a view of the connection's read buffer).
+   * The whole body as the chunks it arrived in, uncopied: a body of megabytes is handled without
+   * joining it (embeddings). They may be views of the connection's read buffers: not to be edited.
    */
-  async allBytes(owned: boolean): Promise<Buffer> {
+  async allChunks(): Promise<Buffer[]> {
     const parts: Buffer[] = [];
     for (;;) {
-      const chunk = this.read();
-      if (chunk) parts.push(chunk);
+      const taken = this.decoder ? this.read() : this.take();
+      if (Buffer.isBuffer(taken)) parts.push(taken);
+      else if (taken) for (const chunk of taken) parts.push(chunk);
       else if (this.finished) break;
       else await this.readable();
     }
-    if (parts.length !== 1) return Buffer.concat(parts);
-    return owned ? Buffer.from(parts[0]!) : parts[0]!;
+    return parts;
   }
-
 
   async json(): Promise<unknown> {
     return JSON.parse(await this.text()) as unknown;

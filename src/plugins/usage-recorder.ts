@@ -5,6 +5,7 @@ import { chargeOf, type Charge } from '../usage/charge.js';
 import { newEntryId } from '../usage/entry-id.js';
 import { onRequestEnd, type ResponseEnd } from './request-end.js';
 import { RefusalSampler } from '../usage/refusal-sampler.js';
+import { JsonChunks } from '../gateway/json-chunks.js';
 
 /**
  * One usage event per request on a model endpoint, whatever its end: recorded when the
@@ -33,7 +34,7 @@ export function registerUsageRecording(app: FastifyInstance): void {
   app.addHook('onSend', (request, reply, payload, done) => {
     if (!request.routeOptions.config.family || !request.gw) return done(null, payload);
     if (!isRecorded(refusals, request, reply, { finished: true })) return done(null, payload);
-    if (keepBodies) request.gw.responseText = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : undefined;
+    if (keepBodies) request.gw.responseText = typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : payload instanceof JsonChunks ? payload.text() : undefined;
     const event = usageEventFor(request, reply, { finished: true });
     if (request.server.gateway.usage.journalAhead(event, () => done(null, payload))) request.gw.usageJournaled = true;
     else done(null, payload);

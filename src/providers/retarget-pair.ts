@@ -27,7 +27,7 @@ export function pairByModel<P extends TranslatorPair<any, any>>(isSecond: (upstr
     toUpstream: (req: unknown, ctx: TranslateContext) => pick(ctx).toUpstream(req, ctx),
     fromUpstream: (res: unknown, ctx: TranslateContext) => pick(ctx).fromUpstream(res, ctx),
     fromUpstreamText: (text: string, ctx: TranslateContext) => pick(ctx).fromUpstreamText?.(text, ctx),
-    fromUpstreamBytes: (bytes: Buffer, ctx: TranslateContext) => pick(ctx).fromUpstreamBytes?.(bytes, ctx),
+    fromUpstreamChunks: (chunks: Buffer[], ctx: TranslateContext) => pick(ctx).fromUpstreamChunks?.(chunks, ctx),
     createStreamTranslator: (ctx: TranslateContext) => pick(ctx).createStreamTranslator(ctx),
     fromUpstreamError: (status: number, body: unknown) => (isSecondError(body) ? second : first).fromUpstreamError(status, body),
   };

@@ -4,12 +4,12 @@ import type { Usage } from '../../contracts/usage.js';
 import { GATEWAY_EMBEDDING_FIELDS, type EmbeddingsTranslatorPair, type OpenAIEmbedding, type OpenAIEmbeddingsRequest, type OpenAIEmbeddingsResponse } from '../../protocols/openai-embeddings/types.js';
 import { vectorIn } from '../../protocols/openai-embeddings/vector-encoding.js';
 import { upstreamMessage, upstreamStatusError } from '../upstream-errors.js';
-import { embeddingsBytesFastPath } from './embeddings-bytes.js';
+import { embeddingsChunksFastPath } from './embeddings-chunks.js';
 
 /**
  * /v1/embeddings → any OpenAI-compatible server (OpenAI, vLLM, Ollama, TEI, LM Studio): the same
  * protocol, so the client's body goes on with only the model renamed and its `encoding_format`
- * kept. An answer already in the client's encoding passes through as bytes (embeddings-bytes.ts);
+ * kept. An answer already in the client's encoding passes through in its chunks (embeddings-chunks.ts);
  * one that is not (a server that ignores base64) is converted vector by vector with Buffers.
  */
 export function embeddingsToOpenAICompatible(options: EmbeddingsQuirks): EmbeddingsTranslatorPair {
@@ -22,7 +22,7 @@ export function embeddingsToOpenAICompatible(options: EmbeddingsQuirks): Embeddi
       body: withoutGatewayFields({ ...req, model: ctx.upstreamModel, ...(options.floatOnly ? { encoding_format: 'float' as const } : {}) }),
     }),
     fromUpstream: (res, ctx) => fromOpenAIEmbeddings(res, ctx),
-    fromUpstreamBytes: embeddingsBytesFastPath,
+    fromUpstreamChunks: embeddingsChunksFastPath,
     fromUpstreamError: (status, body) => upstreamStatusError(status, upstreamMessage(body)),
   };
 }

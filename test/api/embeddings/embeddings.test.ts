@@ -4,7 +4,7 @@ import { embed, embedMany } from 'ai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { assertEnvelope } from '../../helpers/envelopes.js';
-import { createKey } from '../../helpers/admin.js';
+import { admin, createKey } from '../../helpers/admin.js';
 import { startCannedUpstream, type CannedUpstream } from '../../helpers/canned-upstream.js';
 import { call, startTestGateway, TEST_KEY, type TestGateway } from '../../helpers/gateway.js';
 
@@ -145,5 +145,51 @@ describe('POST /v1/embeddings (issue 29)', () => {
     expect(response.status).toBe(400);
     assertEnvelope('openai', response.json);
     expect(response.json.error.param).toBe(param);
+  });
+});
+
+/**
+ * Issue 29, item 7: an answer of 2,048 vectors arrives in many socket reads and is sent on in them
+ * (JsonChunks), never joined: its length is still exact, body logging still keeps its summary,
+ * and the response cache still stores and replays it.
+ */
+describe('a large embeddings answer relayed in its chunks', () => {
+  let upstream: CannedUpstream;
+  let gateway: TestGateway;
+  beforeAll(async () => {
+    upstream = await startCannedUpstream((_path, body) => fakeEmbeddings(body));
+    gateway = await startTestGateway({
+      file: {
+        request_log: { bodies: true },
+        cache: { models: { 'text-embedding-3-small': { enabled: true } } },
+        channels: [{ name: 'fake-openai', vendor: 'openai', base_url: `${upstream.url}/v1`, api_key: 'upstream-key', models: { 'text-embedding-3-small': 'upstream-embed-model-v2' } }],
+      },
+    });
+  });
+  afterAll(async () => {
+    await gateway.stop();
+    await upstream.close();
+  });
+
+  it('keeps its length, the log summary and the cache', async () => {
+    const texts = Array.from({ length: 2048 }, (_, i) => `document number ${i} about topic ${i % 17}`);
+    const body = { model: 'text-embedding-3-small', input: texts, encoding_format: 'base64' };
+    const first = await call(gateway, 'POST', '/v1/embeddings', body);
+    expect(first.status).toBe(200);
+    expect(Number(first.headers.get('content-length'))).toBe(Buffer.byteLength(first.text));
+    expect(first.headers.get('x-cache')).toBe('MISS');
+    expect(first.json.model).toBe('text-embedding-3-small');
+    expect(first.json.upstream_marker).toBe('as-sent');
+    // One string per vector (its bits), so a mismatch is one cheap comparison to report.
+    const decode = (data: Array<{ embedding: string }>) => data.map((d) => bitsOf(new Float32Array(Uint8Array.from(Buffer.from(d.embedding, 'base64')).buffer)).join(','));
+    expect(decode(first.json.data)).toEqual(texts.map((text) => bitsOf(vectorOf(text)).join(',')));
+    await gateway.deps.usage.flush();
+    const entry = (await admin(gateway, 'GET', '/requests?limit=1')).json.data[0];
+    const detail = (await admin(gateway, 'GET', `/requests/${entry.id}`)).json;
+    expect(JSON.parse(detail.response_body)).toEqual({ summary: `2048 embeddings × ${DIMENSIONS} dimensions` });
+    const again = await call(gateway, 'POST', '/v1/embeddings', body);
+    expect(again.headers.get('x-cache')).toBe('HIT');
+    expect(decode(again.json.data)).toEqual(decode(first.json.data));
+    expect(upstream.bodies).toHaveLength(1);
   });
 });
