@@ -4,6 +4,7 @@ import { bedrockPrices } from './prices.js';
 import { authorizeBedrockRequest, BEDROCK_BASE_URL } from './endpoint.js';
 import { anthropicMessagesToBedrock } from './from-anthropic-messages.js';
 import { chatCompletionsToBedrock } from './from-chat-completions.js';
+import { embeddingsToBedrock } from './from-embeddings.js';
 
 export const bedrock: ProviderModule<'bedrock'> = {
   vendor: 'bedrock',
@@ -18,11 +19,13 @@ export const bedrock: ProviderModule<'bedrock'> = {
   // Never called: authorizeRequest (SigV4, or the API key as a bearer) replaces it for every call.
   authHeaders: () => ({}),
   authorizeRequest: (credentials, request, nowMs) => authorizeBedrockRequest(credentials, request, nowMs),
-  // Converse for every chat-shaped family; Anthropic-native /v1/messages on Claude through InvokeModel.
+  // Converse for every chat-shaped family; Anthropic-native /v1/messages on Claude and the
+  // Titan and Cohere embeddings through InvokeModel.
   pairs: {
     'chat-completions': chatCompletionsToBedrock,
     messages: chatCompletionsToBedrock,
     'anthropic-messages': anthropicMessagesToBedrock,
+    embeddings: embeddingsToBedrock,
   },
   simulator: lazySimulator(() => import('./simulator.js').then((m) => m.bedrockSimulator)),
   channelFields: {

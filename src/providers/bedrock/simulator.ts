@@ -1,6 +1,7 @@
 import type { SimRequest, SimResponse, SimulatorSpec } from '../../simulator/server.js';
 import { countTokens, simulateText, stableId } from '../../simulator/text.js';
 import { decideToolCalls, type SimToolChoice } from '../../simulator/tool-calls.js';
+import { answerEmbeddings, isEmbedModel } from './simulator-embeddings.js';
 import { chunkFrame, eventFrame } from './simulator-frames.js';
 import type { ConverseContentBlock, ConverseRequest } from './wire.js';
 
@@ -17,7 +18,8 @@ const ROUTE = /^\/model\/([^/]+)\/(converse|converse-stream|invoke|invoke-with-r
 /**
  * A fake Bedrock runtime for simulator channels (which sign nothing: they send the simulator's
  * key as a Bedrock API key). Converse answers deterministic text or a tool call; Claude ids on
- * InvokeModel answer an Anthropic Message; both stream as real event-stream frames.
+ * InvokeModel answer an Anthropic Message, both streamed as real event-stream frames; Titan and
+ * Cohere embed models answer embeddings.
  */
 export const bedrockSimulator: SimulatorSpec = {
   vendor: 'bedrock',
@@ -32,6 +34,7 @@ export const bedrockSimulator: SimulatorSpec = {
     const modelId = decodeURIComponent(route[1]!);
     const operation = route[2]!;
     if (operation.startsWith('converse')) await converse(req, res, modelId, operation === 'converse-stream');
+    else if (operation === 'invoke' && isEmbedModel(modelId)) answerEmbeddings(res, modelId, req.body as Record<string, unknown> | undefined, fail);
     else await invoke(req, res, modelId, operation === 'invoke-with-response-stream');
     return true;
   },
@@ -84,7 +87,7 @@ async function converse(req: SimRequest, res: SimResponse, modelId: string, stre
 async function invoke(req: SimRequest, res: SimResponse, modelId: string, stream: boolean): Promise<void> {
   const body = req.body as { anthropic_version?: unknown; messages?: Array<{ content: unknown }>; max_tokens?: number; model?: unknown; stream?: unknown } | undefined;
   if (!/anthropic\./.test(modelId)) {
-    fail(res, 400, 'ValidationException', 'The simulator answers InvokeModel for Anthropic models only.');
+    fail(res, 400, 'ValidationException', 'The simulator answers InvokeModel for Anthropic and embed models only.');
     return;
   }
   if (!body || body.anthropic_version !== 'bedrock-2023-05-31' || body.model !== undefined || body.stream !== undefined || !Array.isArray(body.messages)) {
