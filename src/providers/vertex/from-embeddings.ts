@@ -6,8 +6,9 @@ import { vectorIn } from '../../protocols/openai-embeddings/vector-encoding.js';
 import { geminiErrorToGateway } from '../gemini/wire.js';
 import { publisherPath } from './endpoint.js';
 
-/** Vertex's text-embedding `:predict` takes at most 250 instances a call (clouds.md §3); gemini-embedding-001 one (set the channel's max_inputs_per_call: 1). */
+/** Vertex's text-embedding `:predict` takes at most 250 instances a call (clouds.md §3); gemini-embedding-001 one. */
 const MAX_INSTANCES = 250;
+const ONE_INSTANCE_MODELS = /^gemini-embedding-/;
 
 interface VertexPrediction {
   embeddings?: { values?: unknown; statistics?: { token_count?: unknown } };
@@ -20,6 +21,7 @@ interface VertexPrediction {
  */
 export const embeddingsToVertex: EmbeddingsTranslatorPair = {
   maxInputsPerCall: MAX_INSTANCES,
+  maxInputsFor: (model) => (ONE_INSTANCE_MODELS.test(model) ? 1 : MAX_INSTANCES),
 
   toUpstream(req: OpenAIEmbeddingsRequest, ctx: TranslateContext) {
     const inputs = Array.isArray(req.input) ? req.input : [req.input];
