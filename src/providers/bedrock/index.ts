@@ -31,7 +31,7 @@ export const bedrock: ProviderModule<'bedrock'> = {
   channelFields: {
     credentials: [
       { name: 'region', label: 'Region', required: false, secret: false, hint: 'us-east-1 (or the region in base_url)' },
-      { name: 'aws_access_key_id', label: 'AWS access key ID', required: false, secret: true, hint: 'with the secret access key; or an API key; or the AWS_* environment' },
+      { name: 'aws_access_key_id', label: 'AWS access key ID', required: false, secret: true, hint: 'with the secret access key; or an API key; or none: the AWS chain (environment, IRSA role, ECS task role)' },
       { name: 'aws_secret_access_key', label: 'AWS secret access key', required: false, secret: true },
       { name: 'aws_session_token', label: 'AWS session token', required: false, secret: true, hint: 'temporary credentials only' },
       { name: 'api_key', label: 'Bedrock API key', required: false, secret: true, hint: 'sent as a bearer token instead of SigV4' },
