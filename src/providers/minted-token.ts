@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { GatewayError } from '../errors.js';
 import { sanitizeUpstreamMessage } from './upstream-errors.js';
 
-/** An access token a cloud's identity service minted for a channel, and when it stops working. */
-export interface MintedToken {
-  token: string;
+/** An access token a cloud's identity service minted for a channel (or AWS's temporary keys), and when it stops working. */
+export interface MintedToken<T = string> {
+  token: T;
   expiresAtMs: number;
 }
 
@@ -15,22 +15,22 @@ const MAX_ENTRIES = 256;
 /** One mint may take this long (the identity service's answer), then the request fails upstream-auth style. */
 export const MINT_TIMEOUT_MS = 15_000;
 
-interface Entry {
-  current?: MintedToken & { refreshAtMs: number };
-  pending?: Promise<MintedToken>;
+interface Entry<T> {
+  current?: MintedToken<T> & { refreshAtMs: number };
+  pending?: Promise<MintedToken<T>>;
 }
 
 /**
  * Access tokens minted per channel credentials (Azure's Entra ID client credentials, a Vertex
- * service-account key): cached until shortly before they expire, one mint for all concurrent
- * callers. Keyed by a hash of the credentials, so a channel edited to new credentials mints anew
- * and the secrets themselves are never map keys.
+ * service-account key, AWS role credentials): cached until shortly before they expire, one mint
+ * for all concurrent callers. Keyed by a hash of the credentials, so a channel edited to new
+ * credentials mints anew and the secrets themselves are never map keys.
  */
-export class MintedTokenCache {
-  private readonly entries = new Map<string, Entry>();
+export class MintedTokenCache<T = string> {
+  private readonly entries = new Map<string, Entry<T>>();
 
   /** A token for `credentialParts`, minting one (once, whoever else is waiting) when none is fresh. */
-  async tokenFor(credentialParts: readonly (string | undefined)[], nowMs: number, mint: () => Promise<MintedToken>): Promise<string> {
+  async tokenFor(credentialParts: readonly (string | undefined)[], nowMs: number, mint: () => Promise<MintedToken<T>>): Promise<T> {
     const key = createHash('sha256').update(credentialParts.map((part) => part ?? '').join('\u0000')).digest('hex');
     let entry = this.entries.get(key);
     if (entry?.current && nowMs < entry.current.refreshAtMs) return entry.current.token;

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bin, jsonLines, makeSandbox, runCli, type Sandbox } from './cli.js';
-import { describeCalls, expectToolLoop, MODELS, startAgentGateway, type AgentGateway, type Setup } from './gateway.js';
+import { CLOUD_SETUPS, describeCalls, expectServedBy, expectToolLoop, MODELS, startAgentGateway, type AgentGateway, type Setup } from './gateway.js';
 
 /**
  * Claude Code, non-interactive (`claude -p`), pointed at the gateway as its gateway guide says:
@@ -13,7 +13,7 @@ import { describeCalls, expectToolLoop, MODELS, startAgentGateway, type AgentGat
 /** Tools that change the machine or reach the network stay off; Read is what the loop uses. */
 const DISALLOWED = ['Bash', 'Write', 'Edit', 'NotebookEdit', 'WebFetch', 'WebSearch'];
 
-describe.each(['defaults', 'cross'] as const)('Claude Code through the gateway (%s)', (setup: Setup) => {
+describe.each(['defaults', 'cross', ...CLOUD_SETUPS] as const)('Claude Code through the gateway (%s)', (setup: Setup) => {
   let gateway: AgentGateway;
   let sandbox: Sandbox;
 
@@ -81,6 +81,7 @@ describe.each(['defaults', 'cross'] as const)('Claude Code through the gateway (
     expect(answer.num_turns).toBeGreaterThanOrEqual(2);
     expect(String(answer.result).trim()).not.toBe('');
     expectToolLoop(calls);
+    expectServedBy(calls, setup, 'anthropic');
   });
 
   it('continues the conversation (--continue resends the history)', async () => {

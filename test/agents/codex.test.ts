@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bin, jsonLines, makeSandbox, runCli, type Sandbox } from './cli.js';
-import { describeCalls, expectToolLoop, MODELS, startAgentGateway, type AgentGateway, type Setup } from './gateway.js';
+import { CLOUD_SETUPS, describeCalls, expectServedBy, expectToolLoop, MODELS, startAgentGateway, type AgentGateway, type Setup } from './gateway.js';
 
 /**
  * Codex (`codex exec`) with the gateway as a custom model provider in ~/.codex/config.toml
@@ -35,7 +35,7 @@ plugins = false
 apps = false
 `;
 
-describe.each(['defaults', 'cross'] as const)('Codex through the gateway (%s)', (setup: Setup) => {
+describe.each(['defaults', 'cross', ...CLOUD_SETUPS] as const)('Codex through the gateway (%s)', (setup: Setup) => {
   let gateway: AgentGateway;
   let sandbox: Sandbox;
 
@@ -86,6 +86,7 @@ describe.each(['defaults', 'cross'] as const)('Codex through the gateway (%s)', 
     expect(result.code, result.describe()).toBe(0);
     expect(jsonLines(result.stdout).at(-1)?.type, result.describe()).toBe('turn.completed');
     expectToolLoop(calls);
+    expectServedBy(calls, setup, 'openai');
   });
 
   it('continues the conversation (exec resume --last resends the history)', async () => {

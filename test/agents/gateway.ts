@@ -14,7 +14,16 @@ import { startGatewayProcess } from '../helpers/instance-process.js';
  * (bodies on) read back after each client run to see every request the client made.
  */
 
-export type Setup = 'defaults' | 'cross';
+export type Setup = 'defaults' | 'cross' | CloudSetup;
+
+/**
+ * The clouds (issue 30), each client's model on one cloud per setup, rotating, so across the
+ * three every client meets Bedrock, Azure OpenAI and Vertex AI. Their channels have no base_url:
+ * the built-in fakes of each cloud answer (Bedrock's event-stream frames, Vertex's publisher
+ * paths, Azure's v1 form).
+ */
+export const CLOUD_SETUPS = ['clouds-a', 'clouds-b', 'clouds-c'] as const;
+export type CloudSetup = (typeof CLOUD_SETUPS)[number];
 
 /** One model id per client protocol; the same ids on both gateways. */
 export const MODELS = {
@@ -37,6 +46,39 @@ const REQUEST_LOG = { bodies: true, headers: true, max_body_chars: 1_048_576 };
  * `base_url` is a simulator of that vendor): Anthropic-style clients on an OpenAI chat channel,
  * OpenAI-style clients on an Anthropic channel, Gemini CLI on an OpenAI chat channel.
  */
+/** Claude on Bedrock (InvokeModel for Anthropic-native clients, Converse for the rest), on Vertex (rawPredict), GPT on Azure, Gemini on Vertex. */
+const CLOUD_MODELS = {
+  bedrock: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0',
+  'azure-openai': 'gpt-4.1',
+  'vertex-claude': 'claude-sonnet-4-5@20250929',
+  'vertex-gemini': 'gemini-2.5-flash',
+} as const;
+type CloudModel = keyof typeof CLOUD_MODELS;
+
+/** Which cloud serves each client's model, per setup. */
+const CLOUD_ROTATION: Record<CloudSetup, Record<keyof typeof MODELS, CloudModel>> = {
+  'clouds-a': { anthropic: 'bedrock', openai: 'azure-openai', gemini: 'vertex-gemini', chat: 'vertex-claude' },
+  'clouds-b': { anthropic: 'vertex-claude', openai: 'bedrock', gemini: 'azure-openai', chat: 'bedrock' },
+  'clouds-c': { anthropic: 'azure-openai', openai: 'vertex-gemini', gemini: 'bedrock', chat: 'azure-openai' },
+};
+
+/** The channel a cloud setup routes a client's model to (the access log's `channel`). */
+export const cloudChannel = (setup: CloudSetup, model: keyof typeof MODELS): string => `cloud-${CLOUD_ROTATION[setup][model].replace(/-(claude|gemini)$/, '')}`;
+
+function cloudConfig(setup: CloudSetup): FileConfig {
+  const channels = new Map<string, { name: string; vendor: 'bedrock' | 'azure-openai' | 'vertex'; models: Record<string, string> }>();
+  for (const [client, cloud] of Object.entries(CLOUD_ROTATION[setup]) as Array<[keyof typeof MODELS, CloudModel]>) {
+    const name = cloudChannel(setup, client);
+    const channel = channels.get(name) ?? { name, vendor: name.replace(/^cloud-/, '') as 'bedrock' | 'azure-openai' | 'vertex', models: {} };
+    channel.models[MODELS[client]] = CLOUD_MODELS[cloud];
+    channels.set(name, channel);
+  }
+  // The simulators' key stands in for each cloud's credentials (a Bedrock API key, an Azure api-key, a Vertex express key).
+  // Vertex with a project: the project-scoped publisher paths Claude needs, not express mode.
+  const cloudFields = (vendor: string) => (vendor === 'vertex' ? { project: 'agents-suite', region: 'global' } : vendor === 'bedrock' ? { region: 'us-east-1' } : {});
+  return { request_log: REQUEST_LOG, channels: [...channels.values()].map((channel) => ({ ...channel, ...cloudFields(channel.vendor), api_key: 'cloud-simulator-key' })) };
+}
+
 const CONFIGS: Record<Setup, FileConfig> = {
   defaults: { request_log: REQUEST_LOG },
   cross: {
@@ -46,6 +88,9 @@ const CONFIGS: Record<Setup, FileConfig> = {
       { name: 'anthropic-for-beta-and-delta', vendor: 'anthropic', models: { [MODELS.openai]: 'claude-sonnet-4-5', [MODELS.chat]: 'claude-sonnet-4-5' } },
     ],
   },
+  'clouds-a': cloudConfig('clouds-a'),
+  'clouds-b': cloudConfig('clouds-b'),
+  'clouds-c': cloudConfig('clouds-c'),
 };
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -224,4 +269,12 @@ export async function settle<T>(work: () => Promise<T>): Promise<{ value: () => 
       },
     };
   }
+}
+
+/** On a cloud setup, every model call of the run went to the cloud channel that setup gives the client's model. */
+export function expectServedBy(calls: ModelCall[], setup: Setup, model: keyof typeof MODELS): void {
+  if (!(CLOUD_SETUPS as readonly string[]).includes(setup)) return;
+  const channel = cloudChannel(setup as CloudSetup, model);
+  const elsewhere = calls.filter((call) => call.line.channel !== channel);
+  if (elsewhere.length > 0) throw new Error(`expected every call on ${channel}, got ${elsewhere.map((call) => call.line.channel ?? 'no channel').join(', ')}`);
 }

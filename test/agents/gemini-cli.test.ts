@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bin, jsonLines, makeSandbox, runCli, type Sandbox } from './cli.js';
-import { describeCalls, expectToolLoop, MODELS, startAgentGateway, type AgentGateway, type Setup } from './gateway.js';
+import { CLOUD_SETUPS, describeCalls, expectServedBy, expectToolLoop, MODELS, startAgentGateway, type AgentGateway, type Setup } from './gateway.js';
 
 /**
  * Gemini CLI (`gemini -p`) with GOOGLE_GEMINI_BASE_URL at the gateway and the key in GEMINI_API_KEY;
@@ -18,7 +18,7 @@ const SETTINGS = {
   tools: { exclude: ['run_shell_command', 'write_file', 'replace', 'web_fetch', 'google_web_search'] },
 };
 
-describe.each(['defaults', 'cross'] as const)('Gemini CLI through the gateway (%s)', (setup: Setup) => {
+describe.each(['defaults', 'cross', ...CLOUD_SETUPS] as const)('Gemini CLI through the gateway (%s)', (setup: Setup) => {
   let gateway: AgentGateway;
   let sandbox: Sandbox;
 
@@ -78,6 +78,7 @@ describe.each(['defaults', 'cross'] as const)('Gemini CLI through the gateway (%
     expect(events.filter((e) => e.type === 'tool_result')).toHaveLength(1);
     expect(events.at(-1), result.describe()).toMatchObject({ type: 'result', status: 'success' });
     expectToolLoop(calls);
+    expectServedBy(calls, setup, 'gemini');
   });
 
   it('continues the conversation (--resume latest resends the history)', async () => {

@@ -130,6 +130,11 @@ const FAMILIES: Record<PairFamily, FamilyCase> = {
 };
 
 const CLOUD_UPSTREAM_MODELS: Record<string, string> = { 'azure-openai': 'gpt-4.1', vertex: 'gemini-2.5-flash', bedrock: 'amazon.nova-pro-v1:0' };
+/** Where a cloud serves a family with models of another kind: its embedding and image models. */
+const CLOUD_FAMILY_MODELS: Partial<Record<PairFamily, Record<string, string>>> = {
+  embeddings: { 'azure-openai': 'text-embedding-3-small', vertex: 'gemini-embedding-001', bedrock: 'amazon.titan-embed-text-v2:0' },
+  images: { 'azure-openai': 'gpt-image-1', vertex: 'gemini-2.5-flash-image' },
+};
 
 const UPSTREAM_FAULTS: Array<[upstream: number, client: number]> = [
   [400, 400],
@@ -143,18 +148,11 @@ const pairs = PROVIDERS.flatMap((provider) =>
   (Object.keys(provider.pairs) as PairFamily[]).map((family) => ({ provider, family, label: `${family} → ${provider.vendor}` })),
 );
 
-/**
- * Pairs whose built-in simulator does not speak that endpoint yet (placeholders, listed in the
- * closing note of issue 30): Azure's images and Vertex's `:predict` embeddings are tested against
- * fakes in test/api/clouds, not here.
- */
-const SIMULATOR_GAPS = new Set(['images → azure-openai', 'embeddings → vertex']);
-
-describe.each(pairs.filter((pair) => !SIMULATOR_GAPS.has(pair.label)))('conformance: $label', ({ provider, family }: { provider: ProviderModule; family: PairFamily }) => {
+describe.each(pairs)('conformance: $label', ({ provider, family }: { provider: ProviderModule; family: PairFamily }) => {
   const spec = FAMILIES[family];
   const channel = `conformance-${provider.vendor}`;
   // Cloud vendors list no public models of their own: a model their simulator serves stands in.
-  const upstreamModel = Object.values(provider.defaultModels)[0] ?? CLOUD_UPSTREAM_MODELS[provider.vendor]!;
+  const upstreamModel = Object.values(provider.defaultModels)[0] ?? CLOUD_FAMILY_MODELS[family]?.[provider.vendor] ?? CLOUD_UPSTREAM_MODELS[provider.vendor]!;
   let gateway: TestGateway;
   const send = (stream: boolean) =>
     fetch(gateway.url + (stream ? (spec.streamPath ?? spec.path) : spec.path), {
@@ -164,7 +162,7 @@ describe.each(pairs.filter((pair) => !SIMULATOR_GAPS.has(pair.label)))('conforma
     });
 
   beforeAll(async () => {
-    const models = Object.fromEntries(spec.models.map((m) => [m, provider.defaultModels[m] ?? (family === 'images' && provider.vendor === 'vertex' ? 'gemini-2.5-flash-image' : upstreamModel)]));
+    const models = Object.fromEntries(spec.models.map((m) => [m, provider.defaultModels[m] ?? upstreamModel]));
     gateway = await startTestGateway({ file: { channels: [{ name: channel, vendor: provider.vendor, models, api_key: 'simulator-key', max_retries: 0 }] } });
   });
   afterAll(() => gateway.stop());

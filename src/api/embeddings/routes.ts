@@ -115,14 +115,16 @@ function vectorsOf(encoding: EmbeddingEncoding, input: string[] | number[][]): N
 
 /**
  * The most inputs one call may carry on whichever channel serves it: the smallest limit among
- * the model's channels (vendor's, or the channel's own lower one), so any fallback takes the same chunks.
+ * the model's channels (vendor's, its model's, or the channel's own lower one), so any fallback
+ * takes the same chunks.
  */
 function perCallLimit(request: FastifyRequest, model: string): number {
   let limit = Number.POSITIVE_INFINITY;
   for (const channel of request.server.gateway.channels) {
     const pair = channel.provider.pairs.embeddings;
     if (!pair || !Object.hasOwn(channel.models, model)) continue;
-    limit = Math.min(limit, pair.maxInputsPerCall, channel.maxInputsPerCall ?? Number.POSITIVE_INFINITY);
+    const forModel = pair.maxInputsFor?.(channel.models[model]!) ?? pair.maxInputsPerCall;
+    limit = Math.min(limit, pair.maxInputsPerCall, forModel, channel.maxInputsPerCall ?? Number.POSITIVE_INFINITY);
   }
   return limit;
 }

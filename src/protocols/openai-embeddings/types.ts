@@ -50,4 +50,6 @@ export interface OpenAIEmbeddingsResponse {
 export interface EmbeddingsTranslatorPair extends Omit<TranslatorPair<OpenAIEmbeddingsRequest, OpenAIEmbeddingsResponse>, 'createStreamTranslator'> {
   /** The most inputs one upstream call may carry (OpenAI 2,048; Gemini's batch 100; Cohere 96). */
   readonly maxInputsPerCall: number;
+  /** A lower limit for some of the vendor's models (Bedrock's Titan: one text a call), by upstream model id. */
+  readonly maxInputsFor?: ((upstreamModel: string) => number) | undefined;
 }

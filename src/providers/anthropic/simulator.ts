@@ -127,31 +127,40 @@ function buildReply(body: AnthropicMessagesRequest, promptCache?: PromptCache): 
 }
 
 async function createMessage(body: AnthropicMessagesRequest, res: SimResponse, promptCache?: PromptCache): Promise<void> {
-  const { message, pieces } = buildReply(body, promptCache);
+  const { message, events } = simulateAnthropicMessage(body, promptCache);
   const requestId = `req_sim${stableId(message.id).slice(0, 16)}`;
   if (!body.stream) {
     res.json(200, message, { 'request-id': requestId });
     return;
   }
-  const frame = (event: AnthropicMessagesEvent): string => formatSse({ event: event.type, data: event });
-  const frames = [
-    frame({ type: 'message_start', message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: { ...message.usage, output_tokens: 1 } } }),
+  await res.sse(events.map((event) => formatSse({ event: event.type, data: event })));
+}
+
+/**
+ * The simulated Message for a request and the stream events that deliver it (text and thinking in
+ * pieces, tool inputs as one JSON delta); clouds that host Claude (Bedrock's InvokeModel) frame
+ * the same events their own way.
+ */
+export function simulateAnthropicMessage(body: AnthropicMessagesRequest, promptCache?: PromptCache): { message: AnthropicMessage; events: AnthropicMessagesEvent[] } {
+  const { message, pieces } = buildReply(body, promptCache);
+  const events: AnthropicMessagesEvent[] = [
+    { type: 'message_start', message: { ...message, content: [], stop_reason: null, stop_sequence: null, usage: { ...message.usage, output_tokens: 1 } } },
   ];
   message.content.forEach((block, index) => {
-    frames.push(frame({ type: 'content_block_start', index, content_block: emptyOf(block) }));
-    if (index === 0) frames.push(frame({ type: 'ping' }));
+    events.push({ type: 'content_block_start', index, content_block: emptyOf(block) });
+    if (index === 0) events.push({ type: 'ping' });
     for (const piece of pieces.get(index) ?? []) {
-      frames.push(frame({ type: 'content_block_delta', index, delta: block.type === 'thinking' ? { type: 'thinking_delta', thinking: piece } : { type: 'text_delta', text: piece } }));
+      events.push({ type: 'content_block_delta', index, delta: block.type === 'thinking' ? { type: 'thinking_delta', thinking: piece } : { type: 'text_delta', text: piece } });
     }
-    if (block.type === 'thinking') frames.push(frame({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: block.signature } }));
-    if (block.type === 'tool_use') frames.push(frame({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } }));
-    frames.push(frame({ type: 'content_block_stop', index }));
+    if (block.type === 'thinking') events.push({ type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: block.signature } });
+    if (block.type === 'tool_use') events.push({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } });
+    events.push({ type: 'content_block_stop', index });
   });
-  frames.push(
-    frame({ type: 'message_delta', delta: { stop_reason: message.stop_reason, stop_sequence: message.stop_sequence }, usage: { output_tokens: message.usage.output_tokens } }),
-    frame({ type: 'message_stop' }),
+  events.push(
+    { type: 'message_delta', delta: { stop_reason: message.stop_reason, stop_sequence: message.stop_sequence }, usage: { output_tokens: message.usage.output_tokens } },
+    { type: 'message_stop' },
   );
-  await res.sse(frames);
+  return { message, events };
 }
 
 /** The block as content_block_start announces it: empty text, thinking or input. */

@@ -7,12 +7,13 @@
  * https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html
  * Auth: SigV4 (service `bedrock`, the channel's region) with an access key pair (and the session
  * token of temporary credentials), or a Bedrock API key as a bearer token; a channel with neither
- * takes the standard AWS environment variables. The only file that sees credentials.
+ * takes the standard AWS credential chain (aws-credentials.ts). With it, the only files that see credentials.
  */
 import { Sha256 } from '@aws-crypto/sha256-js';
 import { SignatureV4 } from '@smithy/signature-v4';
 import type { ChannelCredentials, SignableRequest } from '../../contracts/upstream-call.js';
 import { GatewayError } from '../../errors.js';
+import { keysFromEnvironment, keysFromRoleSources, type AwsKeys } from './aws-credentials.js';
 
 export const BEDROCK_DEFAULT_REGION = 'us-east-1';
 export const BEDROCK_BASE_URL = `https://bedrock-runtime.${BEDROCK_DEFAULT_REGION}.amazonaws.com`;
@@ -31,29 +32,24 @@ export const bedrockPath = (modelId: string, operation: BedrockOperation): strin
 /** Claude models and their inference profiles (`us.anthropic.…`, `global.anthropic.…`, ARNs naming one). */
 export const isAnthropicModel = (modelId: string): boolean => /(^|[./])anthropic\./.test(modelId);
 
-interface AwsKeys {
-  accessKeyId: string;
-  secretAccessKey: string;
-  sessionToken?: string;
-}
-
 type Authorization = { bearer: string } | { keys: AwsKeys };
 
 /**
  * The channel's own credentials win: its key pair, else its API key; a channel with neither uses
- * the process's AWS environment (the variables the AWS SDKs read), looked up per request so a
- * rotated token is picked up.
+ * the process's AWS environment as the AWS SDKs do: its keys, the Bedrock API key variable, then
+ * a web-identity role (IRSA) or the container's role (aws-credentials.ts). Looked up per request,
+ * so rotated values are picked up; role keys are cached until shortly before they expire.
  */
-function authorizationOf(credentials: ChannelCredentials, env: NodeJS.ProcessEnv): Authorization | undefined {
+async function authorizationOf(credentials: ChannelCredentials, env: NodeJS.ProcessEnv, nowMs: number): Promise<Authorization | undefined> {
   if (credentials.awsAccessKeyId && credentials.awsSecretAccessKey) {
     return { keys: withToken({ accessKeyId: credentials.awsAccessKeyId, secretAccessKey: credentials.awsSecretAccessKey }, credentials.awsSessionToken) };
   }
   if (credentials.apiKey) return { bearer: credentials.apiKey };
-  if (env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY) {
-    return { keys: withToken({ accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY }, env.AWS_SESSION_TOKEN) };
-  }
+  const fromEnvironment = keysFromEnvironment(env);
+  if (fromEnvironment) return { keys: fromEnvironment };
   if (env.AWS_BEARER_TOKEN_BEDROCK) return { bearer: env.AWS_BEARER_TOKEN_BEDROCK };
-  return undefined;
+  const fromRole = await keysFromRoleSources(env, nowMs);
+  return fromRole ? { keys: fromRole } : undefined;
 }
 
 const withToken = (keys: AwsKeys, token: string | undefined): AwsKeys => (token ? { ...keys, sessionToken: token } : keys);
@@ -75,9 +71,9 @@ export function signingRegion(credentials: ChannelCredentials, url: URL, env: No
  * A channel that cannot sign is a GatewayError (the client's envelope), never a crash.
  */
 export async function authorizeBedrockRequest(credentials: ChannelCredentials, request: SignableRequest, nowMs: number, env: NodeJS.ProcessEnv = process.env): Promise<Record<string, string>> {
-  const authorization = authorizationOf(credentials, env);
+  const authorization = await authorizationOf(credentials, env, nowMs);
   if (!authorization) {
-    throw new GatewayError('GW_UPSTREAM_AUTH', 'The Bedrock channel has no AWS credentials (aws_access_key_id and aws_secret_access_key, api_key, or the AWS_* environment)');
+    throw new GatewayError('GW_UPSTREAM_AUTH', 'The Bedrock channel has no AWS credentials (aws_access_key_id and aws_secret_access_key, api_key, or the AWS environment: keys, a web-identity role or a container role)');
   }
   if ('bearer' in authorization) return { authorization: `Bearer ${authorization.bearer}` };
   const { url } = request;

@@ -4,6 +4,7 @@ import { bedrockPrices } from './prices.js';
 import { authorizeBedrockRequest, BEDROCK_BASE_URL } from './endpoint.js';
 import { anthropicMessagesToBedrock } from './from-anthropic-messages.js';
 import { chatCompletionsToBedrock } from './from-chat-completions.js';
+import { embeddingsToBedrock } from './from-embeddings.js';
 
 export const bedrock: ProviderModule<'bedrock'> = {
   vendor: 'bedrock',
@@ -18,17 +19,19 @@ export const bedrock: ProviderModule<'bedrock'> = {
   // Never called: authorizeRequest (SigV4, or the API key as a bearer) replaces it for every call.
   authHeaders: () => ({}),
   authorizeRequest: (credentials, request, nowMs) => authorizeBedrockRequest(credentials, request, nowMs),
-  // Converse for every chat-shaped family; Anthropic-native /v1/messages on Claude through InvokeModel.
+  // Converse for every chat-shaped family; Anthropic-native /v1/messages on Claude and the
+  // Titan and Cohere embeddings through InvokeModel.
   pairs: {
     'chat-completions': chatCompletionsToBedrock,
     messages: chatCompletionsToBedrock,
     'anthropic-messages': anthropicMessagesToBedrock,
+    embeddings: embeddingsToBedrock,
   },
   simulator: lazySimulator(() => import('./simulator.js').then((m) => m.bedrockSimulator)),
   channelFields: {
     credentials: [
       { name: 'region', label: 'Region', required: false, secret: false, hint: 'us-east-1 (or the region in base_url)' },
-      { name: 'aws_access_key_id', label: 'AWS access key ID', required: false, secret: true, hint: 'with the secret access key; or an API key; or the AWS_* environment' },
+      { name: 'aws_access_key_id', label: 'AWS access key ID', required: false, secret: true, hint: 'with the secret access key; or an API key; or none: the AWS chain (environment, IRSA role, ECS task role)' },
       { name: 'aws_secret_access_key', label: 'AWS secret access key', required: false, secret: true },
       { name: 'aws_session_token', label: 'AWS session token', required: false, secret: true, hint: 'temporary credentials only' },
       { name: 'api_key', label: 'Bedrock API key', required: false, secret: true, hint: 'sent as a bearer token instead of SigV4' },

@@ -1,5 +1,5 @@
 import type { SheetModel, SheetVendor } from '../price-rows.js';
-import { tokenPriced } from '../price-rows.js';
+import { embeddingPriced, tokenPriced } from '../price-rows.js';
 
 /** Claude on Bedrock: the Anthropic list prices; 5-minute cache writes 1.25x input, reads 0.1x. */
 const claude = (input: number, output: number): SheetModel => ({
@@ -41,5 +41,13 @@ export const bedrockPrices: SheetVendor = {
     'meta.llama3-3-70b-instruct-v1:0': tokenPriced('chat', 0.72, 0.72, 0.72),
     'us.meta.llama3-3-70b-instruct-v1:0': tokenPriced('chat', 0.72, 0.72, 0.72),
     'mistral.mistral-large-2402-v1:0': tokenPriced('chat', 4, 4, 12),
+    // Embeddings through InvokeModel (from-embeddings.ts): input tokens only.
+    'amazon.titan-embed-text-v2:0': embeddingPriced(0.02, { dimensions: 1024, maxInputTokens: 8192, canShorten: true }),
+    'amazon.titan-embed-text-v1': embeddingPriced(0.1, { dimensions: 1536, maxInputTokens: 8192, canShorten: false }),
+    'cohere.embed-english-v3': embeddingPriced(0.1, { dimensions: 1024, maxInputTokens: 512, canShorten: false }),
+    'cohere.embed-multilingual-v3': embeddingPriced(0.1, { dimensions: 1024, maxInputTokens: 512, canShorten: false }),
+    'cohere.embed-v4:0': embeddingPriced(0.12, { dimensions: 1536, maxInputTokens: 128_000, canShorten: true }),
+    'us.cohere.embed-v4:0': embeddingPriced(0.12, { dimensions: 1536, maxInputTokens: 128_000, canShorten: true }),
+    'eu.cohere.embed-v4:0': embeddingPriced(0.12, { dimensions: 1536, maxInputTokens: 128_000, canShorten: true }),
   },
 };

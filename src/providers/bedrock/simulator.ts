@@ -1,6 +1,9 @@
 import type { SimRequest, SimResponse, SimulatorSpec } from '../../simulator/server.js';
-import { countTokens, simulateText, stableId } from '../../simulator/text.js';
+import { countTokens, simulateText } from '../../simulator/text.js';
+import type { AnthropicMessagesRequest } from '../../protocols/anthropic-messages/types.js';
+import { simulateAnthropicMessage } from '../anthropic/simulator.js';
 import { decideToolCalls, type SimToolChoice } from '../../simulator/tool-calls.js';
+import { answerEmbeddings, isEmbedModel } from './simulator-embeddings.js';
 import { chunkFrame, eventFrame } from './simulator-frames.js';
 import type { ConverseContentBlock, ConverseRequest } from './wire.js';
 
@@ -17,7 +20,8 @@ const ROUTE = /^\/model\/([^/]+)\/(converse|converse-stream|invoke|invoke-with-r
 /**
  * A fake Bedrock runtime for simulator channels (which sign nothing: they send the simulator's
  * key as a Bedrock API key). Converse answers deterministic text or a tool call; Claude ids on
- * InvokeModel answer an Anthropic Message; both stream as real event-stream frames.
+ * InvokeModel answer an Anthropic Message, both streamed as real event-stream frames; Titan and
+ * Cohere embed models answer embeddings.
  */
 export const bedrockSimulator: SimulatorSpec = {
   vendor: 'bedrock',
@@ -32,6 +36,7 @@ export const bedrockSimulator: SimulatorSpec = {
     const modelId = decodeURIComponent(route[1]!);
     const operation = route[2]!;
     if (operation.startsWith('converse')) await converse(req, res, modelId, operation === 'converse-stream');
+    else if (operation === 'invoke' && isEmbedModel(modelId)) answerEmbeddings(res, modelId, req.body as Record<string, unknown> | undefined, fail);
     else await invoke(req, res, modelId, operation === 'invoke-with-response-stream');
     return true;
   },
@@ -81,35 +86,29 @@ async function converse(req: SimRequest, res: SimResponse, modelId: string, stre
   await sendFrames(res, frames);
 }
 
+/**
+ * Claude through InvokeModel: the Anthropic simulator's Message for the body (tools, thinking and
+ * prompt caching included) with the URL's model, each stream event in a `chunk` frame, the last
+ * carrying Bedrock's invocation metrics.
+ */
 async function invoke(req: SimRequest, res: SimResponse, modelId: string, stream: boolean): Promise<void> {
-  const body = req.body as { anthropic_version?: unknown; messages?: Array<{ content: unknown }>; max_tokens?: number; model?: unknown; stream?: unknown } | undefined;
+  const body = req.body as Record<string, unknown> | undefined;
   if (!/anthropic\./.test(modelId)) {
-    fail(res, 400, 'ValidationException', 'The simulator answers InvokeModel for Anthropic models only.');
+    fail(res, 400, 'ValidationException', 'The simulator answers InvokeModel for Anthropic and embed models only.');
     return;
   }
   if (!body || body.anthropic_version !== 'bedrock-2023-05-31' || body.model !== undefined || body.stream !== undefined || !Array.isArray(body.messages)) {
     fail(res, 400, 'ValidationException', 'Malformed input request: anthropic_version bedrock-2023-05-31 required; model and stream are not permitted.');
     return;
   }
-  const last = body.messages[body.messages.length - 1]?.content;
-  const prompt = typeof last === 'string' ? last : JSON.stringify(last ?? '');
-  const reply = simulateText({ model: modelId, prompt, maxTokens: body.max_tokens });
-  const usage = { input_tokens: countTokens(JSON.stringify(body.messages)), output_tokens: reply.contentTokens };
-  const id = `msg_bdrk_${stableId(modelId, prompt).slice(0, 20)}`;
-  const stopReason = reply.finishReason === 'length' ? 'max_tokens' : 'end_turn';
+  const { anthropic_version: _version, anthropic_beta: _betas, ...messages } = body;
+  const { message, events } = simulateAnthropicMessage({ ...(messages as unknown as AnthropicMessagesRequest), model: modelId.replace(/^.*anthropic\./, '') }, req.promptCache);
   if (!stream) {
-    res.json(200, { id, type: 'message', role: 'assistant', model: modelId.replace(/^.*anthropic\./, ''), content: [{ type: 'text', text: reply.content }], stop_reason: stopReason, stop_sequence: null, usage });
+    res.json(200, message);
     return;
   }
-  const frames = [
-    chunkFrame({ type: 'message_start', message: { id, type: 'message', role: 'assistant', model: modelId, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: usage.input_tokens, output_tokens: 1 } } }),
-    chunkFrame({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
-    ...reply.contentPieces.map((piece) => chunkFrame({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: piece } })),
-    chunkFrame({ type: 'content_block_stop', index: 0 }),
-    chunkFrame({ type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } }),
-    chunkFrame({ type: 'message_stop', 'amazon-bedrock-invocationMetrics': { inputTokenCount: usage.input_tokens, outputTokenCount: usage.output_tokens, invocationLatency: 1, firstByteLatency: 1 } }),
-  ];
-  await sendFrames(res, frames);
+  const metrics = { inputTokenCount: message.usage.input_tokens, outputTokenCount: message.usage.output_tokens, invocationLatency: 1, firstByteLatency: 1 };
+  await sendFrames(res, events.map((event) => chunkFrame(event.type === 'message_stop' ? { ...event, 'amazon-bedrock-invocationMetrics': metrics } : event)));
 }
 
 async function sendFrames(res: SimResponse, frames: readonly Buffer[]): Promise<void> {

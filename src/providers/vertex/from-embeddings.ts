@@ -6,20 +6,25 @@ import { vectorIn } from '../../protocols/openai-embeddings/vector-encoding.js';
 import { geminiErrorToGateway } from '../gemini/wire.js';
 import { publisherPath } from './endpoint.js';
 
-/** Vertex's text-embedding `:predict` takes at most 250 instances a call (clouds.md §3); gemini-embedding-001 one (set the channel's max_inputs_per_call: 1). */
+/** Vertex's text-embedding `:predict` takes at most 250 instances a call (clouds.md §3); gemini-embedding-001 one. */
 const MAX_INSTANCES = 250;
+const ONE_INSTANCE_MODELS = /^gemini-embedding-/;
+/** Our normalised retrieval role as Vertex's `task_type`, where the client gave no task type of its own (Gemini-native). */
+const TASK_OF_INPUT_TYPE = { query: 'RETRIEVAL_QUERY', document: 'RETRIEVAL_DOCUMENT' } as const;
 
 interface VertexPrediction {
   embeddings?: { values?: unknown; statistics?: { token_count?: unknown } };
 }
 
 /**
- * /v1/embeddings → Vertex `…/publishers/google/models/{model}:predict`: one instance per text,
+ * /v1/embeddings → Vertex `…/publishers/google/models/{model}:predict`: one instance per text
+ * (with `task_type` from `input_type` or the Gemini-native task type, and its `title`),
  * `dimensions` as `outputDimensionality`, long texts truncated as the API does by default. Usage
  * is the sum of each prediction's `statistics.token_count`.
  */
 export const embeddingsToVertex: EmbeddingsTranslatorPair = {
   maxInputsPerCall: MAX_INSTANCES,
+  maxInputsFor: (model) => (ONE_INSTANCE_MODELS.test(model) ? 1 : MAX_INSTANCES),
 
   toUpstream(req: OpenAIEmbeddingsRequest, ctx: TranslateContext) {
     const inputs = Array.isArray(req.input) ? req.input : [req.input];
@@ -27,7 +32,12 @@ export const embeddingsToVertex: EmbeddingsTranslatorPair = {
       throw new GatewayError('GW_REQ_INVALID_PARAM', 'This model takes text inputs, not token ids', { param: 'input' });
     }
     const parameters = { autoTruncate: true, ...(req.dimensions !== undefined ? { outputDimensionality: req.dimensions } : {}) };
-    return { method: 'POST', path: publisherPath('google', ctx.upstreamModel, 'predict'), body: { instances: inputs.map((content) => ({ content })), parameters } };
+    const taskType = req.gemini_task_type ?? (req.input_type ? TASK_OF_INPUT_TYPE[req.input_type] : undefined);
+    const instances = inputs.map((content, i) => {
+      const title = req.titles?.[i];
+      return { content, ...(taskType ? { task_type: taskType } : {}), ...(typeof title === 'string' ? { title } : {}) };
+    });
+    return { method: 'POST', path: publisherPath('google', ctx.upstreamModel, 'predict'), body: { instances, parameters } };
   },
 
   fromUpstream(res: unknown, ctx: TranslateContext): { body: OpenAIEmbeddingsResponse; usage: Usage } {

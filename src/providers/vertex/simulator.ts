@@ -2,14 +2,15 @@ import type { SimulatorSpec } from '../../simulator/server.js';
 import { anthropicErrorBody, anthropicSimulator } from '../anthropic/simulator.js';
 import { createGeminiSimulator, geminiErrorBody } from '../gemini/simulator.js';
 import { VERTEX_ANTHROPIC_VERSION } from './pairs.js';
+import { answerVertexPredict } from './simulator-predict.js';
 
 /** `/v1[/projects/{p}/locations/{r}]/publishers/{publisher}/models/{model}:{method}` */
 const PUBLISHER_PATH = /^\/v1(?:\/projects\/[^/]+\/locations\/[^/]+)?\/publishers\/(google|anthropic)\/models\/([^/:]+):(\w+)$/;
 
 /**
  * Vertex's publisher paths answered by the Gemini and Anthropic simulators: Google's models as
- * the Gemini API, Claude's rawPredict as Messages once its `anthropic_version` is checked and the
- * URL's model put back into the body. Either Vertex credential (bearer or API key) is accepted.
+ * the Gemini API (their embeddings' `:predict` here), Claude's rawPredict as Messages once its
+ * `anthropic_version` is checked and the URL's model put back into the body. Either Vertex credential (bearer or API key) is accepted.
  */
 export function createVertexSimulator(): SimulatorSpec {
   const gemini = createGeminiSimulator();
@@ -23,6 +24,10 @@ export function createVertexSimulator(): SimulatorSpec {
       const credential = req.headers.authorization?.replace(/^Bearer\s+/i, '') ?? req.headers['x-goog-api-key'];
       if (!credential) {
         res.json(401, geminiErrorBody(401, 'Request is missing required authentication credential.'));
+        return true;
+      }
+      if (publisher === 'google' && method === 'predict') {
+        answerVertexPredict(res, decodeURIComponent(model), req.body, geminiErrorBody);
         return true;
       }
       if (publisher === 'google') {

@@ -215,6 +215,10 @@ describe('vendor vertex (issue 30)', () => {
     expect(sent.body).toEqual({ instances: [{ content: 'one two' }, { content: 'three' }], parameters: { autoTruncate: true, outputDimensionality: 3 } });
     const sdkDefault = await openai.embeddings.create({ model: 'vx-embed', input: 'one two' });
     expect(sdkDefault.data[0]!.embedding).toEqual([7 / 8, 8 / 8, 9 / 8, 10 / 8]);
+    // The gateway's retrieval role becomes each instance's task_type.
+    const query = await call(gateway, 'POST', '/v1/embeddings', { model: 'vx-embed', input: ['where is it'], input_type: 'query' });
+    expect(query.status, query.text).toBe(200);
+    expect(vertex.seen.at(-1)!.body.instances).toEqual([{ content: 'where is it', task_type: 'RETRIEVAL_QUERY' }]);
   });
 
   it("Claude Code's request arrives intact: cache_control, a signed thinking block, tools and the anthropic-beta header", async () => {
