@@ -24,6 +24,12 @@ export type Setup = 'defaults' | 'cross' | CloudSetup;
  */
 export const CLOUD_SETUPS = ['clouds-a', 'clouds-b', 'clouds-c'] as const;
 export type CloudSetup = (typeof CLOUD_SETUPS)[number];
+/**
+ * The cloud setups run each client's stream and tool loop (issue 30: every client finishes a tool
+ * loop on each cloud); the one-shot and follow-up runs, which exercise the gateway and not the
+ * cloud, stay on `defaults` and `cross`, so the suite does not grow by a third for them.
+ */
+export const isCloud = (setup: string): boolean => (CLOUD_SETUPS as readonly string[]).includes(setup);
 
 /** One model id per client protocol; the same ids on both gateways. */
 export const MODELS = {
