@@ -5,6 +5,7 @@ import type { ApiKey } from '../keys/key-store.js';
 import { estimateTokens } from '../ratelimit/estimate.js';
 import { RateLimiters, type LimitKind, type LimitState, type Taken } from '../ratelimit/limiters.js';
 import { limitsFor } from '../ratelimit/policy.js';
+import { ExhaustedWindows } from '../ratelimit/exhausted-windows.js';
 import { BudgetTracker } from '../usage/budget.js';
 import { VideoTaskRepo } from '../tasks/task-repo.js';
 import { isRefusal, LocalBudgetHolds, type BudgetHolds } from '../usage/budget-holds.js';
@@ -22,6 +23,8 @@ export interface Admission {
   holds: BudgetHolds;
   /** Requests in flight per key with `max_parallel_requests`, on this instance. */
   parallel: Map<string, number>;
+  /** Keys whose rpm/tpm window is used up now, for the console (issue 35). */
+  exhausted: ExhaustedWindows;
 }
 
 declare module 'fastify' {
@@ -48,7 +51,7 @@ export function registerRateLimit(app: FastifyInstance): void {
   const budgets = new BudgetTracker(db, usage, (keyId) => videoTasks.pendingCost(keyId), now);
   // With Redis, what each instance holds and counts is its own (db/instance-registry.ts, issue 23).
   const holds = redis && instances ? new SharedBudgetHolds(redis, instances, budgets, usage) : new LocalBudgetHolds(budgets);
-  app.decorate('admission', { limiters: new RateLimiters(redis, now, instances), budgets, holds, parallel: new Map() } satisfies Admission);
+  app.decorate('admission', { limiters: new RateLimiters(redis, now, instances), budgets, holds, parallel: new Map(), exhausted: new ExhaustedWindows(redis, now) } satisfies Admission);
   registerRequestEnd(app);
   registerAdmissionGate(app);
 }
@@ -127,6 +130,7 @@ function afterRequestStep(
   request: FastifyRequest, reply: FastifyReply, key: ApiKey, model: string, tpm: number | null, counter: string, facts: RequestFacts | undefined, taken: Taken,
 ): void | Promise<void> {
   setLimitHeaders(reply, REQUEST_HEADERS, taken.state);
+  noteExhausted(request, key, model, 'requests', taken);
   if (!taken.admitted) throw rateLimited(key, model, 'requests', taken.state);
   if (tpm !== null) return admitTokens(request, reply, key, model, tpm, counter, facts, taken);
 }
@@ -149,6 +153,7 @@ function afterTokenStep(
   request: FastifyRequest, reply: FastifyReply, key: ApiKey, model: string, counter: string, tokens: number, requestTaken: Taken | undefined, taken: Taken,
 ): void | Promise<void> {
   setLimitHeaders(reply, TOKEN_HEADERS, taken.state);
+  noteExhausted(request, key, model, 'tokens', taken);
   if (taken.admitted) {
     request.gw.reservation = { counter, tokens, windowEndsAt: taken.windowEndsAt };
     onRequestEnd(request, reply, settleTokens);
@@ -158,6 +163,12 @@ function afterTokenStep(
   const given = requestTaken ? request.server.admission.limiters.give('requests', counter, 1, requestTaken.windowEndsAt) : undefined;
   if (given) return given.then(() => Promise.reject(refused));
   throw refused;
+}
+
+/** A window this step used up, or a refusal: the key reads "rate-limited now" until the window ends. */
+function noteExhausted(request: FastifyRequest, key: ApiKey, model: string, kind: LimitKind, taken: Taken): void {
+  if (taken.admitted && taken.state.remaining > 0) return;
+  request.server.admission.exhausted.note(key.id, { kind, model, limit: taken.state.limit, until: taken.windowEndsAt });
 }
 
 /**

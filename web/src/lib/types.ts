@@ -52,6 +52,10 @@ export interface ApiKey {
   spent_month_usd: number;
   /** Everything it has spent: what its budget counts (lists and the single-key view). */
   spent_usd?: number;
+  /** Held of the budget by requests in progress (single instance only). */
+  held_usd?: number;
+  /** A per-minute window used up right now (issue 35). */
+  rate_limited?: { kind: 'requests' | 'tokens'; model: string; limit: number; until: string } | null;
 }
 
 export interface CreatedKey extends ApiKey {
