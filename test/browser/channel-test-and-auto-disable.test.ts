@@ -90,15 +90,18 @@ describe.skipIf('missing' in CHROMIUM)('channel tests and auto-disable in the co
     const lastError = row('locked').locator('td[data-label="Last error"] .one-line');
     await expect.poll(() => lastError.getAttribute('title'), { timeout: STEP_MS }).toContain(VENDOR_TEXT);
     const box = (await lastError.boundingBox())!;
-    const lineHeight = Number(await lastError.evaluate('(el) => parseFloat(getComputedStyle(el).lineHeight) || parseFloat(getComputedStyle(el).fontSize) * 1.5'));
+    const lineHeight = await lastError.evaluate((el) => {
+      const style = (globalThis as any).getComputedStyle(el);
+      return parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.5;
+    });
     // One line, and wide enough to read: not a column of single letters.
     expect(box.height).toBeLessThan(lineHeight * 1.5);
     expect(box.width).toBeGreaterThan(120);
 
     // In a phone's cards the text wraps by word: whole words per line, nothing off-screen.
     await page.setViewportSize({ width: 390, height: 844 });
-    await expect.poll(() => lastError.evaluate('(el) => getComputedStyle(el).whiteSpace'), { timeout: STEP_MS }).toBe('normal');
-    expect(await lastError.evaluate('(el) => getComputedStyle(el).overflowWrap')).toBe('break-word');
+    await expect.poll(() => lastError.evaluate((el) => (globalThis as any).getComputedStyle(el).whiteSpace), { timeout: STEP_MS }).toBe('normal');
+    expect(await lastError.evaluate((el) => (globalThis as any).getComputedStyle(el).overflowWrap)).toBe('break-word');
     expect((await lastError.boundingBox())!.width).toBeGreaterThan(150);
     expect(Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'))).toBeLessThanOrEqual(0);
     await page.setViewportSize({ width: 1280, height: 900 });

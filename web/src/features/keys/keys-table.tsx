@@ -94,6 +94,6 @@ function shownStatus(key: ApiKey): string {
 function limitedWords(key: ApiKey): string | undefined {
   const limited = key.rate_limited;
   if (!limited || key.status !== 'active' || Date.parse(limited.until) <= Date.now()) return undefined;
-  const what = limited.kind === 'requests' ? `${formatCount(limited.limit)} requests` : `${formatCount(limited.limit)} tokens`;
+  const what = `${formatCount(limited.limit)} ${limited.kind === 'requests' ? 'request' : 'token'}${limited.limit === 1 ? '' : 's'}`;
   return `${what} a minute used up on ${limited.model} until ${formatSeconds(limited.until)}`;
 }
