@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { admin, bearer } from '../helpers/admin.js';
@@ -14,6 +16,7 @@ import { call, startTestGateway, TEST_ADMIN_TOKEN, TEST_KEY, type TestGateway } 
  */
 const CHROMIUM = await findChromium();
 const STEP_MS = 20_000;
+const SHOTS = join(process.cwd(), 'test-artifacts', 'screenshots');
 const SECRET = 'sk-upstream-console-7777';
 const VENDOR_TEXT = 'Incorrect API key provided. You can find your API key in your account settings and check that the organisation has access to this model.';
 
@@ -84,24 +87,25 @@ describe.skipIf('missing' in CHROMIUM)('channel tests and auto-disable in the co
     await dialog.getByRole('button', { name: 'Close' }).click();
   });
 
-  it('says the health figures are this instance\'s last 5 minutes, keeps a long last error on one line with its text in the tooltip', async () => {
+  it('says the health figures are this instance\'s last 5 minutes, wraps a long last error by word, cut after three lines, its text in the tooltip', async () => {
     await go('/channels');
     await page.getByText('this instance’s last 5 minutes').waitFor();
-    const lastError = row('locked').locator('td[data-label="Last error"] .one-line');
+    const lastError = row('locked').locator('td[data-label="Last error"] .clamped');
     await expect.poll(() => lastError.getAttribute('title'), { timeout: STEP_MS }).toContain(VENDOR_TEXT);
     const box = (await lastError.boundingBox())!;
     const lineHeight = await lastError.evaluate((el) => {
       const style = (globalThis as any).getComputedStyle(el);
       return parseFloat(style.lineHeight) || parseFloat(style.fontSize) * 1.5;
     });
-    // One line, and wide enough to read: not a column of single letters.
-    expect(box.height).toBeLessThan(lineHeight * 1.5);
-    expect(box.width).toBeGreaterThan(120);
+    // At most three lines, cut with an ellipsis, and wide enough for whole words: not a column of single letters.
+    expect(box.height).toBeLessThan(lineHeight * 3.5);
+    expect(box.width).toBeGreaterThan(80);
+    expect(await lastError.evaluate((el) => (globalThis as any).getComputedStyle(el).overflowWrap)).toBe('break-word');
+    expect(await lastError.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
 
     // In a phone's cards the text wraps by word: whole words per line, nothing off-screen.
     await page.setViewportSize({ width: 390, height: 844 });
-    await expect.poll(() => lastError.evaluate((el) => (globalThis as any).getComputedStyle(el).whiteSpace), { timeout: STEP_MS }).toBe('normal');
-    expect(await lastError.evaluate((el) => (globalThis as any).getComputedStyle(el).overflowWrap)).toBe('break-word');
+    await expect.poll(() => lastError.evaluate((el) => (globalThis as any).getComputedStyle(el).maxWidth), { timeout: STEP_MS }).toBe('100%');
     expect((await lastError.boundingBox())!.width).toBeGreaterThan(150);
     expect(Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'))).toBeLessThanOrEqual(0);
     await page.setViewportSize({ width: 1280, height: 900 });
@@ -119,7 +123,13 @@ describe.skipIf('missing' in CHROMIUM)('channel tests and auto-disable in the co
     expect(text).toContain('after 3 authentication failures in a row (401)');
     expect(text).toContain('Incorrect API key provided');
     expect(text).not.toContain(SECRET);
-    expect(await state.locator('.one-line').getAttribute('title')).toContain(VENDOR_TEXT);
+    expect(await state.locator('.clamped').getAttribute('title')).toContain(VENDOR_TEXT);
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: join(SHOTS, 'channels-auto-disabled.png'), fullPage: true });
+    // The reason and a long last error widen no column: the row's actions stay on screen, nothing scrolls sideways.
+    expect(Number(await page.evaluate("[...document.querySelectorAll('.data-table .table-wrap')].filter((wrap) => wrap.scrollWidth > wrap.clientWidth + 1).length"))).toBe(0);
+    const enable = (await row('locked').getByRole('button', { name: 'Enable locked' }).boundingBox())!;
+    expect(enable.x + enable.width).toBeLessThanOrEqual(1280);
     // Disabled: no circuit state, never "half open".
     expect((await row('locked').locator('td[data-label="Circuit"]').textContent())!.trim()).toBe('—');
 

@@ -76,7 +76,7 @@ export function ChannelRow({ channel, test, onTest, onChanged, onDisable, onEdit
       <DataCell label="State">
         <StatusBadge status={channel.enabled ? 'enabled' : 'disabled'} />
         {stopped && (
-          <div className="small error one-line" title={`${stopped.vendor_message ?? stopped.message}`}>
+          <div className="small error clamped" title={`${stopped.vendor_message ?? stopped.message}`}>
             Auto-disabled {formatTime(stopped.at)} after {stopped.failures} authentication failures in a row ({stopped.status ?? '—'}): {stopped.vendor_message ?? stopped.message}
           </div>
         )}
@@ -105,8 +105,8 @@ export function ChannelRow({ channel, test, onTest, onChanged, onDisable, onEdit
       </DataCell>
       <DataCell label="Last error">
         {channel.last_error ? (
-          // One line cut with an ellipsis, the whole text in its tooltip: a long vendor message never squeezes the column to a letter a line.
-          <span className="one-line" title={`${channel.last_error.status ?? ''} ${channel.last_error.vendor_message ?? channel.last_error.message}`.trim()}>
+          // Wrapped by word and cut after three lines, the whole text in its tooltip: a long vendor message never squeezes the column to a letter a line.
+          <span className="clamped" title={`${channel.last_error.status ?? ''} ${channel.last_error.vendor_message ?? channel.last_error.message}`.trim()}>
             {formatTime(channel.last_error.at)} · {channel.last_error.status ?? ''} {channel.last_error.vendor_message ?? channel.last_error.message}
           </span>
         ) : (
@@ -117,7 +117,7 @@ export function ChannelRow({ channel, test, onTest, onChanged, onDisable, onEdit
         status={
           <div role="status" aria-live="polite" aria-label={`Test result of ${channel.id}`} className="small">
             {lastTest && (
-              <span className={`one-line badge ${lastTest.ok ? 'badge-succeeded' : 'badge-failed'}`} title={`${lastTest.at ? `${formatTime(lastTest.at)} · ` : ''}${testSummary(lastTest)}`}>
+              <span className={`clamped badge ${lastTest.ok ? 'badge-succeeded' : 'badge-failed'}`} title={`${lastTest.at ? `${formatTime(lastTest.at)} · ` : ''}${testSummary(lastTest)}`}>
                 {lastTest.ok ? '✓' : '✕'} {testSummary(lastTest)}
               </span>
             )}
