@@ -12,6 +12,7 @@ import type { InstanceRegistry } from './db/instance-registry.js';
 import type { CircuitBreakers } from './gateway/circuit-breaker.js';
 import type { ChannelControl } from './gateway/channel-control.js';
 import type { ChannelHealth } from './gateway/channel-health.js';
+import type { AuthFailureGuard } from './gateway/auth-failure-guard.js';
 import type { RetryPolicy } from './gateway/retry-policy.js';
 import type { Tracing } from './telemetry/tracing.js';
 import type { Catalog } from './catalog/catalog.js';
@@ -59,6 +60,8 @@ export interface GatewayDeps {
   channelControl: ChannelControl;
   /** Recent upstream attempts per channel (gateway/channel-health.ts). */
   channelHealth: ChannelHealth;
+  /** Disables a channel after repeated vendor 401/403 when configured (issue 35, gateway/auth-failure-guard.ts). */
+  authFailures?: AuthFailureGuard;
   /** The MCP gateway (issue 31): upstream servers, client sessions, upstream calls and health. */
   mcp: McpDeps;
   upstream: UpstreamClient;

@@ -16,6 +16,7 @@ import { UsageRecorder } from './usage/usage-recorder.js';
 import { UsageJournal, type JournalHealthOptions } from './usage/usage-journal.js';
 import { RequestLog, requestLogSettings } from './requests/request-log.js';
 import { ChannelControl } from './gateway/channel-control.js';
+import { AuthFailureGuard } from './gateway/auth-failure-guard.js';
 import { ChannelHealth } from './gateway/channel-health.js';
 import { StickyLoad } from './gateway/sticky-load.js';
 import { ResponseHomes } from './gateway/response-homes.js';
@@ -228,6 +229,15 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     channelStore: runtime.channelStore,
     channelControl,
     channelHealth: new ChannelHealth(),
+    authFailures: new AuthFailureGuard({
+      thresholdOf: (name) => channelControl.find(name)?.autoDisableAfterAuthFailures ?? routing.auto_disable_after_auth_failures,
+      disable: async (name, reason) => {
+        if (!channelControl.isEnabled(name)) return;
+        await channelControl.autoDisable(name, reason);
+        app?.log.warn({ channel: name, failures: reason.failures, status: reason.status }, 'channel disabled after consecutive authentication failures from its vendor; enable it again once its credential is fixed');
+      },
+      onError: (name, error) => warn(`disabling channel ${name} after authentication failures failed`, error),
+    }),
     mcp: mcpDeps(),
     upstream,
     circuits: new CircuitBreakers({

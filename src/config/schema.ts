@@ -62,6 +62,12 @@ export const ChannelSchema = Type.Object(
     priority: Type.Optional(Type.Integer({ minimum: -1000, maximum: 1000 })),
     weight: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
     max_retries: Type.Optional(Type.Integer({ minimum: 0, maximum: 10 })),
+    /**
+     * Disable the channel after this many consecutive 401/403 answers from its vendor (issue 35:
+     * a revoked or wrong credential); 0 never does. Absent: `routing.auto_disable_after_auth_failures`
+     * (off unless set). An operator's re-enable clears the reason.
+     */
+    auto_disable_after_auth_failures: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
     timeouts: Type.Optional(
       Type.Object(
         {
@@ -92,6 +98,8 @@ export const RoutingSchema = Type.Object(
     retry_max_delay_ms: Type.Optional(Type.Integer({ minimum: 0 })),
     /** A Retry-After longer than this moves on to the next channel instead of waiting. */
     retry_max_wait_ms: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** Every channel's `auto_disable_after_auth_failures` where it sets none; absent or 0: off. */
+    auto_disable_after_auth_failures: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000 })),
     /** Keep each conversation on one channel of its priority group (prompt caches); default true (gateway/sticky-route.ts). */
     sticky_sessions: Type.Optional(Type.Boolean()),
   },

@@ -229,6 +229,14 @@ export interface ChannelSettingTable {
   updated_at: number;
 }
 
+/** What the gateway noted about a channel (0026, gateway/channel-state-store.ts): JSON text or null. */
+export interface ChannelStateTable {
+  name: string;
+  last_test: string | null;
+  auto_disabled: string | null;
+  updated_at: number;
+}
+
 /**
  * The ledger summed per hour and day (0018, usage/usage-rollups.ts). Dimensions a grain does not
  * keep, a null key and a null channel are ''.
@@ -319,6 +327,7 @@ export interface Database {
   usage_rollups: UsageRollupTable;
   request_details: RequestDetailTable;
   channel_settings: ChannelSettingTable;
+  channel_state: ChannelStateTable;
   catalog_models: CatalogModelTable;
   model_prices: ModelPriceTable;
   runtime_channels: RuntimeChannelTable;

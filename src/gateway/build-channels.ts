@@ -114,6 +114,7 @@ function toChannel(config: ChannelConfig, vendorModule: ProviderModule<VendorId>
     priority: config.priority ?? 0,
     weight: config.weight ?? 1,
     maxRetries: config.max_retries ?? 2,
+    autoDisableAfterAuthFailures: config.auto_disable_after_auth_failures,
     timeouts: {
       connectMs: config.timeouts?.connect_ms ?? DEFAULT_TIMEOUTS.connectMs,
       firstByteMs: config.timeouts?.first_byte_ms ?? DEFAULT_TIMEOUTS.firstByteMs,

@@ -2,6 +2,7 @@ import type { Db } from '../db/connect.js';
 import type { ChannelSettingTable } from '../db/schema.js';
 import type { Channel } from './channel.js';
 import { routableChannels } from './route-model.js';
+import { ChannelStateStore, type AutoDisabledReason, type ChannelState, type ChannelTestRecord } from './channel-state-store.js';
 
 /** What an operator may change on a running channel; null puts the file's value back. */
 export interface ChannelPatch {
@@ -17,6 +18,7 @@ export interface ChannelOverrides {
 }
 
 const NONE: ChannelOverrides = Object.freeze({ enabled: null, weight: null, priority: null });
+const NO_STATE: ChannelState = Object.freeze({ lastTest: null, autoDisabled: null });
 /** How often an instance reads the settings other instances may have changed. */
 const REFRESH_MS = 5_000;
 
@@ -44,6 +46,8 @@ export class ChannelControl {
   private timer: NodeJS.Timeout | undefined;
   private readonly now: () => number;
   private disabledInFile: ReadonlySet<string>;
+  private states = new Map<string, ChannelState>();
+  private readonly stateStore: ChannelStateStore;
 
   constructor(
     private readonly db: Db,
@@ -54,6 +58,7 @@ export class ChannelControl {
     this.now = options.now ?? Date.now;
     this.effective = configured;
     this.disabledInFile = options.disabledInFile ?? new Set();
+    this.stateStore = new ChannelStateStore(db, this.now);
   }
 
   /**
@@ -94,8 +99,31 @@ export class ChannelControl {
     return this.overrides.get(name) ?? NONE;
   }
 
+  /** What the gateway noted about the channel (issue 35): its last test, why it disabled it. */
+  stateOf(name: string): ChannelState {
+    return this.states.get(name) ?? NO_STATE;
+  }
+
+  /** Keeps a test's result for every instance's console. */
+  async recordTest(name: string, record: ChannelTestRecord): Promise<void> {
+    await this.stateStore.saveTest(name, record);
+    this.states.set(name, { ...this.stateOf(name), lastTest: record });
+  }
+
+  /**
+   * Disables the channel for a reason of the gateway's own (issue 35). The reason is written
+   * first: a crash between the two writes leaves a reason on an enabled channel, which is shown
+   * nowhere and cleared by the next re-enable.
+   */
+  async autoDisable(name: string, reason: AutoDisabledReason): Promise<void> {
+    await this.stateStore.saveAutoDisabled(name, reason);
+    this.states.set(name, { ...this.stateOf(name), autoDisabled: reason });
+    await this.update(name, { enabled: false });
+  }
+
   /** Reads the stored settings; rebuilds the routable list only when they changed. */
   async load(): Promise<void> {
+    this.states = await this.stateStore.readAll();
     const rows = await this.db.selectFrom('channel_settings').selectAll().orderBy('name').execute();
     const fingerprint = JSON.stringify(rows.map((row) => [row.name, row.enabled, row.weight, row.priority]));
     if (fingerprint === this.seen) return;
@@ -130,6 +158,8 @@ export class ChannelControl {
         .onConflict((conflict) => conflict.column('name').doUpdateSet(row))
         .execute();
     }
+    // Enabled again by the operator: the gateway's reason for disabling it no longer holds.
+    if (patch.enabled !== undefined && this.stateOf(name).autoDisabled && (next.enabled ?? !this.disabledInFile.has(name))) await this.stateStore.saveAutoDisabled(name, null);
     await this.load();
   }
 

@@ -102,6 +102,7 @@ export class RuntimeChannelStore {
   async remove(name: string): Promise<boolean> {
     const result = await this.db.deleteFrom('runtime_channels').where('name', '=', name).executeTakeFirst();
     await this.db.deleteFrom('channel_settings').where('name', '=', name).execute();
+    await this.db.deleteFrom('channel_state').where('name', '=', name).execute();
     return Number(result.numDeletedRows) > 0;
   }
 

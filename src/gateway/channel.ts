@@ -17,6 +17,8 @@ export interface Channel {
   readonly priority: number;
   readonly weight: number;
   readonly maxRetries: number;
+  /** Consecutive vendor 401/403 answers that disable the channel (issue 35); 0 never, undefined: the routing default. */
+  readonly autoDisableAfterAuthFailures?: number | undefined;
   readonly timeouts: ChannelTimeouts;
   readonly headers: Readonly<Record<string, string>>;
   readonly isSimulator: boolean;

@@ -6,6 +6,7 @@ import { estimateTokens } from '../ratelimit/estimate.js';
 import { ExhaustedWindows } from '../ratelimit/exhausted-windows.js';
 import { RateLimiters, type LimitKind, type LimitState, type Taken } from '../ratelimit/limiters.js';
 import { limitsFor } from '../ratelimit/policy.js';
+import { RateLimitedKeys } from '../ratelimit/rate-limited-keys.js';
 import { BudgetTracker } from '../usage/budget.js';
 import { VideoTaskRepo } from '../tasks/task-repo.js';
 import { isRefusal, LocalBudgetHolds, type BudgetHolds } from '../usage/budget-holds.js';
@@ -25,6 +26,8 @@ export interface Admission {
   parallel: Map<string, number>;
   /** Request windows refused on this instance, so the next body for them is refused unparsed (issue 34). */
   exhausted: ExhaustedWindows;
+  /** Keys whose rpm/tpm window is used up now, for the console (issue 35). */
+  rateLimited: RateLimitedKeys;
 }
 
 declare module 'fastify' {
@@ -51,7 +54,14 @@ export function registerRateLimit(app: FastifyInstance): void {
   const budgets = new BudgetTracker(db, usage, (keyId) => videoTasks.pendingCost(keyId), now);
   // With Redis, what each instance holds and counts is its own (db/instance-registry.ts, issue 23).
   const holds = redis && instances ? new SharedBudgetHolds(redis, instances, budgets, usage) : new LocalBudgetHolds(budgets);
-  app.decorate('admission', { limiters: new RateLimiters(redis, now, instances), budgets, holds, parallel: new Map(), exhausted: new ExhaustedWindows(now) } satisfies Admission);
+  app.decorate('admission', {
+    limiters: new RateLimiters(redis, now, instances),
+    budgets,
+    holds,
+    parallel: new Map(),
+    exhausted: new ExhaustedWindows(now),
+    rateLimited: new RateLimitedKeys(redis, now),
+  } satisfies Admission);
   registerRequestEnd(app);
   registerAdmissionGate(app);
 }
@@ -130,6 +140,7 @@ function afterRequestStep(
   request: FastifyRequest, reply: FastifyReply, key: ApiKey, model: string, tpm: number | null, counter: string, facts: RequestFacts | undefined, taken: Taken,
 ): void | Promise<void> {
   setLimitHeaders(reply, REQUEST_HEADERS, taken.state);
+  noteRateLimited(request, key, model, 'requests', taken);
   if (!taken.admitted) {
     request.server.admission.exhausted.refused(key.id, model, taken.state.limit, taken.windowEndsAt);
     throw rateLimited(key, model, 'requests', taken.state);
@@ -155,6 +166,7 @@ function afterTokenStep(
   request: FastifyRequest, reply: FastifyReply, key: ApiKey, model: string, counter: string, tokens: number, requestTaken: Taken | undefined, taken: Taken,
 ): void | Promise<void> {
   setLimitHeaders(reply, TOKEN_HEADERS, taken.state);
+  noteRateLimited(request, key, model, 'tokens', taken);
   if (taken.admitted) {
     request.gw.reservation = { counter, tokens, windowEndsAt: taken.windowEndsAt };
     onRequestEnd(request, reply, settleTokens);
@@ -167,6 +179,12 @@ function afterTokenStep(
   const given = requestTaken ? limiters.give('requests', counter, 1, requestTaken.windowEndsAt) : undefined;
   if (given) return given.then(() => Promise.reject(refused));
   throw refused;
+}
+
+/** A window this step used up, or a refusal: the key reads "rate-limited now" until the window ends. */
+function noteRateLimited(request: FastifyRequest, key: ApiKey, model: string, kind: LimitKind, taken: Taken): void {
+  if (taken.admitted && taken.state.remaining > 0) return;
+  request.server.admission.rateLimited.note(key.id, { kind, model, limit: taken.state.limit, until: taken.windowEndsAt });
 }
 
 /**

@@ -25,6 +25,8 @@ export interface Hold {
  */
 export interface BudgetHolds {
   hold(keyId: string, budgetUsd: number, worstUsd: number, pendingUsd: number): Promise<Hold | HoldRefusal>;
+  /** What requests in progress hold of the key's budget, where one store knows it whole (one instance); undefined otherwise. */
+  heldUsd?(keyId: string): number;
 }
 
 export const isRefusal = (result: Hold | HoldRefusal): result is HoldRefusal => 'spentUsd' in result;
@@ -46,6 +48,10 @@ export class LocalBudgetHolds implements BudgetHolds {
     this.held.set(keyId, (this.held.get(keyId) ?? 0) + worstUsd);
     // The real cost reaches the tracker as a usage event; settling only gives the hold back.
     return { usd: worstUsd, settle: () => this.release(keyId, worstUsd) };
+  }
+
+  heldUsd(keyId: string): number {
+    return this.held.get(keyId) ?? 0;
   }
 
   private release(keyId: string, usd: number): void {

@@ -181,6 +181,11 @@ describe.skipIf('missing' in CHROMIUM)('the console in a browser (issue 12)', { 
     await operator.getByRole('button', { name: 'Enable simulator-openai' }).click();
     await operator.getByRole('button', { name: 'Disable simulator-openai' }).waitFor();
     await operator.getByRole('button', { name: 'Test simulator-openai' }).click();
+    // Test asks which model (issue 35), then shows the answer in its dialog and on the row.
+    const testDialog = operator.getByRole('dialog', { name: 'Test simulator-openai' });
+    await testDialog.getByRole('button', { name: 'Run test' }).click();
+    await testDialog.getByText(/✓ OK/).waitFor();
+    await testDialog.getByRole('button', { name: 'Close' }).click();
     const row = operator.getByRole('row').filter({ has: operator.getByRole('button', { name: 'Test simulator-openai' }) });
     await row.getByText(/✓ OK 200/).waitFor();
     await shot(operator, 'channels');
@@ -248,6 +253,10 @@ describe.skipIf('missing' in CHROMIUM)('the console in a browser (issue 12)', { 
       await expect.poll(() => channelRow.textContent()).toContain(`••••${vendorSecret.slice(-4)}`);
       expect(await operator.getByRole('main').textContent()).not.toContain(vendorSecret);
       await channelRow.getByRole('button', { name: 'Test acme' }).click();
+      const testAcme = operator.getByRole('dialog', { name: 'Test acme' });
+      await testAcme.getByRole('button', { name: 'Run test' }).click();
+      await testAcme.getByText(/✓ OK/).waitFor();
+      await testAcme.getByRole('button', { name: 'Close' }).click();
       await channelRow.getByText(/✓ OK 200/).waitFor();
       await shot(operator, 'channels-added');
 

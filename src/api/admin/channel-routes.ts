@@ -6,6 +6,7 @@ import type { OpenAIChatRequest, OpenAIChatCompletion } from '../../protocols/op
 import { validated } from '../management/route-validation.js';
 import { ChannelIdParams, ChannelList, ChannelTestResult, ChannelView, TestChannelBody, validateTestChannel, type TestChannelBody as TestBody } from './channel-schemas.js';
 import { channelViewer } from './channel-view.js';
+import type { ChannelTestRecord } from '../../gateway/channel-state-store.js';
 import { adminChannelEditRoutes } from './channel-edit-routes.js';
 
 /** Families a one-line chat message can test. */
@@ -61,14 +62,19 @@ export async function adminChannelRoutes(app: FastifyInstance, { opts }: { opts:
       }
       const body: OpenAIChatRequest = { model, messages: [{ role: 'user', content: 'Reply with one word: ok' }], max_tokens: 16 };
       const startedAt = Date.now();
+      const at = new Date(startedAt).toISOString();
+      let result: ChannelTestRecord;
       try {
-        const result = await dispatchJson({ family: 'chat-completions', model, body, request, reply, channels: [{ ...channel, maxRetries: 0 }] });
-        const text = (result.body as OpenAIChatCompletion).choices?.[0]?.message?.content;
-        return { ok: true, model, status: 200, latency_ms: Date.now() - startedAt, reply: typeof text === 'string' ? text.slice(0, 200) : null, error: null, vendor_status: null, vendor_message: null };
+        const answer = await dispatchJson({ family: 'chat-completions', model, body, request, reply, channels: [{ ...channel, maxRetries: 0 }] });
+        const text = (answer.body as OpenAIChatCompletion).choices?.[0]?.message?.content;
+        result = { at, ok: true, model, status: 200, latency_ms: Date.now() - startedAt, reply: typeof text === 'string' ? text.slice(0, 200) : null, error: null, vendor_status: null, vendor_message: null };
       } catch (error) {
         const failure = isGatewayError(error) ? error : new GatewayError('GW_UPSTREAM_ERROR', 'The test request failed');
-        return { ok: false, model, status: failure.status, latency_ms: Date.now() - startedAt, reply: null, error: failure.message, vendor_status: request.gw.attempts?.at(-1)?.status ?? null, vendor_message: failure.vendorMessage ?? null };
+        result = { at, ok: false, model, status: failure.status, latency_ms: Date.now() - startedAt, reply: null, error: failure.message, vendor_status: request.gw.attempts?.at(-1)?.status ?? null, vendor_message: failure.vendorMessage ?? null };
       }
+      // Kept for every instance's console (issue 35): the result outlives a reload.
+      await channelControl.recordTest(channel.name, result);
+      return result;
     },
   );
 }

@@ -11,6 +11,18 @@ const Priority = Type.Integer({ minimum: -1000, maximum: 1000, description: 'Low
 
 export const ChannelIdParams = Type.Object({ id: Type.String({ description: "The channel's name" }) });
 
+export const ChannelTestResult = Type.Object({
+  at: Type.String({ description: 'When the test ran (ISO-8601)' }),
+  ok: Type.Boolean(),
+  model: Type.String(),
+  status: Nullable(Type.Integer({ description: 'What the gateway would have answered a client' })),
+  latency_ms: Type.Integer(),
+  reply: Nullable(Type.String({ description: "The start of the model's answer" })),
+  error: Nullable(Type.String()),
+  vendor_status: Nullable(Type.Integer({ description: "The upstream's own HTTP status; null when it answered or never did" })),
+  vendor_message: Nullable(Type.String({ description: "The upstream's own error text, redacted of the channel's credentials" })),
+});
+
 export const ChannelView = Type.Object({
   id: Type.String({ description: "The channel's name" }),
   vendor: Type.String(),
@@ -54,6 +66,21 @@ export const ChannelView = Type.Object({
   latency_p50_ms: Nullable(Type.Integer({ description: "Time to the upstream's answer (its head; a stream's first event)" })),
   latency_p99_ms: Nullable(Type.Integer()),
   last_error: Nullable(Type.Object({ at: Type.String(), status: Nullable(Type.Integer()), message: Type.String(), vendor_message: Nullable(Type.String({ description: "The upstream's own error text, redacted of the channel's credentials" })) })),
+  auto_disable_after_auth_failures: Nullable(Type.Integer({ description: "Consecutive vendor 401/403 answers that disable it (its own setting, else routing's); null: never" })),
+  auto_disabled: Nullable(
+    Type.Object(
+      {
+        at: Type.String(),
+        failures: Type.Integer(),
+        status: Nullable(Type.Integer()),
+        message: Type.String(),
+        vendor_message: Nullable(Type.String({ description: "The vendor's own text, redacted of the channel's credentials" })),
+      },
+      { description: 'Why the gateway disabled it (consecutive authentication failures); null unless it is disabled for that reason. Enabling it clears this' },
+    ),
+  ),
+  /** The last test of it (POST …/test), kept for every instance. */
+  last_test: Nullable(ChannelTestResult),
 });
 
 export const ChannelList = Type.Object({ object: Type.Literal('list'), data: Type.Array(ChannelView) });
@@ -97,13 +124,3 @@ export const TestChannelBody = Type.Object(
 export type TestChannelBody = Static<typeof TestChannelBody>;
 export const validateTestChannel = compileValidator(TestChannelBody);
 
-export const ChannelTestResult = Type.Object({
-  ok: Type.Boolean(),
-  model: Type.String(),
-  status: Nullable(Type.Integer({ description: 'What the gateway would have answered a client' })),
-  latency_ms: Type.Integer(),
-  reply: Nullable(Type.String({ description: "The start of the model's answer" })),
-  error: Nullable(Type.String()),
-  vendor_status: Nullable(Type.Integer({ description: "The upstream's own HTTP status; null when it answered or never did" })),
-  vendor_message: Nullable(Type.String({ description: "The upstream's own error text, redacted of the channel's credentials" })),
-});

@@ -36,6 +36,7 @@ export function channelViewer(gateway: GatewayDeps) {
     const enabled = channelControl.isEnabled(channel.name);
     const isRuntime = channelStore.last.has(channel.name);
     const credentials = channel.isSimulator ? {} : channel.credentials;
+    const state = channelControl.stateOf(channel.name);
     return {
       id: channel.name,
       vendor: channel.vendor,
@@ -73,6 +74,10 @@ export function channelViewer(gateway: GatewayDeps) {
       latency_p50_ms: health.latency_p50_ms,
       latency_p99_ms: health.latency_p99_ms,
       last_error: health.last_error && { ...health.last_error, at: new Date(health.last_error.at).toISOString() },
+      auto_disable_after_auth_failures: (channel.autoDisableAfterAuthFailures ?? config.file.routing?.auto_disable_after_auth_failures) || null,
+      // A reason left on an enabled channel (a crash between its two writes) no longer holds.
+      auto_disabled: enabled ? null : state.autoDisabled,
+      last_test: state.lastTest,
     };
   };
 }

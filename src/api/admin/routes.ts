@@ -6,7 +6,7 @@ import { SessionStore } from '../../users/session-store.js';
 import { UserStore } from '../../users/user-store.js';
 import { adminAuthenticator } from './admin-auth.js';
 import { toKeyPatch } from '../management/key-input.js';
-import { KeyViews } from '../management/key-views.js';
+import { admissionNow, KeyViews } from '../management/key-views.js';
 import { adminUserRoutes } from './user-routes.js';
 import { requestLogRoutes } from '../request-log/routes.js';
 import { adminChannelRoutes } from './channel-routes.js';
@@ -35,7 +35,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
   const authenticate = adminAuthenticator(db, now, new SessionStore(db, now), app.signInLimiter);
   app.addHook('onRequest', async (request) => authenticate(request));
   const users = new UserStore(db, now);
-  const views = new KeyViews(readDb, usage, now, (id) => app.gateway.catalog.find(id) !== undefined);
+  const views = new KeyViews(readDb, usage, now, (id) => app.gateway.catalog.find(id) !== undefined, admissionNow(app.admission));
   const opts = (summary: string, schema: Record<string, unknown> = {}) => ({
     config: { isPublic: true },
     schema: { summary, description: describe, tags: ['admin'], security, ...schema },

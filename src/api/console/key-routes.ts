@@ -5,7 +5,7 @@ import { budgetClaims, fitKeyToAllowance, withUserLocked } from '../../users/key
 import { toKeyPatch } from '../management/key-input.js';
 import { knownModelsOnly } from '../management/known-models.js';
 import type { User } from '../../users/user-store.js';
-import { KeyViews } from '../management/key-views.js';
+import { admissionNow, KeyViews } from '../management/key-views.js';
 import { keyListAnswer } from '../management/key-list.js';
 import { validated } from '../management/route-validation.js';
 import {
@@ -22,7 +22,7 @@ import type { ConsoleRouteTools } from './route-tools.js';
 export async function consoleKeyRoutes(app: FastifyInstance, { opts }: ConsoleRouteTools): Promise<void> {
   const { keys, db, readDb, now, usage, config } = app.gateway;
   const known = (id: string) => app.gateway.catalog.find(id) !== undefined;
-  const views = new KeyViews(readDb, usage, now, known);
+  const views = new KeyViews(readDb, usage, now, known, admissionNow(app.admission));
   // A model deleted without pruning stays in the stored allowance but is granted no more (issue 35).
   const withKnownModels = (user: User): User => ({ ...user, models: knownModelsOnly(user.models, known) });
   const idOf = (request: FastifyRequest) => (request.params as { id: string }).id;

@@ -107,6 +107,22 @@ export const KeyView = Type.Object({
   last_used_at: Nullable(Type.String({ description: "ISO-8601 date-time of the key's latest request in the usage ledger" })),
   spent_month_usd: Type.Number({ description: 'Cost recorded this calendar month (UTC)' }),
   spent_usd: Type.Optional(Type.Number({ description: 'Cost recorded so far, what `budget_usd` counts (lists and the single-key GET)' })),
+  held_usd: Type.Optional(
+    Type.Number({ description: "What requests in progress hold of `budget_usd` (their worst-case cost until they end); keys with a budget, on a single instance (issue 35)" }),
+  ),
+  rate_limited: Type.Optional(
+    Nullable(
+      Type.Object(
+        {
+          kind: enumOf(['requests', 'tokens'] as const),
+          model: Type.String(),
+          limit: Type.Integer({ description: 'The per-minute limit that is used up' }),
+          until: Type.String({ description: 'ISO-8601 date-time when the window ends' }),
+        },
+        { description: "A per-minute window (rpm or tpm) of the key used up right now, on a model: its requests for that model are refused until `until`; null when none is (issue 35)" },
+      ),
+    ),
+  ),
 });
 export type KeyView = Static<typeof KeyView>;
 

@@ -5,6 +5,16 @@ import { keyDaysOf } from '../../usage/key-spend.js';
 import { toKeyView } from './key-input.js';
 import type { KnownModel } from './known-models.js';
 import type { KeyView } from './key-schemas.js';
+import type { LimitedWindow } from '../../ratelimit/rate-limited-keys.js';
+
+/** Keys whose rpm/tpm window is used up now (plugins/rate-limit.ts notes them). */
+export type ExhaustedOf = (keyIds: readonly string[]) => Promise<Map<string, LimitedWindow>>;
+
+/** What admission knows of keys right now (issue 35): windows used up, budget held by requests in progress. */
+export interface AdmissionNow {
+  exhaustedOf: ExhaustedOf;
+  heldUsd?: ((keyId: string) => number) | undefined;
+}
 
 /** What a key has done: read from the usage ledger when keys are shown, never tracked per request. */
 export interface KeyActivity {
@@ -62,6 +72,7 @@ export class KeyViews {
     private readonly now: () => number,
     /** Model lists show only models the gateway still knows (issue 35). */
     private readonly known?: KnownModel,
+    private readonly admission?: AdmissionNow,
   ) {}
 
   /** `withSpend`: each key's spend so far too (the lists and the single-key GET show it against the budget). */
@@ -70,9 +81,11 @@ export class KeyViews {
     // What this instance has counted but not yet written belongs in the answer.
     await this.usage.flush();
     const owners = [...new Set(keys.map((k) => k.owner))];
-    const [activity, emails] = await Promise.all([
+    const [activity, emails, exhausted] = await Promise.all([
       keyActivity(this.db, keys.map((k) => k.id), monthStartUtc(at)),
       owners.length === 0 ? [] : this.db.selectFrom('users').select(['id', 'email']).where('id', 'in', owners).execute(),
+      // What is true right now goes with the spend (lists and the single-key GET), not with a create's answer.
+      withSpend ? this.admission?.exhaustedOf(keys.map((k) => k.id)) : undefined,
     ]);
     const emailOf = new Map(emails.map((u) => [u.id, u.email]));
     return keys.map((key) => {
@@ -84,6 +97,8 @@ export class KeyViews {
         last_used_at: done?.lastUsedAt == null ? null : new Date(done.lastUsedAt).toISOString(),
         spent_month_usd: done?.spentMonthUsd ?? 0,
         ...(withSpend ? { spent_usd: done?.spentUsd ?? 0 } : {}),
+        ...(exhausted ? { rate_limited: rateLimitedView(exhausted.get(key.id)) } : {}),
+        ...(withSpend && key.budgetUsd !== null && this.admission?.heldUsd ? { held_usd: Math.round(this.admission.heldUsd(key.id) * 1e9) / 1e9 } : {}),
       };
     });
   }
@@ -92,3 +107,12 @@ export class KeyViews {
     return (await this.many([key], options))[0]!;
   }
 }
+
+const rateLimitedView = (window: LimitedWindow | undefined): KeyView['rate_limited'] =>
+  window ? { kind: window.kind, model: window.model, limit: window.limit, until: new Date(window.until).toISOString() } : null;
+
+/** The key views' window on admission (plugins/rate-limit.ts). */
+export const admissionNow = (admission: { rateLimited: { of: ExhaustedOf }; holds: { heldUsd?(keyId: string): number } }): AdmissionNow => ({
+  exhaustedOf: (ids) => admission.rateLimited.of(ids),
+  heldUsd: admission.holds.heldUsd ? (id) => admission.holds.heldUsd!(id) : undefined,
+});

@@ -30,11 +30,14 @@ export function NotAvailable({ what, endpoint }: { what: string; endpoint: strin
   );
 }
 
-export function StatusBadge({ status }: { status: string }) {
-  const icon: Record<string, string> = { budget_spent: '⊘', active: '●', enabled: '●', closed: '●', disabled: '○', revoked: '✕', expired: '◌', open: '✕', half_open: '◐', invited: '✉', succeeded: '✓', completed: '✓', failed: '✕', queued: '…', in_progress: '◐' };
+/** Statuses whose words are not their id with spaces. */
+const WORDS: Record<string, string> = { rate_limited: 'rate-limited now' };
+
+export function StatusBadge({ status, title }: { status: string; title?: string | undefined }) {
+  const icon: Record<string, string> = { rate_limited: '⧗', budget_spent: '⊘', active: '●', enabled: '●', closed: '●', disabled: '○', revoked: '✕', expired: '◌', open: '✕', half_open: '◐', invited: '✉', succeeded: '✓', completed: '✓', failed: '✕', queued: '…', in_progress: '◐' };
   return (
-    <span className={`badge badge-${status}`}>
-      <span aria-hidden="true">{icon[status] ?? '•'}</span> {status.replace('_', ' ')}
+    <span className={`badge badge-${status}`} title={title}>
+      <span aria-hidden="true">{icon[status] ?? '•'}</span> {WORDS[status] ?? status.replace('_', ' ')}
     </span>
   );
 }

@@ -52,6 +52,10 @@ export interface ApiKey {
   spent_month_usd: number;
   /** Everything it has spent: what its budget counts (lists and the single-key view). */
   spent_usd?: number;
+  /** Held of the budget by requests in progress (single instance only). */
+  held_usd?: number;
+  /** A per-minute window used up right now (issue 35). */
+  rate_limited?: { kind: 'requests' | 'tokens'; model: string; limit: number; until: string } | null;
 }
 
 export interface CreatedKey extends ApiKey {
@@ -116,9 +120,19 @@ export interface Channel {
   latency_p50_ms: number | null;
   latency_p99_ms: number | null;
   last_error: { at: string; status: number | null; message: string; vendor_message: string | null } | null;
+  /** The span of the health figures, in seconds: this instance's traffic only. */
+  window_s: number;
+  /** Consecutive vendor 401/403 answers that disable it; null: never. */
+  auto_disable_after_auth_failures: number | null;
+  /** Why the gateway disabled it on its own; null unless it is disabled for that reason. */
+  auto_disabled: { at: string; failures: number; status: number | null; message: string; vendor_message: string | null } | null;
+  /** The last test, kept on the server (issue 35). */
+  last_test: ChannelTest | null;
 }
 
 export interface ChannelTest {
+  at?: string;
+  reply?: string | null;
   ok: boolean;
   status: number | null;
   latency_ms: number | null;

@@ -29,6 +29,8 @@ export function ChannelDialog({ channel, onSaved, onClose }: { channel?: Channel
   const [maxRetries, setMaxRetries] = useState(channel ? String(channel.max_retries) : '');
   const [firstByte, setFirstByte] = useState(channel ? String(channel.timeouts.first_byte_ms) : '');
   const [headers, setHeaders] = useState('');
+  const shownAuthLimit = channel?.auto_disable_after_auth_failures === null || channel === undefined ? '' : String(channel.auto_disable_after_auth_failures);
+  const [authLimit, setAuthLimit] = useState(shownAuthLimit);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
 
@@ -45,6 +47,7 @@ export function ChannelDialog({ channel, onSaved, onClose }: { channel?: Channel
     if (maxRetries.trim()) fields.max_retries = num(maxRetries);
     if (firstByte.trim()) fields.timeouts = { ...(editing ? { first_byte_ms: channel.timeouts.first_byte_ms } : {}), first_byte_ms: num(firstByte) };
     if (headers.trim()) fields.headers = parseHeaders(headers);
+    if (authLimit.trim()) fields.auto_disable_after_auth_failures = num(authLimit);
     if (!editing) return { name: name.trim(), ...fields, priority: num(priority) ?? 0, weight: num(weight) ?? 1 };
     // An edit sends what changed only: the rest (a file channel's other fields) stays as it is.
     const unchanged = (field: string, before: unknown) => JSON.stringify(fields[field]) === JSON.stringify(before);
@@ -54,6 +57,9 @@ export function ChannelDialog({ channel, onSaved, onClose }: { channel?: Channel
     if (unchanged('region', channel.region ?? undefined)) delete fields.region;
     for (const [field, value] of Object.entries(channel.settings ?? {})) if (unchanged(field, value)) delete fields[field];
     if (unchanged('max_retries', channel.max_retries)) delete fields.max_retries;
+    // Emptied: the channel's own threshold goes, routing's (if any) applies.
+    if (authLimit.trim() === shownAuthLimit) delete fields.auto_disable_after_auth_failures;
+    else if (!authLimit.trim()) fields.auto_disable_after_auth_failures = null;
     if (fields.timeouts && (fields.timeouts as { first_byte_ms?: number }).first_byte_ms === channel.timeouts.first_byte_ms) delete fields.timeouts;
     return fields;
   };
@@ -133,6 +139,11 @@ export function ChannelDialog({ channel, onSaved, onClose }: { channel?: Channel
           <label>
             First-byte timeout (ms)
             <input type="number" min={1} step={1} value={firstByte} onChange={(e) => setFirstByte(e.target.value)} placeholder="120000" />
+          </label>
+          <label>
+            Auto-disable after auth failures
+            <input type="number" min={0} max={1000} step={1} value={authLimit} onChange={(e) => setAuthLimit(e.target.value)} placeholder="off" />
+            <span className="hint">Consecutive 401/403 answers from the vendor that disable this channel; 0: never; empty: the routing default (off unless set).</span>
           </label>
         </div>
         <label>

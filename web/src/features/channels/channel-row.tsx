@@ -5,6 +5,7 @@ import { StatusBadge } from '../../components/states';
 import { api, messageOf } from '../../lib/api';
 import { formatCount, formatMs, formatPercent, formatTime } from '../../lib/format';
 import type { Channel, ChannelTest } from '../../lib/types';
+import { testSummary } from './channel-test-dialog';
 
 const host = (url: string) => {
   try {
@@ -14,7 +15,7 @@ const host = (url: string) => {
   }
 };
 
-/** A channel's test as the row shows it: running, its answer, or why it could not run. */
+/** A channel's test run from this page ("Test all"): running, its answer, or why it could not run. */
 export interface TestState {
   running: boolean;
   result?: ChannelTest;
@@ -34,7 +35,8 @@ export interface ChannelRowProps {
 
 /**
  * One channel: weight and priority edited in place and saved by an explicit Save (never on
- * blur); enable at once, disable after a confirmation; a test whose result shows in the row.
+ * blur); enable at once, disable after a confirmation; the last test's result (kept on the server)
+ * and the reason the gateway disabled it, if it did, on one line each with the whole text in a tooltip.
  */
 export function ChannelRow({ channel, test, onTest, onChanged, onDisable, onEdit, onRemove }: ChannelRowProps) {
   const notify = useNotify();
@@ -43,6 +45,9 @@ export function ChannelRow({ channel, test, onTest, onChanged, onDisable, onEdit
   const [busy, setBusy] = useState(false);
   const dirty = weight !== String(channel.weight) || priority !== String(channel.priority);
   const path = `/admin/api/channels/${encodeURIComponent(channel.id)}`;
+  // This page's run wins over the kept one until the list is read again.
+  const lastTest = test?.result ?? channel.last_test;
+  const stopped = channel.auto_disabled;
 
   const patch = async (body: Record<string, unknown>, done: string) => {
     setBusy(true);
@@ -70,6 +75,11 @@ export function ChannelRow({ channel, test, onTest, onChanged, onDisable, onEdit
       </RowHeader>
       <DataCell label="State">
         <StatusBadge status={channel.enabled ? 'enabled' : 'disabled'} />
+        {stopped && (
+          <div className="small error clamped" title={`${stopped.vendor_message ?? stopped.message}`}>
+            Auto-disabled {formatTime(stopped.at)} after {stopped.failures} authentication failures in a row ({stopped.status ?? '—'}): {stopped.vendor_message ?? stopped.message}
+          </div>
+        )}
       </DataCell>
       <DataCell label="Circuit">
         {/* A disabled channel is sent nothing: its circuit's state means nothing until it is enabled (issue 35). */}
@@ -84,7 +94,7 @@ export function ChannelRow({ channel, test, onTest, onChanged, onDisable, onEdit
       <DataCell label="Priority">
         <input className="inline-input" type="number" min={-1000} max={1000} step={1} value={priority} onChange={(e) => setPriority(e.target.value)} aria-label={`Priority of ${channel.id}`} />
       </DataCell>
-      <DataCell label="Requests" className="num">
+      <DataCell label="Requests (5 min)" className="num">
         {formatCount(channel.requests)}
       </DataCell>
       <DataCell label="Error rate" className="num">
@@ -93,22 +103,24 @@ export function ChannelRow({ channel, test, onTest, onChanged, onDisable, onEdit
       <DataCell label="Latency p50 / p99" className="num">
         {formatMs(channel.latency_p50_ms)} / {formatMs(channel.latency_p99_ms)}
       </DataCell>
-      <DataCell label="Last error" className="clip" title={channel.last_error ? (channel.last_error.vendor_message ?? channel.last_error.message) : undefined}>
-        {channel.last_error ? `${formatTime(channel.last_error.at)} · ${channel.last_error.status ?? ''} ${channel.last_error.vendor_message ?? channel.last_error.message}` : '—'}
+      <DataCell label="Last error">
+        {channel.last_error ? (
+          // Wrapped by word and cut after three lines, the whole text in its tooltip: a long vendor message never squeezes the column to a letter a line.
+          <span className="clamped" title={`${channel.last_error.status ?? ''} ${channel.last_error.vendor_message ?? channel.last_error.message}`.trim()}>
+            {formatTime(channel.last_error.at)} · {channel.last_error.status ?? ''} {channel.last_error.vendor_message ?? channel.last_error.message}
+          </span>
+        ) : (
+          '—'
+        )}
       </DataCell>
       <ActionsCell
         status={
           <div role="status" aria-live="polite" aria-label={`Test result of ${channel.id}`} className="small">
-            {test?.result &&
-              (test.result.ok ? (
-                <span className="badge badge-succeeded">
-                  ✓ OK {test.result.status} · {formatMs(test.result.latency_ms)} · {test.result.model}
-                </span>
-              ) : (
-                <span className="badge badge-failed">
-                  ✕ {test.result.vendor_status ?? test.result.status ?? ''} {test.result.vendor_message ?? test.result.error}
-                </span>
-              ))}
+            {lastTest && (
+              <span className={`clamped badge ${lastTest.ok ? 'badge-succeeded' : 'badge-failed'}`} title={`${lastTest.at ? `${formatTime(lastTest.at)} · ` : ''}${testSummary(lastTest)}`}>
+                {lastTest.ok ? '✓' : '✕'} {testSummary(lastTest)}
+              </span>
+            )}
             {test?.error && (
               <span className="error">
                 <span aria-hidden="true">✕</span> {test.error}
@@ -128,7 +140,7 @@ export function ChannelRow({ channel, test, onTest, onChanged, onDisable, onEdit
         >
           {channel.enabled ? 'Disable' : 'Enable'}
         </button>
-        <button type="button" disabled={test?.running} onClick={onTest} aria-label={`Test ${channel.id}`}>
+        <button type="button" disabled={test?.running} onClick={onTest} aria-label={`Test ${channel.id}`} title="Pick a model and send one short message through this channel">
           {test?.running ? 'Testing…' : 'Test'}
         </button>
         {channel.source !== 'default' && (

@@ -11,8 +11,9 @@ import type { Channel, ChannelTest, ListAnswer } from '../../lib/types';
 import { useLoad } from '../../lib/use-load';
 import { ChannelDialog } from './channel-dialog';
 import { ChannelRow, type TestState } from './channel-row';
+import { ChannelTestDialog } from './channel-test-dialog';
 
-type Pending = { kind: 'add' } | { kind: 'edit'; channel: Channel } | { kind: 'remove'; channel: Channel } | { kind: 'disable'; channel: Channel };
+type Pending = { kind: 'test'; channel: Channel } | { kind: 'add' } | { kind: 'edit'; channel: Channel } | { kind: 'remove'; channel: Channel } | { kind: 'disable'; channel: Channel };
 
 /** Tests at a time during "Test all": enough to be quick, few enough not to look like a burst upstream. */
 const TEST_CONCURRENCY = 3;
@@ -75,6 +76,12 @@ export function ChannelsPage() {
         A channel is one vendor account. Added or edited here, it serves traffic at once on every instance. Enabling or disabling applies at once; weight and priority
         when you press Save on the row. Models and their prices: <Link to="/models">Models &amp; prices</Link>.
       </p>
+      {rows.length > 0 && (
+        <p className="muted small">
+          Requests, error rate, latency and last error cover <strong>this instance’s last {Math.round((rows[0]!.window_s ?? 300) / 60)} minutes</strong>: each instance counts
+          the traffic it sent. State, weight, priority, test results and the reason a channel was disabled are the same on every instance.
+        </p>
+      )}
       {channels.error !== undefined && <ErrorNote error={channels.error} retry={channels.reload} />}
       {channels.loading && !channels.data && <Loading what="Loading channels" />}
       {channels.data && rows.length === 0 && <Empty>No channels are configured.</Empty>}
@@ -82,7 +89,7 @@ export function ChannelsPage() {
         <DataTable
           caption={`Channels (${rows.length})`}
           columns={[
-            'Channel', 'State', 'Circuit', 'Models', 'Weight', 'Priority', { label: 'Requests', className: 'num' }, { label: 'Error rate', className: 'num' },
+            'Channel', 'State', 'Circuit', 'Models', 'Weight', 'Priority', { label: 'Requests (5 min)', className: 'num' }, { label: 'Error rate', className: 'num' },
             { label: 'Latency p50 / p99', className: 'num' }, 'Last error', { label: 'Actions', hidden: true },
           ]}
         >
@@ -91,7 +98,7 @@ export function ChannelsPage() {
               key={channel.id}
               channel={channel}
               test={tests[channel.id]}
-              onTest={() => void runTest(channel.id)}
+              onTest={() => setPending({ kind: 'test', channel })}
               onChanged={(updated) => setRows((list) => list.map((c) => (c.id === updated.id ? updated : c)))}
               onDisable={() => setPending({ kind: 'disable', channel })}
               onEdit={() => setPending({ kind: 'edit', channel })}
@@ -118,6 +125,13 @@ export function ChannelsPage() {
             error until it is enabled again.
           </p>
         </ConfirmDialog>
+      )}
+      {pending?.kind === 'test' && (
+        <ChannelTestDialog
+          channel={rows.find((c) => c.id === pending.channel.id) ?? pending.channel}
+          onTested={(result) => setTest(pending.channel.id, { running: false, result })}
+          onClose={() => setPending(undefined)}
+        />
       )}
       {pending?.kind === 'add' && <ChannelDialog onClose={() => setPending(undefined)} onSaved={(channel) => saved(channel, 'added')} />}
       {pending?.kind === 'edit' && <ChannelDialog channel={pending.channel} onClose={() => setPending(undefined)} onSaved={(channel) => saved(channel, 'saved')} />}

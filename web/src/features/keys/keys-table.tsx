@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 import { ActionsCell, DataCell, DataRow, DataTable, RowHeader } from '../../components/data-table';
 import { SpendMeter } from '../../components/spend-meter';
 import { StatusBadge } from '../../components/states';
-import { formatCount, formatTime, formatUsd, listOrAll } from '../../lib/format';
+import { formatCount, formatSeconds, formatTime, formatUsd, listOrAll } from '../../lib/format';
 import type { ApiKey } from '../../lib/types';
 
 /** What a row's Regenerate or Revoke button asks the page to confirm. */
@@ -39,14 +39,14 @@ export function KeysTable({ rows, total, isOperator, onSetDisabled, onConfirm }:
           </DataCell>
           <DataCell label="Limits rpm / tpm">{limits(key)}</DataCell>
           <DataCell label="Spent / budget">
-            <SpendMeter spent={key.spent_usd ?? key.spent_month_usd} budget={key.budget_usd} name={key.name} />
+            <SpendMeter spent={key.spent_usd ?? key.spent_month_usd} budget={key.budget_usd} held={key.held_usd} name={key.name} />
           </DataCell>
           <DataCell label="Last used" title={key.last_used_at ?? undefined}>
             {key.last_used_at ? formatTime(key.last_used_at) : 'Never'}
           </DataCell>
           <DataCell label="Spent this month">{formatUsd(key.spent_month_usd)}</DataCell>
           <DataCell label="Status">
-            <StatusBadge status={shownStatus(key)} />
+            <StatusBadge status={shownStatus(key)} title={limitedWords(key)} />
           </DataCell>
           <ActionsCell>
             {key.status !== 'revoked' && (
@@ -84,5 +84,16 @@ export function KeysTable({ rows, total, isOperator, onSetDisabled, onConfirm }:
  */
 function shownStatus(key: ApiKey): string {
   const spent = key.spent_usd ?? key.spent_month_usd;
-  return key.status === 'active' && key.budget_usd !== null && spent >= key.budget_usd ? 'budget_spent' : key.status;
+  if (key.status !== 'active') return key.status;
+  if (key.budget_usd !== null && spent >= key.budget_usd) return 'budget_spent';
+  // A used-up rpm/tpm window (issue 35): refused until the window ends, then active again.
+  return limitedWords(key) ? 'rate_limited' : key.status;
+}
+
+/** Which window is used up and until when, or undefined when none is (any more). */
+function limitedWords(key: ApiKey): string | undefined {
+  const limited = key.rate_limited;
+  if (!limited || key.status !== 'active' || Date.parse(limited.until) <= Date.now()) return undefined;
+  const what = `${formatCount(limited.limit)} ${limited.kind === 'requests' ? 'request' : 'token'}${limited.limit === 1 ? '' : 's'}`;
+  return `${what} a minute used up on ${limited.model} until ${formatSeconds(limited.until)}`;
 }
