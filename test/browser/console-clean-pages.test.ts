@@ -55,9 +55,7 @@ describe.skipIf('missing' in CHROMIUM)('pages without console errors, charts wit
   it('/docs renders the API reference with no console error and no CSP violation', async () => {
     const docs = await context.newPage();
     const problems = collectProblems(docs);
-    await docs.addInitScript(() => {
-      document.addEventListener('securitypolicyviolation', (event) => console.error(`CSP violation: ${event.violatedDirective} ${event.blockedURI}`));
-    });
+    await docs.addInitScript("document.addEventListener('securitypolicyviolation', (event) => console.error('CSP violation: ' + event.violatedDirective + ' ' + event.blockedURI))");
     await docs.goto(`${gateway.url}/docs`);
     await docs.locator('.swagger-ui .opblock').first().waitFor();
     await docs.waitForLoadState('networkidle');
@@ -72,9 +70,9 @@ describe.skipIf('missing' in CHROMIUM)('pages without console errors, charts wit
     const dialog = page.getByRole('dialog');
     const id = dialog.getByLabel(/model id|^id/i).first();
     await id.fill('house/model-1');
-    expect(await id.evaluate((input: HTMLInputElement) => input.validity.valid)).toBe(true);
+    expect(await id.evaluate((input) => (input as unknown as { validity: { valid: boolean } }).validity.valid)).toBe(true);
     await id.fill('bad id:with space');
-    expect(await id.evaluate((input: HTMLInputElement) => input.validity.patternMismatch)).toBe(true);
+    expect(await id.evaluate((input) => (input as unknown as { validity: { patternMismatch: boolean } }).validity.patternMismatch)).toBe(true);
     expect(problems).toEqual([]);
     await page.keyboard.press('Escape');
   });
@@ -87,10 +85,10 @@ describe.skipIf('missing' in CHROMIUM)('pages without console errors, charts wit
       await page.getByRole('heading', { name: 'Usage', exact: true }).waitFor();
       const canvases = page.locator('figure.chart canvas');
       await canvases.first().waitFor();
-      await expect.poll(() => canvases.evaluateAll((all) => all.every((c) => (c as HTMLCanvasElement).dataset.xLabels))).toBe(true);
+      await expect.poll(() => canvases.evaluateAll((all) => all.every((c) => (c as unknown as { dataset: Record<string, string> }).dataset.xLabels))).toBe(true);
       // Let any animation settle, then read the labels each chart drew.
       await page.waitForTimeout(400);
-      const charts = await canvases.evaluateAll((all) => all.map((c) => JSON.parse((c as HTMLCanvasElement).dataset.xLabels!) as Array<[number, number]>));
+      const charts = await canvases.evaluateAll((all) => all.map((c) => JSON.parse((c as unknown as { dataset: Record<string, string> }).dataset.xLabels!) as Array<[number, number]>));
       expect(charts.length).toBe(3);
       for (const labels of charts) {
         expect(labels.length).toBeGreaterThan(1);

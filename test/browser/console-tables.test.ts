@@ -37,24 +37,26 @@ const OTHER_PAGES = [
  * clipped action). Issue 35: every console page, at both widths.
  */
 async function clippedActions(page: Page, width: number): Promise<string[]> {
-  return page.locator('main').evaluate((main, viewport) => {
-    const found: string[] = [];
-    for (const el of main.querySelectorAll<HTMLElement>('button, a.button, [role="button"], input[type="submit"]')) {
+  // A script, not a function: this file is type-checked without the DOM's types.
+  return page.evaluate(`(() => {
+    const found = [];
+    const main = document.querySelector('main');
+    for (const el of main ? main.querySelectorAll('button, a.button, [role="button"], input[type="submit"]') : []) {
       const box = el.getBoundingClientRect();
       if (box.width === 0 || box.height === 0 || getComputedStyle(el).visibility === 'hidden') continue;
       const name = el.getAttribute('aria-label') ?? el.textContent?.trim().slice(0, 40) ?? el.tagName;
-      if (box.left + window.scrollX < -1 || box.right + window.scrollX > viewport + 1) found.push(`${name}: outside the page (${Math.round(box.left)}..${Math.round(box.right)})`);
+      if (box.left + window.scrollX < -1 || box.right + window.scrollX > ${width} + 1) found.push(name + ': outside the page (' + Math.round(box.left) + '..' + Math.round(box.right) + ')');
       for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
         if (getComputedStyle(up).overflowX === 'visible') continue;
         const frame = up.getBoundingClientRect();
         if (box.left < frame.left - 1 || box.right > frame.right + 1) {
-          found.push(`${name}: clipped by ${up.tagName.toLowerCase()}.${[...up.classList].join('.')}`);
+          found.push(name + ': clipped by ' + up.tagName.toLowerCase() + '.' + [...up.classList].join('.'));
           break;
         }
       }
     }
     return found;
-  }, width);
+  })()`);
 }
 
 const adminCall = async (gateway: TestGateway, method: string, path: string, body?: unknown) => {
