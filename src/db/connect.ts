@@ -28,6 +28,7 @@ import { requestAttempts } from './migrations/0021-request-attempts.js';
 import { mcpServers } from './migrations/0022-mcp-servers.js';
 import { responseChannels } from './migrations/0024-response-channels.js';
 import { responseCache } from './migrations/0023-response-cache.js';
+import { rollupTokenParts } from './migrations/0025-rollup-token-parts.js';
 import { channelState } from './migrations/0026-channel-state.js';
 
 /** Migrations in order; the names are what the migration table records. */
@@ -50,6 +51,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = { '0001-initial':
   '0022-mcp-servers': mcpServers,
   '0023-response-cache': responseCache,
   '0024-response-channels': responseChannels,
+  '0025-rollup-token-parts': rollupTokenParts,
   '0026-channel-state': channelState,
 };
 

@@ -261,6 +261,12 @@ export interface UsageRollupTable {
   latency_ms: number;
   ttft_ms: number;
   ttft_events: number;
+  /** Token parts (0025): cache reads and writes, image tokens (0 for rollups of events pruned before it). */
+  cached_tokens: number;
+  cache_write_5m_tokens: number;
+  cache_write_1h_tokens: number;
+  image_input_tokens: number;
+  image_output_tokens: number;
   first_at: number;
   last_at: number;
 }

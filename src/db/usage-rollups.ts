@@ -19,7 +19,7 @@ export interface RollupMeasure {
 }
 
 /**
- * The figures as of migration 0018. A later migration that adds a figure adds its column to
+ * The figures as of migration 0025 (0018's, then 0025's token parts). A later migration that adds a figure adds its column to
  * `usage_rollups` (and `usage_events`), appends it here, and installs the trigger again with
  * `installRollupTrigger(db, ROLLUP_MEASURES)`; test/usage/usage-rollups.test.ts checks the two agree.
  */
@@ -34,6 +34,11 @@ export const ROLLUP_MEASURES: readonly RollupMeasure[] = [
   { column: 'latency_ms', value: 'e.latency_ms', type: 'integer' },
   { column: 'ttft_ms', value: 'coalesce(e.ttft_ms, 0)', type: 'integer' },
   { column: 'ttft_events', value: 'case when e.ttft_ms is null then 0 else 1 end', type: 'integer' },
+  { column: 'cached_tokens', value: 'e.cached_tokens', type: 'integer' },
+  { column: 'cache_write_5m_tokens', value: 'e.cache_write_5m_tokens', type: 'integer' },
+  { column: 'cache_write_1h_tokens', value: 'e.cache_write_1h_tokens', type: 'integer' },
+  { column: 'image_input_tokens', value: 'e.image_input_tokens', type: 'integer' },
+  { column: 'image_output_tokens', value: 'e.image_output_tokens', type: 'integer' },
 ];
 
 export type RollupPeriod = 'hour' | 'day';

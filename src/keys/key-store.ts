@@ -296,6 +296,21 @@ export class KeyStore {
     );
   }
 
+  /**
+   * Judges a key by id as `authenticate` judges a secret's key (revoked, disabled, its owner
+   * disabled, expired): for in-process requests that act as a key (plugins/acting-key.ts).
+   */
+  async authenticateById(id: string): Promise<KeyLookup> {
+    const row = await this.db
+      .selectFrom('api_keys')
+      .leftJoin('users', 'users.id', 'api_keys.owner')
+      .selectAll('api_keys')
+      .select('users.disabled_at as owner_disabled_at')
+      .where('api_keys.id', '=', id)
+      .executeTakeFirst();
+    return row ? judgeState(toAuthKey(row), this.now()) : { status: 'invalid' };
+  }
+
   invalidate(): void {
     this.cache.clear();
   }
@@ -304,6 +319,10 @@ export class KeyStore {
 function judgeKey(entry: { storedHash: string; key: ApiKey | null }, hash: string, now: number): KeyLookup {
   const key = entry.key;
   if (!key || !digestsEqual(entry.storedHash, hash)) return { status: 'invalid' };
+  return judgeState(key, now);
+}
+
+function judgeState(key: ApiKey, now: number): KeyLookup {
   if (key.revokedAt !== null) return { status: 'revoked' };
   if (key.disabledAt !== null) return { status: 'disabled' };
   if (key.expiresAt !== null && key.expiresAt <= now) return { status: 'expired' };

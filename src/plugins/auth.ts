@@ -3,6 +3,7 @@ import { GatewayError } from '../errors.js';
 import { BEARER_KEY_HINT, type KeyLocation } from '../contracts/family-errors.js';
 import type { EndpointFamily } from '../contracts/endpoint-family.js';
 import type { ApiKey, KeyLookup } from '../keys/key-store.js';
+import { actingKeyOf } from './acting-key.js';
 
 /**
  * Authenticates every non-public route. A route whose family declares a key location
@@ -15,6 +16,12 @@ export function registerAuth(app: FastifyInstance): void {
     const options = request.routeOptions.config;
     if (options.isPublic || request.is404) return done();
     if (options.exists && !options.exists(request)) return done(new GatewayError('GW_ROUTE_NOT_FOUND', `No endpoint ${request.method} ${request.url.split('?')[0]}`));
+    // An in-process request acting as a key (the console's playground): judged by the key's id.
+    const acting = actingKeyOf(request.raw);
+    if (acting !== undefined) {
+      app.gateway.keys.authenticateById(acting).then((found) => done(admitKey(request, found, familyOfRoute(request))), done);
+      return;
+    }
     const location = options.errors?.key;
     const secret = presentedSecret(request, location);
     if (!secret) return done(new GatewayError('GW_AUTH_MISSING_KEY', 'Missing API key. Pass it as the ' + (location?.hint ?? BEARER_KEY_HINT) + '.'));

@@ -1,7 +1,14 @@
 import type { Totals } from './usage-report.js';
 
-/** The CSV columns: the group, then the totals' numeric fields in the JSON report's names. */
-const COLUMNS = ['requests', 'prompt_tokens', 'completion_tokens', 'reasoning_tokens', 'total_tokens', 'images', 'video_seconds', 'cost_usd'] as const;
+/**
+ * The CSV columns: the group, then the totals' numeric fields in the JSON report's names; every
+ * billed token part (issue 35), in the request CSV's order, so a row's cost can be recomputed from
+ * its own columns and the price sheet.
+ */
+const COLUMNS = [
+  'requests', 'prompt_tokens', 'cached_input_tokens', 'cache_write_5m_tokens', 'cache_write_1h_tokens', 'image_input_tokens',
+  'completion_tokens', 'reasoning_tokens', 'image_output_tokens', 'total_tokens', 'images', 'video_seconds', 'cost_usd',
+] as const;
 
 /**
  * Quotes a cell when it needs it, and defuses cells a spreadsheet would run as a formula

@@ -26,6 +26,13 @@ export interface Totals {
   prompt_tokens: number;
   completion_tokens: number;
   reasoning_tokens: number;
+  /** Of the prompt tokens (issue 35): read from the vendor's prompt cache, written to it (5 minutes, 1 hour), image tokens. */
+  cached_input_tokens: number;
+  cache_write_5m_tokens: number;
+  cache_write_1h_tokens: number;
+  image_input_tokens: number;
+  /** Of the completion tokens: image tokens. */
+  image_output_tokens: number;
   total_tokens: number;
   images: number;
   video_seconds: number;
@@ -92,6 +99,11 @@ function fromEvents(db: Db, filter: UsageFilter, groupBy: ReportGroupBy | undefi
       eb.fn.sum<number>('e.prompt_tokens').as('prompt_tokens'),
       eb.fn.sum<number>('e.completion_tokens').as('completion_tokens'),
       eb.fn.sum<number>('e.reasoning_tokens').as('reasoning_tokens'),
+      eb.fn.sum<number>('e.cached_tokens').as('cached_tokens'),
+      eb.fn.sum<number>('e.cache_write_5m_tokens').as('cache_write_5m_tokens'),
+      eb.fn.sum<number>('e.cache_write_1h_tokens').as('cache_write_1h_tokens'),
+      eb.fn.sum<number>('e.image_input_tokens').as('image_input_tokens'),
+      eb.fn.sum<number>('e.image_output_tokens').as('image_output_tokens'),
       eb.fn.sum<number>('e.images').as('images'),
       eb.fn.sum<number>('e.video_seconds').as('video_seconds'),
       eb.fn.sum<number>('e.cost_usd').as('cost_usd'),
@@ -119,6 +131,11 @@ function fromRollups(db: Db, filter: UsageFilter, groupBy: ReportGroupBy | undef
       eb.fn.sum<number>('r.prompt_tokens').as('prompt_tokens'),
       eb.fn.sum<number>('r.completion_tokens').as('completion_tokens'),
       eb.fn.sum<number>('r.reasoning_tokens').as('reasoning_tokens'),
+      eb.fn.sum<number>('r.cached_tokens').as('cached_tokens'),
+      eb.fn.sum<number>('r.cache_write_5m_tokens').as('cache_write_5m_tokens'),
+      eb.fn.sum<number>('r.cache_write_1h_tokens').as('cache_write_1h_tokens'),
+      eb.fn.sum<number>('r.image_input_tokens').as('image_input_tokens'),
+      eb.fn.sum<number>('r.image_output_tokens').as('image_output_tokens'),
       eb.fn.sum<number>('r.images').as('images'),
       eb.fn.sum<number>('r.video_seconds').as('video_seconds'),
       eb.fn.sum<number>('r.cost_usd').as('cost_usd'),
@@ -167,7 +184,8 @@ function groupName(groupBy: ReportGroupBy, value: number | string | null): strin
 }
 
 const emptyTotals = (): Totals => ({
-  requests: 0, prompt_tokens: 0, completion_tokens: 0, reasoning_tokens: 0, total_tokens: 0, images: 0, video_seconds: 0, cost_usd: 0, by_outcome: {},
+  requests: 0, prompt_tokens: 0, completion_tokens: 0, reasoning_tokens: 0,
+  cached_input_tokens: 0, cache_write_5m_tokens: 0, cache_write_1h_tokens: 0, image_input_tokens: 0, image_output_tokens: 0, total_tokens: 0, images: 0, video_seconds: 0, cost_usd: 0, by_outcome: {},
 });
 
 interface Row {
@@ -178,6 +196,11 @@ interface Row {
   prompt_tokens: number | string;
   completion_tokens: number | string;
   reasoning_tokens: number | string;
+  cached_tokens: number | string;
+  cache_write_5m_tokens: number | string;
+  cache_write_1h_tokens: number | string;
+  image_input_tokens: number | string;
+  image_output_tokens: number | string;
   images: number | string;
   video_seconds: number | string;
   cost_usd: number | string;
@@ -191,6 +214,11 @@ function add(totals: Totals, row: Row): void {
   totals.prompt_tokens += Number(row.prompt_tokens ?? 0);
   totals.completion_tokens += Number(row.completion_tokens ?? 0);
   totals.reasoning_tokens += Number(row.reasoning_tokens ?? 0);
+  totals.cached_input_tokens += Number(row.cached_tokens ?? 0);
+  totals.cache_write_5m_tokens += Number(row.cache_write_5m_tokens ?? 0);
+  totals.cache_write_1h_tokens += Number(row.cache_write_1h_tokens ?? 0);
+  totals.image_input_tokens += Number(row.image_input_tokens ?? 0);
+  totals.image_output_tokens += Number(row.image_output_tokens ?? 0);
   totals.total_tokens = totals.prompt_tokens + totals.completion_tokens;
   totals.images += Number(row.images ?? 0);
   totals.video_seconds += Number(row.video_seconds ?? 0);

@@ -210,8 +210,11 @@ describe.skipIf('missing' in CHROMIUM)('the console in a browser (issue 12)', { 
 
     await go(operator, '/playground');
     await operator.getByRole('heading', { name: 'Playground' }).waitFor();
-    await operator.getByRole('combobox', { name: /^API key/ }).selectOption({ label: 'Paste a secret…' });
-    await operator.getByLabel('API key secret').fill(key);
+    // The session is the credential (issue 35): the key is picked by name, no secret is pasted.
+    expect(await operator.getByLabel('API key secret').count()).toBe(0);
+    const keyPicker = operator.getByRole('combobox', { name: /^API key/ });
+    await keyPicker.locator('option', { hasText: 'playground' }).first().waitFor({ state: 'attached' });
+    await keyPicker.selectOption(await keyPicker.locator('option', { hasText: 'playground' }).first().getAttribute('value'));
     await operator.getByRole('combobox', { name: /^Model/ }).selectOption('delta-4.1');
     await operator.getByLabel('Message', { exact: true }).fill('Stream this sentence back');
     await operator.getByRole('button', { name: 'Send' }).click();
@@ -304,7 +307,7 @@ describe.skipIf('missing' in CHROMIUM)('the console in a browser (issue 12)', { 
   });
 });
 
-/** A fresh operator key through the admin API (the playground's key is pasted, as a person would). */
+/** A fresh operator key through the admin API (the playground picks it by name). */
 async function operatorKey(gateway: TestGateway): Promise<string> {
   const response = await fetch(`${gateway.url}/admin/api/keys`, {
     method: 'POST',

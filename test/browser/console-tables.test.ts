@@ -9,7 +9,8 @@ import { startTestGateway, TEST_ADMIN_TOKEN, type TestGateway } from '../helpers
  * The console as operators use it (issue 22), in a real browser at 1280 px and 390 px: every row
  * action of Keys, Users, Request log and Channels is on screen with no sideways scrolling and no
  * clipped column; the request log filters by request id and exports the filtered requests as CSV;
- * a channel's disable asks first; "Test all" shows a result on each row.
+ * a channel's disable asks first; "Test all" shows a result on each row. Issue 35: every page (and
+ * the sign-in page) at both widths, with no button cut off by the page or by a scrolling frame.
  */
 const CHROMIUM = await findChromium();
 const SHOTS = join(process.cwd(), 'test-artifacts', 'screenshots');
@@ -27,7 +28,36 @@ const OTHER_PAGES = [
   { path: '/usage', heading: 'Usage' },
   { path: '/tasks', heading: 'Video tasks' },
   { path: '/playground', heading: 'Playground' },
+  { path: '/mcp-servers', heading: 'MCP servers' },
 ] as const;
+
+/**
+ * Every visible button and button-like link in the page's main area, with where it is cut off:
+ * outside the viewport's width, or outside an ancestor that hides or scrolls its overflow (a
+ * clipped action). Issue 35: every console page, at both widths.
+ */
+async function clippedActions(page: Page, width: number): Promise<string[]> {
+  // A script, not a function: this file is type-checked without the DOM's types.
+  return page.evaluate(`(() => {
+    const found = [];
+    const main = document.querySelector('main');
+    for (const el of main ? main.querySelectorAll('button, a.button, [role="button"], input[type="submit"]') : []) {
+      const box = el.getBoundingClientRect();
+      if (box.width === 0 || box.height === 0 || getComputedStyle(el).visibility === 'hidden') continue;
+      const name = el.getAttribute('aria-label') ?? el.textContent?.trim().slice(0, 40) ?? el.tagName;
+      if (box.left + window.scrollX < -1 || box.right + window.scrollX > ${width} + 1) found.push(name + ': outside the page (' + Math.round(box.left) + '..' + Math.round(box.right) + ')');
+      for (let up = el.parentElement; up && up !== document.body; up = up.parentElement) {
+        if (getComputedStyle(up).overflowX === 'visible') continue;
+        const frame = up.getBoundingClientRect();
+        if (box.left < frame.left - 1 || box.right > frame.right + 1) {
+          found.push(name + ': clipped by ' + up.tagName.toLowerCase() + '.' + [...up.classList].join('.'));
+          break;
+        }
+      }
+    }
+    return found;
+  })()`);
+}
 
 const adminCall = async (gateway: TestGateway, method: string, path: string, body?: unknown) => {
   const response = await fetch(`${gateway.url}/admin/api${path}`, {
@@ -99,6 +129,7 @@ describe.skipIf('missing' in CHROMIUM)('the console tables and tools an operator
         // No table scrolls inside its own frame either: nothing is clipped at its right edge.
         const clipped = await page.evaluate("[...document.querySelectorAll('.data-table .table-wrap')].filter((wrap) => wrap.scrollWidth > wrap.clientWidth + 1).length");
         expect(clipped, heading).toBe(0);
+        expect(await clippedActions(page, width), heading).toEqual([]);
         await page.screenshot({ path: join(SHOTS, `table-${path.slice(1)}-${width}.png`), fullPage: true });
       }
       for (const { path, heading } of OTHER_PAGES) {
@@ -108,8 +139,21 @@ describe.skipIf('missing' in CHROMIUM)('the console tables and tools an operator
         expect(Number(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth')), heading).toBeLessThanOrEqual(0);
         const clipped = await page.evaluate("[...document.querySelectorAll('.table-wrap')].filter((wrap) => wrap.scrollWidth > wrap.clientWidth + 1).length");
         expect(clipped, heading).toBe(0);
+        expect(await clippedActions(page, width), heading).toEqual([]);
         await page.screenshot({ path: join(SHOTS, `page-${path.slice(1)}-${width}.png`), fullPage: true });
       }
+    });
+
+    it(`at ${width} px the signed-out sign-in page has no clipped action and no sideways scroll`, async () => {
+      const context = await browser.newContext({ viewport: { width, height: 900 } });
+      context.setDefaultTimeout(STEP_MS);
+      const signedOut = await context.newPage();
+      await signedOut.goto(`${gateway.url}/console/login`);
+      await signedOut.getByRole('heading', { name: 'Sign in to the gateway console' }).waitFor();
+      await signedOut.waitForLoadState('networkidle');
+      expect(Number(await signedOut.evaluate('document.documentElement.scrollWidth - window.innerWidth'))).toBeLessThanOrEqual(0);
+      expect(await clippedActions(signedOut, width)).toEqual([]);
+      await context.close();
     });
   }
 

@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { MODEL_ID_PATTERN, OPERATOR_FAMILIES, OPERATOR_KINDS } from '../../contracts/endpoint-family.js';
 import { PriceSchema } from '../../config/schema.js';
-import { compileValidator } from '../../validation/compile.js';
+import { compileValidator, PATTERN_RULE } from '../../validation/compile.js';
 
 /** Bodies and answers of /admin/api/models and /admin/api/price-sheet (issue 21). */
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -21,7 +21,12 @@ const OwnedBy = Type.String({ minLength: 1, maxLength: 64, description: '`owned_
 
 export const CreateModelBody = Type.Object(
   {
-    id: Type.String({ pattern: MODEL_ID_PATTERN, description: 'Public model id: letters, digits and . _ @ / + - (no colon)' }),
+    id: Type.String({
+      pattern: MODEL_ID_PATTERN,
+      // The 400 for a bad id says the rule, not the regex (issue 35).
+      [PATTERN_RULE]: 'must start with a letter or digit and hold only letters, digits and . _ @ / + - (at most 128; no colon or space)',
+      description: 'Public model id: letters, digits and . _ @ / + - (no colon)',
+    }),
     kind: Kind,
     families: Type.Optional(Families),
     owned_by: Type.Optional(OwnedBy),

@@ -7,6 +7,7 @@ import { taskListRoutes } from '../task-log/routes.js';
 import { consoleSessionRoutes } from './session-routes.js';
 import { consoleKeyRoutes } from './key-routes.js';
 import { consoleUsageRoutes } from './usage-routes.js';
+import { consolePlaygroundRoutes } from './playground-routes.js';
 import type { ConsoleRouteTools } from './route-tools.js';
 
 const describe = 'Console session cookie (`gw_session`, set by POST /console/api/session); state-changing requests also need the `x-csrf-token` header, and a body sent as `application/json`.';
@@ -40,6 +41,7 @@ export async function consoleRoutes(app: FastifyInstance): Promise<void> {
   await consoleSessionRoutes(app, tools);
   await consoleKeyRoutes(app, tools);
   await consoleUsageRoutes(app, tools);
+  await consolePlaygroundRoutes(app, tools);
   // Operators signed in to the console read the whole log under /admin/api; here, only their own keys'.
   await requestLogRoutes(app, { base: '/console/api', opts, ownerOf: (request) => sessionOfRequest(request).user.id });
   await taskListRoutes(app, { base: '/console/api', opts, ownerOf: (request) => sessionOfRequest(request).user.id });

@@ -21,7 +21,9 @@ export async function docsUi(app: FastifyInstance): Promise<void> {
     // staticCSP: the docs page gets a Content-Security-Policy with hashes of its own inline code.
     // (It is an async function; its typings call it a callback plugin.)
     const plugin = fastifySwaggerUi as unknown as (instance: FastifyInstance, options: FastifySwaggerUiOptions) => Promise<void>;
-    const options: FastifySwaggerUiOptions = { routePrefix: '/docs', uiConfig: { docExpansion: 'list' }, staticCSP: true };
+    // BaseLayout: no top bar. Its "explore another document" box has no use here, and its logo is an
+    // SVG with an inline <style> the page's CSP refuses (a console error on every visit, issue 35).
+    const options: FastifySwaggerUiOptions = { routePrefix: '/docs', uiConfig: { docExpansion: 'list', layout: 'BaseLayout' }, staticCSP: true };
     await docs.register(async (instance) => plugin(instance, options));
     await docs.ready();
     return docs;

@@ -128,7 +128,11 @@ describe('the catalog the operator extends (issue 21)', () => {
     expect((await chat(gateway, 'house-later')).status).toBe(400);
     expect((await admin(gateway, 'POST', '/models', { id: 'house-later', kind: 'chat' })).status).toBe(409);
     expect((await admin(gateway, 'POST', '/models', { id: 'delta-4.1', kind: 'chat' })).status).toBe(409);
-    expect((await admin(gateway, 'POST', '/models', { id: 'bad:id', kind: 'chat' })).status).toBe(400);
+    const badId = await admin(gateway, 'POST', '/models', { id: 'bad:id', kind: 'chat' });
+    expect(badId.status).toBe(400);
+    // The rule in words, not the regex (issue 35).
+    expect(badId.json.error.message).toContain('only letters, digits and . _ @ / + -');
+    expect(badId.json.error.message).not.toContain('^[A-Za-z0-9]');
     expect((await admin(gateway, 'POST', '/models', { id: 'x', kind: 'audio' })).status).toBe(400);
     expect((await admin(gateway, 'POST', '/models', { id: 'x', kind: 'chat', price: { prompt_per_1m: -1 } })).status).toBe(400);
 

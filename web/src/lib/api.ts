@@ -23,6 +23,9 @@ export const setCsrfToken = (token: string | undefined): void => {
   csrfToken = token;
 };
 
+/** The session's CSRF header, for a write sent with fetch directly (a streamed answer). */
+export const csrfHeader = (): Record<string, string> => (csrfToken ? { 'x-csrf-token': csrfToken } : {});
+
 /** Called on any 401 except where the caller handles it (the sign-in forms). */
 export const setUnauthorizedHandler = (handler: (() => void) | undefined): void => {
   onUnauthorized = handler;

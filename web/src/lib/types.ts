@@ -79,6 +79,11 @@ export interface UsageTotals {
   prompt_tokens: number;
   completion_tokens: number;
   reasoning_tokens: number;
+  cached_input_tokens: number;
+  cache_write_5m_tokens: number;
+  cache_write_1h_tokens: number;
+  image_input_tokens: number;
+  image_output_tokens: number;
   total_tokens: number;
   images: number;
   video_seconds: number;

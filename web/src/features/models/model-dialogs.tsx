@@ -53,7 +53,7 @@ export function AddModelDialog({ onSaved, onClose }: { onSaved: (model: CatalogM
         <div className="grid-3">
           <label>
             Model id
-            <input required maxLength={128} pattern="[A-Za-z0-9][A-Za-z0-9._@/+\-]*" value={id} onChange={(e) => setId(e.target.value)} data-autofocus />
+            <input required maxLength={128} pattern="[A-Za-z0-9][A-Za-z0-9._@\/+\-]*" value={id} onChange={(e) => setId(e.target.value)} data-autofocus />
             <span className="hint">What clients send as `model`.</span>
           </label>
           <label>

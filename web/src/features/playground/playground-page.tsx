@@ -5,22 +5,21 @@ import { Loading } from '../../shell/loading';
 import { api, messageOf } from '../../lib/api';
 import { formatCount, formatMs } from '../../lib/format';
 import { usePageTitle } from '../../lib/page-title';
-import { tabSecrets } from '../../lib/tab-secrets';
-import type { ConsoleModel, ListAnswer } from '../../lib/types';
+import type { ApiKey, ConsoleModel, ListAnswer } from '../../lib/types';
+import { apiBase, useUser } from '../../shell/session';
 import { useLoad } from '../../lib/use-load';
 import { streamChat, type ChatStreamResult } from './stream-chat';
 
-const PASTE = '__paste__';
-
-/** Chat with a model through the real gateway, with one of your API keys, streamed. */
+/** Chat with a model through the real gateway, as one of your API keys (picked by name: the session is enough, no secret), streamed. */
 export function PlaygroundPage() {
   usePageTitle('Playground');
+  const user = useUser();
   const models = useLoad((signal) => api<ListAnswer<ConsoleModel>>('GET', '/console/api/models', undefined, { signal }), []);
+  const keys = useLoad((signal) => api<ListAnswer<ApiKey>>('GET', `${apiBase(user)}/keys`, undefined, { signal }), [user.role]);
   const chatModels = (models.data?.data ?? []).filter((m) => m.families.includes('chat-completions'));
-  const secrets = tabSecrets();
+  const usableKeys = (keys.data?.data ?? []).filter((k) => k.status === 'active');
   const [model, setModel] = useState('');
-  const [keyChoice, setKeyChoice] = useState(secrets[0]?.keyId ?? PASTE);
-  const [pasted, setPasted] = useState('');
+  const [keyChoice, setKeyChoice] = useState('');
   const [system, setSystem] = useState('');
   const [message, setMessage] = useState('');
   const [maxTokens, setMaxTokens] = useState('');
@@ -31,11 +30,11 @@ export function PlaygroundPage() {
   const abort = useRef<AbortController | null>(null);
 
   const chosenModel = model || chatModels[0]?.id || '';
-  const secret = keyChoice === PASTE ? pasted.trim() : (secrets.find((s) => s.keyId === keyChoice)?.secret ?? '');
+  const chosenKey = keyChoice || usableKeys[0]?.id || '';
 
   const send = async (event: FormEvent) => {
     event.preventDefault();
-    if (!secret) return setError('Paste an API key secret, or create a key on the keys page first.');
+    if (!chosenKey) return setError('You have no active API key: create one on the keys page first.');
     const controller = new AbortController();
     abort.current = controller;
     setRunning(true);
@@ -45,7 +44,7 @@ export function PlaygroundPage() {
     const messages = [...(system.trim() ? [{ role: 'system', content: system }] : []), { role: 'user', content: message }];
     try {
       const done = await streamChat({
-        secret,
+        keyId: chosenKey,
         body: { model: chosenModel, messages, ...(maxTokens ? { max_tokens: Number(maxTokens) } : {}) },
         signal: controller.signal,
         onText: (text) => setOutput((current) => current + text),
@@ -69,10 +68,11 @@ export function PlaygroundPage() {
     <section aria-labelledby="playground-title">
       <h1 id="playground-title">Playground</h1>
       <p className="muted">
-        Sends a real, streamed request to <code>/v1/chat/completions</code> with an API key: it counts in usage and against the key's limits like any other. Keys
-        created or regenerated in this tab are offered here until you reload; they are never stored. <Link to="/token">Create a key</Link>
+        Sends a real, streamed request to <code>/v1/chat/completions</code> as one of your API keys: it counts in usage and against the key's limits like any other.
+        You are signed in, so no secret is needed. <Link to="/token">Create a key</Link>
       </p>
       {models.error !== undefined && <ErrorNote error={models.error} retry={models.reload} />}
+      {keys.error !== undefined && <ErrorNote error={keys.error} retry={keys.reload} />}
       {models.loading && !models.data && <Loading what="Loading models" />}
       <form className="form" onSubmit={send}>
         <div className="grid-2">
@@ -88,22 +88,15 @@ export function PlaygroundPage() {
           </label>
           <label>
             API key
-            <select value={keyChoice} onChange={(e) => setKeyChoice(e.target.value)}>
-              {secrets.map((s) => (
-                <option key={s.keyId} value={s.keyId}>
-                  {s.name} (created in this tab)
+            <select value={chosenKey} onChange={(e) => setKeyChoice(e.target.value)} required>
+              {usableKeys.map((k) => (
+                <option key={k.id} value={k.id}>
+                  {k.name} ({k.prefix}…)
                 </option>
               ))}
-              <option value={PASTE}>Paste a secret…</option>
             </select>
           </label>
         </div>
-        {keyChoice === PASTE && (
-          <label>
-            API key secret
-            <input type="password" autoComplete="off" className="mono" value={pasted} onChange={(e) => setPasted(e.target.value)} placeholder="sk-gw-…" />
-          </label>
-        )}
         <label>
           System message (optional)
           <input value={system} onChange={(e) => setSystem(e.target.value)} />
@@ -117,7 +110,7 @@ export function PlaygroundPage() {
             Max tokens
             <input className="inline-input" type="number" min={1} value={maxTokens} onChange={(e) => setMaxTokens(e.target.value)} placeholder="default" />
           </label>
-          <button type="submit" className="primary" disabled={running || !chosenModel}>
+          <button type="submit" className="primary" disabled={running || !chosenModel || !chosenKey}>
             {running ? 'Streaming…' : 'Send'}
           </button>
           {running && (

@@ -1,4 +1,4 @@
-import { toApiError } from '../../lib/api';
+import { csrfHeader, toApiError } from '../../lib/api';
 import { readSse } from '../../lib/sse';
 
 export interface ChatStreamResult {
@@ -16,22 +16,23 @@ interface ChatChunk {
 }
 
 /**
- * POST /v1/chat/completions with stream: true through the gateway, with an API key (not the
- * console session: the playground runs exactly what a client would). Calls onText per delta.
+ * A streamed chat completion as one of the signed-in person's keys, chosen by id: the console
+ * session is the credential and no secret is involved (issue 35). The gateway runs it through its
+ * own /v1/chat/completions as that key, so it is exactly what a client would get. Calls onText per delta.
  */
 export async function streamChat(options: {
-  secret: string;
+  keyId: string;
   body: Record<string, unknown>;
   signal: AbortSignal;
   onText: (text: string) => void;
 }): Promise<ChatStreamResult> {
   const started = performance.now();
-  const response = await fetch('/v1/chat/completions', {
+  const response = await fetch('/console/api/playground/chat/completions', {
     method: 'POST',
-    headers: { authorization: `Bearer ${options.secret}`, 'content-type': 'application/json', accept: 'text/event-stream' },
-    body: JSON.stringify({ ...options.body, stream: true, stream_options: { include_usage: true } }),
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...csrfHeader() },
+    body: JSON.stringify({ key_id: options.keyId, ...options.body }),
     signal: options.signal,
-    credentials: 'omit',
+    credentials: 'same-origin',
   });
   if (!response.ok || !response.body) throw await toApiError(response);
   const result: ChatStreamResult = { firstTokenMs: undefined, totalMs: 0, usage: undefined, finishReason: undefined };

@@ -21,8 +21,8 @@ export function UsageBreakdown({ report, group, names, budgets }: UsageBreakdown
     <DataTable
       caption={`Usage by ${GROUP_LABEL[group].toLowerCase()}`}
       columns={[
-        firstColumn, withModel && 'Model', { label: 'Requests', className: 'num' }, { label: 'Prompt tokens', className: 'num' }, { label: 'Completion tokens', className: 'num' },
-        { label: 'Total tokens', className: 'num' }, { label: 'Images', className: 'num' }, { label: 'Video s', className: 'num' }, { label: 'Cost', className: 'num' },
+        firstColumn, withModel && 'Model', { label: 'Requests', className: 'num' }, { label: 'Prompt tokens', className: 'num' }, { label: 'Cached input', className: 'num' },
+        { label: 'Cache writes', className: 'num' }, { label: 'Completion tokens', className: 'num' }, { label: 'Reasoning', className: 'num' }, { label: 'Total tokens', className: 'num' }, { label: 'Images', className: 'num' }, { label: 'Video s', className: 'num' }, { label: 'Cost', className: 'num' },
         showBudget && 'Spent in all / budget',
       ]}
     >
@@ -35,7 +35,12 @@ export function UsageBreakdown({ report, group, names, budgets }: UsageBreakdown
             {withModel && <DataCell label="Model">{g.model || '—'}</DataCell>}
             <DataCell label="Requests" className="num">{formatCount(g.requests)}</DataCell>
             <DataCell label="Prompt tokens" className="num">{formatCount(g.prompt_tokens)}</DataCell>
+            <DataCell label="Cached input" className="num">{formatCount(g.cached_input_tokens)}</DataCell>
+            <DataCell label="Cache writes" className="num" title={`5-minute cache ${formatCount(g.cache_write_5m_tokens)}, 1-hour cache ${formatCount(g.cache_write_1h_tokens)}`}>
+              {formatCount(g.cache_write_5m_tokens + g.cache_write_1h_tokens)}
+            </DataCell>
             <DataCell label="Completion tokens" className="num">{formatCount(g.completion_tokens)}</DataCell>
+            <DataCell label="Reasoning" className="num">{formatCount(g.reasoning_tokens)}</DataCell>
             <DataCell label="Total tokens" className="num">{formatCount(g.total_tokens)}</DataCell>
             <DataCell label="Images" className="num">{formatCount(g.images)}</DataCell>
             <DataCell label="Video s" className="num">{formatCount(g.video_seconds)}</DataCell>

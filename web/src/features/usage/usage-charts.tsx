@@ -1,5 +1,5 @@
 import { useMemo, type ReactNode } from 'react';
-import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip, type ChartOptions } from 'chart.js';
+import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip, type ChartOptions, type Plugin } from 'chart.js';
 import { Bar, Line } from 'react-chartjs-2';
 import { formatCount, formatUsd } from '../../lib/format';
 import type { UsageReport } from '../../lib/types';
@@ -26,12 +26,39 @@ export function bucketsBetween(bucket: Bucket, from: string | undefined, to: str
   return [...all].sort();
 }
 
-const shortLabel = (bucket: Bucket, group: string) => {
+/**
+ * An axis label: for an hour, the time over the date on a second line (UTC, like the report's
+ * buckets), so each label is as narrow as "Nov 27" and the axis fits many more before skipping.
+ */
+const shortLabel = (bucket: Bucket, group: string): string | string[] => {
   const date = new Date(bucket === 'hour' ? group : `${group}T00:00Z`);
-  return bucket === 'hour'
-    ? date.toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })
-    : date.toLocaleDateString(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
+  const day = date.toLocaleDateString(undefined, { month: 'short', day: 'numeric', timeZone: 'UTC' });
+  return bucket === 'hour' ? [date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' }), day] : day;
 };
+
+/**
+ * Records where the x axis drew its labels (left and right edge, px) on the canvas as
+ * `data-x-labels`: the browser suite checks from it that no two labels overlap.
+ */
+const labelExtents: Plugin = {
+  id: 'labelExtents',
+  afterDraw(chart) {
+    const scale = chart.scales.x;
+    if (!scale) return;
+    const { ctx } = chart;
+    ctx.save();
+    const extents = scale.getLabelItems().map((item) => {
+      ctx.font = item.font.string;
+      const lines = Array.isArray(item.label) ? item.label : [item.label];
+      const width = Math.max(...lines.map((line) => ctx.measureText(line).width));
+      const centre = item.options.translation?.[0] ?? 0;
+      return [Math.round(centre - width / 2), Math.round(centre + width / 2)];
+    });
+    ctx.restore();
+    chart.canvas.dataset.xLabels = JSON.stringify(extents);
+  },
+};
+Chart.register(labelExtents);
 
 function baseOptions(format: (n: number) => string, stacked: boolean): ChartOptions<'bar' | 'line'> {
   const dark = window.matchMedia('(prefers-color-scheme: dark)').matches;
@@ -48,7 +75,8 @@ function baseOptions(format: (n: number) => string, stacked: boolean): ChartOpti
       tooltip: { callbacks: { label: (ctx) => `${ctx.dataset.label ?? ''}: ${format(Number(ctx.parsed.y))}` } },
     },
     scales: {
-      x: { stacked, ticks: { color: text, maxRotation: 0, autoSkip: true }, grid: { color: grid } },
+      // Never rotated, and skipped with room between them: labels never touch.
+      x: { stacked, ticks: { color: text, maxRotation: 0, autoSkip: true, autoSkipPadding: 16 }, grid: { color: grid } },
       y: { stacked, beginAtZero: true, ticks: { color: text, callback: (v) => format(Number(v)) }, grid: { color: grid } },
     },
   };
