@@ -3,6 +3,7 @@ import type { Db } from '../db/connect.js';
 import type { ApiKey } from '../keys/key-store.js';
 import { CacheSwitches, type CachePolicy, type CacheSwitch } from './cache-policy.js';
 import { ResponseCacheStore, type CacheEntry } from './cache-store.js';
+import { MissCoalescer } from './miss-coalescer.js';
 
 const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 const DEFAULT_SWEEP_S = 60;
@@ -12,6 +13,8 @@ export interface CacheCounts {
   hits: number;
   misses: number;
   bypasses: number;
+  /** Misses served by an identical miss in flight (counted as hits too). */
+  coalesced: number;
   /** Bytes answered from the cache, and bytes written to it. */
   bytesServed: number;
   bytesStored: number;
@@ -24,7 +27,8 @@ export interface CacheCounts {
 export class ResponseCache {
   readonly switches: CacheSwitches;
   readonly store: ResponseCacheStore;
-  readonly counts: CacheCounts = { hits: 0, misses: 0, bypasses: 0, bytesServed: 0, bytesStored: 0 };
+  readonly counts: CacheCounts = { hits: 0, misses: 0, bypasses: 0, coalesced: 0, bytesServed: 0, bytesStored: 0 };
+  readonly misses = new MissCoalescer();
   readonly hitCostFraction: number;
   readonly cachesToolCalls: boolean;
   readonly maxBytes: number;
@@ -59,15 +63,23 @@ export class ResponseCache {
   /** Reads the admin API's switches (every instance, each sweep: a change elsewhere lands within one interval). */
   async loadSwitches(): Promise<void> {
     const rows = await this.db.selectFrom('cache_settings').selectAll().execute();
-    this.switches.apply(rows.map((r) => ({ target: r.target, enabled: Number(r.enabled) === 1, ttlS: r.ttl_s === null ? null : Number(r.ttl_s) })));
+    this.switches.apply(
+      rows.map((r) => ({
+        target: r.target,
+        enabled: Number(r.enabled) === 1,
+        ttlS: r.ttl_s === null ? null : Number(r.ttl_s),
+        hitCostFraction: r.hit_cost_fraction === null || r.hit_cost_fraction === undefined ? null : Number(r.hit_cost_fraction),
+      })),
+    );
   }
 
   /** The admin API sets a switch: `*` for the global one, else a model id; null removes the override. */
   async setSwitch(target: string, value: CacheSwitch | null): Promise<void> {
     if (value === null) await this.db.deleteFrom('cache_settings').where('target', '=', target).execute();
     else {
-      const row = { target, enabled: value.enabled ? 1 : 0, ttl_s: value.ttlS, updated_at: this.now() };
-      await this.db.insertInto('cache_settings').values(row).onConflict((c) => c.column('target').doUpdateSet({ enabled: row.enabled, ttl_s: row.ttl_s, updated_at: row.updated_at })).execute();
+      const row = { target, enabled: value.enabled ? 1 : 0, ttl_s: value.ttlS, hit_cost_fraction: value.hitCostFraction ?? null, updated_at: this.now() };
+      const { target: _target, ...changed } = row;
+      await this.db.insertInto('cache_settings').values(row).onConflict((c) => c.column('target').doUpdateSet(changed)).execute();
     }
     await this.loadSwitches();
   }

@@ -198,6 +198,8 @@ export interface CacheSettingTable {
   target: string;
   enabled: number;
   ttl_s: number | null;
+  /** What a hit costs as a share of the answer's price (0027); null: the file's. */
+  hit_cost_fraction?: number | null;
   updated_at: number;
 }
 
@@ -253,6 +255,9 @@ export interface UsageRollupTable {
   latency_ms: number;
   ttft_ms: number;
   ttft_events: number;
+  /** Response cache hits and the cost they saved (0027). */
+  cache_hits: number;
+  saved_cost_usd: number;
   first_at: number;
   last_at: number;
 }

@@ -19,7 +19,7 @@ export interface RollupMeasure {
 }
 
 /**
- * The figures as of migration 0018. A later migration that adds a figure adds its column to
+ * The figures as of migration 0027 (0018's and the cache's). A later migration that adds a figure adds its column to
  * `usage_rollups` (and `usage_events`), appends it here, and installs the trigger again with
  * `installRollupTrigger(db, ROLLUP_MEASURES)`; test/usage/usage-rollups.test.ts checks the two agree.
  */
@@ -34,6 +34,9 @@ export const ROLLUP_MEASURES: readonly RollupMeasure[] = [
   { column: 'latency_ms', value: 'e.latency_ms', type: 'integer' },
   { column: 'ttft_ms', value: 'coalesce(e.ttft_ms, 0)', type: 'integer' },
   { column: 'ttft_events', value: 'case when e.ttft_ms is null then 0 else 1 end', type: 'integer' },
+  // Migration 0027: response cache hits and the cost they saved (issue 32).
+  { column: 'cache_hits', value: 'e.cache_hit', type: 'integer' },
+  { column: 'saved_cost_usd', value: 'e.saved_cost_usd', type: 'real' },
 ];
 
 export type RollupPeriod = 'hour' | 'day';

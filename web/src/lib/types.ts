@@ -52,6 +52,11 @@ export interface ApiKey {
   spent_month_usd: number;
   /** Everything it has spent: what its budget counts (lists and the single-key view). */
   spent_usd?: number;
+  /** Response cache (issue 32): true on, false off, null follows the model's or the global switch. */
+  cache_enabled?: boolean | null;
+  cache_ttl_seconds?: number | null;
+  /** Operator-set shared namespace; null: the owner's own entries. */
+  cache_namespace?: string | null;
 }
 
 export interface CreatedKey extends ApiKey {
@@ -79,6 +84,9 @@ export interface UsageTotals {
   images: number;
   video_seconds: number;
   cost_usd: number;
+  /** Requests the response cache answered (issue 32), and what they saved. */
+  cache_hits?: number;
+  saved_cost_usd?: number;
   by_outcome: Record<string, number>;
 }
 
