@@ -2,7 +2,7 @@ import type { CacheConfig } from '../config/schema.js';
 import type { Db } from '../db/connect.js';
 import type { ApiKey } from '../keys/key-store.js';
 import { CacheSwitches, type CachePolicy, type CacheSwitch } from './cache-policy.js';
-import { ResponseCacheStore, type CacheEntry } from './cache-store.js';
+import { ResponseCacheStore, type CacheEntry, type CacheStore } from './cache-store.js';
 import { MissCoalescer } from './miss-coalescer.js';
 
 const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
@@ -26,7 +26,7 @@ export interface CacheCounts {
  */
 export class ResponseCache {
   readonly switches: CacheSwitches;
-  readonly store: ResponseCacheStore;
+  readonly store: CacheStore;
   readonly counts: CacheCounts = { hits: 0, misses: 0, bypasses: 0, coalesced: 0, bytesServed: 0, bytesStored: 0 };
   readonly misses = new MissCoalescer();
   readonly hitCostFraction: number;
@@ -38,9 +38,11 @@ export class ResponseCache {
     private readonly db: Db,
     private readonly config: CacheConfig | undefined,
     private readonly now: () => number,
+    /** The database's own table unless given (the Redis store: redis-cache-store.ts). */
+    store?: CacheStore,
   ) {
     this.switches = new CacheSwitches(config);
-    this.store = new ResponseCacheStore(db);
+    this.store = store ?? new ResponseCacheStore(db);
     this.hitCostFraction = config?.hit_cost_fraction ?? 0;
     this.cachesToolCalls = config?.cache_tool_calls ?? false;
     this.maxBytes = config?.max_bytes ?? DEFAULT_MAX_BYTES;

@@ -220,6 +220,10 @@ export const CacheSchema = Type.Object(
     max_bytes: Type.Optional(Type.Integer({ minimum: 1024 })),
     /** How often expired entries are removed and the cap enforced, in the background (default 60). */
     sweep_interval_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400 })),
+    /** Where entries live: the gateway's database (default) or Redis (needs REDIS_URL); GATEWAY_CACHE_STORE wins. */
+    store: Type.Optional(Type.Union([Type.Literal('database'), Type.Literal('redis')])),
+    /** With the Redis store: the prefix of its keys (default `gw:cache:`), so gateways sharing a Redis keep apart. */
+    redis_prefix: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
   },
   { additionalProperties: false },
 );
@@ -297,6 +301,8 @@ export interface GatewayConfig {
   databaseUrl: string | undefined;
   /** `redis://…` shares rate-limit counters and key-cache invalidation between instances. */
   redisUrl: string | undefined;
+  /** GATEWAY_CACHE_STORE: where the response cache keeps its entries (wins over the file's `cache.store`). */
+  cacheStore?: 'database' | 'redis' | undefined;
   /** GATEWAY_INSTANCE_LEASE_MS: with Redis, how long a dead instance's budget holds outlive it. */
   instanceLeaseMs?: number;
   /** OpenTelemetry traces; absent (off) unless an OTLP endpoint is set (src/telemetry/). */
