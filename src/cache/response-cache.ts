@@ -4,9 +4,12 @@ import type { ApiKey } from '../keys/key-store.js';
 import { CacheSwitches, type CachePolicy, type CacheSwitch } from './cache-policy.js';
 import { ResponseCacheStore, type CacheEntry, type CacheStore } from './cache-store.js';
 import { MissCoalescer } from './miss-coalescer.js';
+import { SemanticIndex } from './semantic-index.js';
 
 const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 const DEFAULT_SWEEP_S = 60;
+/** Cosine similarity a stored question must reach (semantic mode): close paraphrases, not related questions. */
+const DEFAULT_THRESHOLD = 0.95;
 
 /** Running totals for /metrics (read at scrape time). */
 export interface CacheCounts {
@@ -29,6 +32,8 @@ export class ResponseCache {
   readonly store: CacheStore;
   readonly counts: CacheCounts = { hits: 0, misses: 0, bypasses: 0, coalesced: 0, bytesServed: 0, bytesStored: 0 };
   readonly misses = new MissCoalescer();
+  /** Semantic mode's embedding model, match bar and index; undefined without `cache.semantic`. */
+  readonly semantic: { embeddingModel: string; threshold: number; index: SemanticIndex } | undefined;
   readonly hitCostFraction: number;
   readonly cachesToolCalls: boolean;
   readonly maxBytes: number;
@@ -46,6 +51,8 @@ export class ResponseCache {
     this.hitCostFraction = config?.hit_cost_fraction ?? 0;
     this.cachesToolCalls = config?.cache_tool_calls ?? false;
     this.maxBytes = config?.max_bytes ?? DEFAULT_MAX_BYTES;
+    const semantic = config?.semantic;
+    this.semantic = semantic && { embeddingModel: semantic.embedding_model, threshold: semantic.threshold ?? DEFAULT_THRESHOLD, index: new SemanticIndex(semantic.max_entries) };
   }
 
   policyFor(key: ApiKey | undefined, model: string): CachePolicy | undefined {
@@ -71,6 +78,7 @@ export class ResponseCache {
         enabled: Number(r.enabled) === 1,
         ttlS: r.ttl_s === null ? null : Number(r.ttl_s),
         hitCostFraction: r.hit_cost_fraction === null || r.hit_cost_fraction === undefined ? null : Number(r.hit_cost_fraction),
+        mode: r.mode === 'exact' || r.mode === 'semantic' ? r.mode : null,
       })),
     );
   }
@@ -79,7 +87,7 @@ export class ResponseCache {
   async setSwitch(target: string, value: CacheSwitch | null): Promise<void> {
     if (value === null) await this.db.deleteFrom('cache_settings').where('target', '=', target).execute();
     else {
-      const row = { target, enabled: value.enabled ? 1 : 0, ttl_s: value.ttlS, hit_cost_fraction: value.hitCostFraction ?? null, updated_at: this.now() };
+      const row = { target, enabled: value.enabled ? 1 : 0, ttl_s: value.ttlS, hit_cost_fraction: value.hitCostFraction ?? null, mode: value.mode ?? null, updated_at: this.now() };
       const { target: _target, ...changed } = row;
       await this.db.insertInto('cache_settings').values(row).onConflict((c) => c.column('target').doUpdateSet(changed)).execute();
     }

@@ -29,6 +29,7 @@ import { mcpServers } from './migrations/0022-mcp-servers.js';
 import { responseChannels } from './migrations/0024-response-channels.js';
 import { responseCache } from './migrations/0023-response-cache.js';
 import { cacheHitRollups } from './migrations/0027-cache-hit-rollups.js';
+import { cacheMode } from './migrations/0028-cache-mode.js';
 
 /** Migrations in order; the names are what the migration table records. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = { '0001-initial': initial, '0002-video-task-polls': videoTaskPolls, '0003-key-controls': keyControls,
@@ -51,6 +52,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = { '0001-initial':
   '0023-response-cache': responseCache,
   '0024-response-channels': responseChannels,
   '0027-cache-hit-rollups': cacheHitRollups,
+  '0028-cache-mode': cacheMode,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -36,6 +36,8 @@ export interface ApiKeyTable {
   cache_ttl_s?: number | null;
   /** Operator-set shared cache namespace (0023); null: entries are scoped to the key's owner. */
   cache_namespace?: string | null;
+  /** Response cache match mode (0028): exact, semantic, or null to follow the model's or the global one. */
+  cache_mode?: string | null;
 }
 
 /** Operators and key holders (0005). `operator` is built in and signs in with the admin token. */
@@ -200,6 +202,8 @@ export interface CacheSettingTable {
   ttl_s: number | null;
   /** What a hit costs as a share of the answer's price (0027); null: the file's. */
   hit_cost_fraction?: number | null;
+  /** exact or semantic (0028); null: the next switch's. */
+  mode?: string | null;
   updated_at: number;
 }
 

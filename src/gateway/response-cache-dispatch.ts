@@ -8,6 +8,7 @@ import { cacheKeyOf } from '../cache/cache-key.js';
 import type { CachePolicy } from '../cache/cache-policy.js';
 import type { CacheEntry } from '../cache/cache-store.js';
 import { chargeOf } from '../usage/charge.js';
+import { findSimilarAnswer, indexQuestion, type SemanticProbe } from './semantic-cache-lookup.js';
 
 /** A request the cache applies to: its entry id and scope, what its headers asked, and the entry found. */
 export interface CacheSlot {
@@ -18,6 +19,8 @@ export interface CacheSlot {
   hit: CacheEntry | undefined;
   /** Set when this request leads identical misses in flight: hands them what it stored. */
   settle?: ((entry: CacheEntry | undefined) => void) | undefined;
+  /** Semantic mode: the missed question's embedding, indexed with the answer once stored. */
+  semantic?: SemanticProbe | undefined;
 }
 
 export interface CacheRequest {
@@ -57,6 +60,15 @@ export async function openCacheSlot(options: CacheRequest): Promise<CacheSlot | 
   if (entry && (directives.maxAgeS === undefined || ageS <= directives.maxAgeS)) {
     serveHit(options, slot, entry, ageS);
     return slot;
+  }
+  if (policy.mode === 'semantic') {
+    const similar = await findSimilarAnswer(options, slot);
+    const similarAgeS = similar ? Math.max(0, Math.floor((request.server.gateway.now() - similar.entry.created_at) / 1000)) : 0;
+    if (similar && (directives.maxAgeS === undefined || similarAgeS <= directives.maxAgeS)) {
+      serveHit(options, slot, similar.entry, similarAgeS);
+      reply.header('x-cache-match', `semantic; similarity=${similar.similarity.toFixed(4)}`);
+      return slot;
+    }
   }
   if (directives.write) {
     const joined = cache.misses.join(id);
@@ -122,6 +134,7 @@ export function storeAnswer(options: CacheRequest, slot: CacheSlot, answer: { te
     expires_at: now + ttlS * 1000,
   };
   cache.put(entry);
+  indexQuestion(request, slot, entry);
   slot.settle?.(entry);
 }
 
