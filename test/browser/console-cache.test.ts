@@ -56,9 +56,10 @@ describe.skipIf('missing' in CHROMIUM)('the response cache in the console (issue
     const dialog = page.getByRole('dialog', { name: 'Response cache of “eval runner”' });
     await dialog.getByLabel('Caching').selectOption('on');
     await dialog.getByLabel('Default TTL (seconds)').fill('600');
+    await dialog.getByLabel('Match').selectOption('exact');
     await dialog.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Cache settings of “eval runner” saved.').waitFor();
-    expect((await admin(gateway, 'GET', `/keys/${key.id}`)).json).toMatchObject({ cache_enabled: true, cache_ttl_seconds: 600 });
+    expect((await admin(gateway, 'GET', `/keys/${key.id}`)).json).toMatchObject({ cache_enabled: true, cache_ttl_seconds: 600, cache_mode: 'exact' });
 
     const miss = await call(gateway, 'POST', '/v1/chat/completions', body('cached in the console'), bearer(key.key));
     expect(miss.headers.get('x-cache')).toBe('MISS');

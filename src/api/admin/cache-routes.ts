@@ -33,6 +33,7 @@ export async function adminCacheRoutes(app: FastifyInstance, opts: (summary: str
     hit_cost_fraction: cache.hitCostFraction,
     cache_tool_calls: cache.cachesToolCalls,
     max_bytes: cache.maxBytes,
+    semantic: cache.semantic ? { embedding_model: cache.semantic.embeddingModel, threshold: cache.semantic.threshold, indexed: cache.semantic.index.count } : null,
     stored_bytes: await cache.store.totalBytes(),
     counts: cache.counts,
   }));

@@ -57,6 +57,8 @@ export interface ApiKey {
   cache_ttl_seconds?: number | null;
   /** Operator-set shared namespace; null: the owner's own entries. */
   cache_namespace?: string | null;
+  /** exact or semantic; null follows the model's or the global mode. */
+  cache_mode?: 'exact' | 'semantic' | null;
 }
 
 export interface CreatedKey extends ApiKey {

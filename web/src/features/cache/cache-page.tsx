@@ -13,6 +13,7 @@ interface CacheView {
   global: CacheSwitch | null;
   models: Record<string, CacheSwitch>;
   hit_cost_fraction: number;
+  semantic: { embedding_model: string; threshold: number; indexed: number } | null;
   max_bytes: number;
   stored_bytes: number;
   counts: { hits: number; misses: number; bypasses: number; bytesServed: number; bytesStored: number };
@@ -37,7 +38,7 @@ export function CachePage() {
   };
   const saveSwitch = (target: string, value: CacheSwitch) =>
     act(async () => {
-      await api('PUT', `/admin/api/cache/switches/${encodeURIComponent(target)}`, { enabled: value.enabled, ttl_seconds: value.ttlS, hit_cost_fraction: value.hitCostFraction ?? null });
+      await api('PUT', `/admin/api/cache/switches/${encodeURIComponent(target)}`, { enabled: value.enabled, ttl_seconds: value.ttlS, hit_cost_fraction: value.hitCostFraction ?? null, mode: value.mode ?? null });
       return target === '*' ? 'Global cache setting saved.' : `Cache setting of ${target} saved.`;
     });
   const removeSwitch = (target: string) =>
@@ -58,7 +59,7 @@ export function CachePage() {
         <h1 id="cache-title">Response cache</h1>
       </div>
       <p className="muted">
-        Exact mode: a repeated request (same model and body, in the same key owner's scope) is answered from the store with <code>x-cache: HIT</code>. Keys turn it on or off for themselves on the API keys page.
+        A repeated request (same model and body, in the same key owner's scope) is answered from the store with <code>x-cache: HIT</code>. Keys turn it on or off for themselves on the API keys page.
       </p>
       {view.error !== undefined && <ErrorNote error={view.error} retry={view.reload} />}
       {view.loading && !data && <Loading what="Loading the cache" />}
@@ -71,6 +72,8 @@ export function CachePage() {
             <dd>{formatCount(data.counts.misses)}</dd>
             <dt>Bypasses</dt>
             <dd>{formatCount(data.counts.bypasses)}</dd>
+            <dt>Semantic mode</dt>
+            <dd>{data.semantic ? `${data.semantic.embedding_model}, similarity ≥ ${data.semantic.threshold}, ${formatCount(data.semantic.indexed)} questions indexed here` : 'not configured (cache.semantic): every mode matches exactly'}</dd>
             <dt>Stored</dt>
             <dd>
               {megabytes(data.stored_bytes)} of {megabytes(data.max_bytes)}

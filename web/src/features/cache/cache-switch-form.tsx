@@ -5,6 +5,7 @@ export interface CacheSwitch {
   enabled: boolean;
   ttlS: number | null;
   hitCostFraction?: number | null;
+  mode?: 'exact' | 'semantic' | null;
 }
 
 interface CacheSwitchFormProps {
@@ -25,11 +26,12 @@ export function CacheSwitchForm({ label, value, defaultFraction, isNew = false, 
   const [model, setModel] = useState('');
   const [enabled, setEnabled] = useState(value.enabled);
   const [ttl, setTtl] = useState(value.ttlS === null ? '' : String(value.ttlS));
+  const [mode, setMode] = useState<'' | 'exact' | 'semantic'>(value.mode ?? '');
   const [fraction, setFraction] = useState(value.hitCostFraction === null || value.hitCostFraction === undefined ? '' : String(value.hitCostFraction));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    onSave({ enabled, ttlS: numberOrNull(ttl), hitCostFraction: numberOrNull(fraction) }, isNew ? model.trim() : undefined);
+    onSave({ enabled, ttlS: numberOrNull(ttl), hitCostFraction: numberOrNull(fraction), mode: mode === '' ? null : mode }, isNew ? model.trim() : undefined);
     if (isNew) setModel('');
   };
 
@@ -49,6 +51,14 @@ export function CacheSwitchForm({ label, value, defaultFraction, isNew = false, 
       <label>
         TTL (seconds)
         <input type="number" min={1} max={31536000} step={1} value={ttl} onChange={(e) => setTtl(e.target.value)} placeholder="3600" />
+      </label>
+      <label>
+        Mode
+        <select value={mode} onChange={(e) => setMode(e.target.value as typeof mode)}>
+          <option value="">{label === 'global' ? 'From the file (exact)' : 'Follow global'}</option>
+          <option value="exact">Exact</option>
+          <option value="semantic">Semantic</option>
+        </select>
       </label>
       <label>
         Hit cost (share of the price)

@@ -24,6 +24,7 @@ export function KeyCacheDialog({ keyRow, base, isOperator, onClose, onSaved }: K
   const [mode, setMode] = useState<Switch>(switchOf(keyRow.cache_enabled));
   const [ttl, setTtl] = useState(keyRow.cache_ttl_seconds === null || keyRow.cache_ttl_seconds === undefined ? '' : String(keyRow.cache_ttl_seconds));
   const [namespace, setNamespace] = useState(keyRow.cache_namespace ?? '');
+  const [matchMode, setMatchMode] = useState(keyRow.cache_mode ?? 'follow');
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
 
@@ -40,7 +41,11 @@ export function KeyCacheDialog({ keyRow, base, isOperator, onClose, onSaved }: K
 
   const save = (event: FormEvent) => {
     event.preventDefault();
-    const body: Record<string, unknown> = { cache_enabled: SWITCH_VALUE[mode], cache_ttl_seconds: ttl.trim() === '' ? null : Number(ttl) };
+    const body: Record<string, unknown> = {
+      cache_enabled: SWITCH_VALUE[mode],
+      cache_ttl_seconds: ttl.trim() === '' ? null : Number(ttl),
+      cache_mode: matchMode === 'follow' ? null : matchMode,
+    };
     if (isOperator) body.cache_namespace = namespace.trim() === '' ? null : namespace.trim();
     void run(async () => {
       await api('PATCH', `${base}/keys/${encodeURIComponent(keyRow.id)}`, body);
@@ -65,7 +70,15 @@ export function KeyCacheDialog({ keyRow, base, isOperator, onClose, onSaved }: K
             <option value="on">On for this key</option>
             <option value="off">Off for this key</option>
           </select>
-          <span className="hint">Exact matches only: the same model and request body get the stored answer, with x-cache: HIT.</span>
+          <span className="hint">The same model and request body get the stored answer, with x-cache: HIT.</span>
+        </label>
+        <label>
+          Match
+          <select value={matchMode} onChange={(e) => setMatchMode(e.target.value as typeof matchMode)}>
+            <option value="follow">Follow the model's or the global mode</option>
+            <option value="exact">Exact: the same request only</option>
+            <option value="semantic">Semantic: also the same question worded differently</option>
+          </select>
         </label>
         <label>
           Default TTL (seconds)
