@@ -32,6 +32,8 @@ export class ResponseCache {
   readonly store: CacheStore;
   readonly counts: CacheCounts = { hits: 0, misses: 0, bypasses: 0, coalesced: 0, bytesServed: 0, bytesStored: 0 };
   readonly misses = new MissCoalescer();
+  /** Writes in flight by entry id: looked up before the store, awaited before a purge. */
+  private readonly writing = new Map<string, { entry: CacheEntry; done: Promise<void> }>();
   /** Semantic mode's embedding model, match bar and index; undefined without `cache.semantic`. */
   readonly semantic: { embeddingModel: string; threshold: number; index: SemanticIndex } | undefined;
   readonly hitCostFraction: number;
@@ -60,13 +62,27 @@ export class ResponseCache {
   }
 
   async lookup(id: string, scope: string): Promise<CacheEntry | undefined> {
+    // An answer this instance is still writing is already its entry (read your own writes).
+    const pending = this.writing.get(id)?.entry;
+    if (pending && pending.scope === scope && pending.expires_at > this.now()) return pending;
     return this.store.get(id, scope, this.now());
   }
 
   /** Stores without making the answer wait: a failed write only costs a later miss. */
   put(entry: CacheEntry): void {
     this.counts.bytesStored += entry.bytes;
-    this.store.put(entry).catch(() => undefined);
+    const done = this.store.put(entry).catch(() => undefined);
+    const write = { entry, done };
+    this.writing.set(entry.id, write);
+    void done.then(() => {
+      if (this.writing.get(entry.id) === write) this.writing.delete(entry.id);
+    });
+  }
+
+  /** Purges once this instance's writes in flight have landed, so none of them comes back after it. */
+  async purge(filter: { scope?: string | undefined; model?: string | undefined }): Promise<number> {
+    await Promise.all([...this.writing.values()].map((w) => w.done));
+    return this.store.purge(filter);
   }
 
   /** Reads the admin API's switches (every instance, each sweep: a change elsewhere lands within one interval). */

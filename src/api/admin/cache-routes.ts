@@ -55,6 +55,6 @@ export async function adminCacheRoutes(app: FastifyInstance, opts: (summary: str
       if (!key) throw new GatewayError('GW_RESOURCE_NOT_FOUND', `No API key '${keyId}'`);
       scope = scopeOf(key);
     }
-    return { object: 'cache.purge', deleted: await cache.store.purge({ scope, model }) };
+    return { object: 'cache.purge', deleted: await cache.purge({ scope, model }) };
   });
 }

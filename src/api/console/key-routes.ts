@@ -113,7 +113,7 @@ export async function consoleKeyRoutes(app: FastifyInstance, { opts }: ConsoleRo
   // entries, or its operator-set namespace), like DELETE /v1/gateway/cache with that key.
   app.delete('/console/api/keys/:id/cache', opts("Purge the response cache entries one of your keys reads (its scope, every sub-namespace)", { params: KeyIdParams }), async (request) => {
     const key = await ownKey(request);
-    return { object: 'cache.purge', deleted: await app.gateway.responseCache.store.purge({ scope: scopeOf(key) }) };
+    return { object: 'cache.purge', deleted: await app.gateway.responseCache.purge({ scope: scopeOf(key) }) };
   });
 
   app.post(
