@@ -69,7 +69,8 @@ describe.skipIf('missing' in CHROMIUM)('the response cache in the console (issue
 
     await go('/requests');
     const row = page.getByRole('row').filter({ hasText: 'cache hit' });
-    await expect.poll(() => row.count()).toBe(1);
+    await row.first().waitFor();
+    expect(await row.count()).toBe(1);
     await row.getByRole('button').last().click();
     const drawer = page.getByRole('dialog', { name: 'Request details' });
     await drawer.getByText('Response cache').waitFor();
