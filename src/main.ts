@@ -34,6 +34,7 @@ import { McpUpstreamAuth } from './gateway/mcp/upstream-auth.js';
 import { McpHealth } from './gateway/mcp/health.js';
 import { describeSealedChannels } from './gateway/sealed-channels.js';
 import { loadSecretBox } from './keys/secret-box.js';
+import { chooseCacheStore } from './cache/choose-cache-store.js';
 
 export interface RunningGateway {
   app: FastifyInstance;
@@ -209,7 +210,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
       health,
     };
   };
-  const responseCache = new ResponseCache(db, config.file.cache, Date.now);
+  const responseCache = new ResponseCache(db, config.file.cache, Date.now, chooseCacheStore(config, redis));
   await responseCache.start();
   const deps: GatewayDeps = {
     config,

@@ -4,11 +4,23 @@ import type { ResponseCacheTable } from '../db/schema.js';
 
 export type CacheEntry = ResponseCacheTable;
 
+/** Where entries live: the gateway's database (SQLite or PostgreSQL) or Redis (cache/redis-cache-store.ts). */
+export interface CacheStore {
+  /** The live entry with this id in this scope, or undefined. */
+  get(id: string, scope: string, now: number): Promise<CacheEntry | undefined>;
+  put(entry: CacheEntry): Promise<void>;
+  /** Removes a scope's entries (with its sub-namespaces), optionally of one model only; all when no scope. */
+  purge(filter: { scope?: string | undefined; model?: string | undefined }): Promise<number>;
+  /** Removes expired entries, then the oldest until the store is under its cap. Runs in the background. */
+  sweep(now: number, maxBytes: number): Promise<number>;
+  totalBytes(): Promise<number>;
+}
+
 /**
  * The response cache's entries in the gateway's own store: the embedded SQLite file, or PostgreSQL,
  * where every instance reads and writes the same table. One indexed read per lookup.
  */
-export class ResponseCacheStore {
+export class ResponseCacheStore implements CacheStore {
   constructor(private readonly db: Db) {}
 
   /** The live entry with this id in this scope (the id already covers the scope; checked again all the same). */

@@ -2,16 +2,22 @@ import type { CacheConfig } from '../config/schema.js';
 import type { Db } from '../db/connect.js';
 import type { ApiKey } from '../keys/key-store.js';
 import { CacheSwitches, type CachePolicy, type CacheSwitch } from './cache-policy.js';
-import { ResponseCacheStore, type CacheEntry } from './cache-store.js';
+import { ResponseCacheStore, type CacheEntry, type CacheStore } from './cache-store.js';
+import { MissCoalescer } from './miss-coalescer.js';
+import { SemanticIndex } from './semantic-index.js';
 
 const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 const DEFAULT_SWEEP_S = 60;
+/** Cosine similarity a stored question must reach (semantic mode): close paraphrases, not related questions. */
+const DEFAULT_THRESHOLD = 0.95;
 
 /** Running totals for /metrics (read at scrape time). */
 export interface CacheCounts {
   hits: number;
   misses: number;
   bypasses: number;
+  /** Misses served by an identical miss in flight (counted as hits too). */
+  coalesced: number;
   /** Bytes answered from the cache, and bytes written to it. */
   bytesServed: number;
   bytesStored: number;
@@ -23,8 +29,13 @@ export interface CacheCounts {
  */
 export class ResponseCache {
   readonly switches: CacheSwitches;
-  readonly store: ResponseCacheStore;
-  readonly counts: CacheCounts = { hits: 0, misses: 0, bypasses: 0, bytesServed: 0, bytesStored: 0 };
+  readonly store: CacheStore;
+  readonly counts: CacheCounts = { hits: 0, misses: 0, bypasses: 0, coalesced: 0, bytesServed: 0, bytesStored: 0 };
+  readonly misses = new MissCoalescer();
+  /** Writes in flight by entry id: looked up before the store, awaited before a purge. */
+  private readonly writing = new Map<string, { entry: CacheEntry; done: Promise<void> }>();
+  /** Semantic mode's embedding model, match bar and index; undefined without `cache.semantic`. */
+  readonly semantic: { embeddingModel: string; threshold: number; index: SemanticIndex } | undefined;
   readonly hitCostFraction: number;
   readonly cachesToolCalls: boolean;
   readonly maxBytes: number;
@@ -34,12 +45,16 @@ export class ResponseCache {
     private readonly db: Db,
     private readonly config: CacheConfig | undefined,
     private readonly now: () => number,
+    /** The database's own table unless given (the Redis store: redis-cache-store.ts). */
+    store?: CacheStore,
   ) {
     this.switches = new CacheSwitches(config);
-    this.store = new ResponseCacheStore(db);
+    this.store = store ?? new ResponseCacheStore(db);
     this.hitCostFraction = config?.hit_cost_fraction ?? 0;
     this.cachesToolCalls = config?.cache_tool_calls ?? false;
     this.maxBytes = config?.max_bytes ?? DEFAULT_MAX_BYTES;
+    const semantic = config?.semantic;
+    this.semantic = semantic && { embeddingModel: semantic.embedding_model, threshold: semantic.threshold ?? DEFAULT_THRESHOLD, index: new SemanticIndex(semantic.max_entries) };
   }
 
   policyFor(key: ApiKey | undefined, model: string): CachePolicy | undefined {
@@ -47,27 +62,50 @@ export class ResponseCache {
   }
 
   async lookup(id: string, scope: string): Promise<CacheEntry | undefined> {
+    // An answer this instance is still writing is already its entry (read your own writes).
+    const pending = this.writing.get(id)?.entry;
+    if (pending && pending.scope === scope && pending.expires_at > this.now()) return pending;
     return this.store.get(id, scope, this.now());
   }
 
   /** Stores without making the answer wait: a failed write only costs a later miss. */
   put(entry: CacheEntry): void {
     this.counts.bytesStored += entry.bytes;
-    this.store.put(entry).catch(() => undefined);
+    const done = this.store.put(entry).catch(() => undefined);
+    const write = { entry, done };
+    this.writing.set(entry.id, write);
+    void done.then(() => {
+      if (this.writing.get(entry.id) === write) this.writing.delete(entry.id);
+    });
+  }
+
+  /** Purges once this instance's writes in flight have landed, so none of them comes back after it. */
+  async purge(filter: { scope?: string | undefined; model?: string | undefined }): Promise<number> {
+    await Promise.all([...this.writing.values()].map((w) => w.done));
+    return this.store.purge(filter);
   }
 
   /** Reads the admin API's switches (every instance, each sweep: a change elsewhere lands within one interval). */
   async loadSwitches(): Promise<void> {
     const rows = await this.db.selectFrom('cache_settings').selectAll().execute();
-    this.switches.apply(rows.map((r) => ({ target: r.target, enabled: Number(r.enabled) === 1, ttlS: r.ttl_s === null ? null : Number(r.ttl_s) })));
+    this.switches.apply(
+      rows.map((r) => ({
+        target: r.target,
+        enabled: Number(r.enabled) === 1,
+        ttlS: r.ttl_s === null ? null : Number(r.ttl_s),
+        hitCostFraction: r.hit_cost_fraction === null || r.hit_cost_fraction === undefined ? null : Number(r.hit_cost_fraction),
+        mode: r.mode === 'exact' || r.mode === 'semantic' ? r.mode : null,
+      })),
+    );
   }
 
   /** The admin API sets a switch: `*` for the global one, else a model id; null removes the override. */
   async setSwitch(target: string, value: CacheSwitch | null): Promise<void> {
     if (value === null) await this.db.deleteFrom('cache_settings').where('target', '=', target).execute();
     else {
-      const row = { target, enabled: value.enabled ? 1 : 0, ttl_s: value.ttlS, updated_at: this.now() };
-      await this.db.insertInto('cache_settings').values(row).onConflict((c) => c.column('target').doUpdateSet({ enabled: row.enabled, ttl_s: row.ttl_s, updated_at: row.updated_at })).execute();
+      const row = { target, enabled: value.enabled ? 1 : 0, ttl_s: value.ttlS, hit_cost_fraction: value.hitCostFraction ?? null, mode: value.mode ?? null, updated_at: this.now() };
+      const { target: _target, ...changed } = row;
+      await this.db.insertInto('cache_settings').values(row).onConflict((c) => c.column('target').doUpdateSet(changed)).execute();
     }
     await this.loadSwitches();
   }

@@ -63,6 +63,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     workers: Math.max(1, parseInteger(env.GATEWAY_WORKERS, 1, 'GATEWAY_WORKERS')),
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
+    ...(env.GATEWAY_CACHE_STORE ? { cacheStore: parseCacheStore(env.GATEWAY_CACHE_STORE) } : {}),
     instanceLeaseMs: parseInteger(env.GATEWAY_INSTANCE_LEASE_MS, DEFAULT_INSTANCE_LEASE_MS, 'GATEWAY_INSTANCE_LEASE_MS'),
     corsOrigins: (env.GATEWAY_CORS_ORIGINS ?? '').split(',').map((origin) => origin.trim().replace(/\/$/, '')).filter(Boolean),
     tracing: loadTracingConfig(env),
@@ -109,6 +110,11 @@ function parseSampler(name: string | undefined, arg: string | undefined): Tracin
     default:
       throw new Error(`OTEL_TRACES_SAMPLER '${name}' is not supported: use always_on, always_off, traceidratio or their parentbased_ forms`);
   }
+}
+
+function parseCacheStore(value: string): 'database' | 'redis' {
+  if (value === 'database' || value === 'redis') return value;
+  throw new Error(`GATEWAY_CACHE_STORE must be 'database' or 'redis', got '${value}'`);
 }
 
 function parseInteger(value: string | undefined, fallback: number, name: string): number {

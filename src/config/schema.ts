@@ -203,11 +203,28 @@ export type McpServerConfig = Static<typeof McpServerSchema>;
 export type McpAuthConfig = Static<typeof McpAuthSchema>;
 
 /** One switch of the response cache (issue 32): on or off, and the TTL of the entries it makes. */
+export const CacheModeSchema = Type.Union([Type.Literal('exact'), Type.Literal('semantic')]);
+
 export const CacheSwitchSchema = Type.Object(
   {
     enabled: Type.Boolean(),
     /** Default TTL of new entries in seconds (default 3600). */
     ttl_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 31_536_000 })),
+    /** exact (default) or semantic: also a similar last user message (needs `cache.semantic`). */
+    mode: Type.Optional(CacheModeSchema),
+  },
+  { additionalProperties: false },
+);
+
+/** Semantic mode (issue 32): the embedding model the last user message is embedded with, and the match bar. */
+export const SemanticCacheSchema = Type.Object(
+  {
+    /** A public embedding model; embedded through the gateway's own /v1/embeddings with the caller's key. */
+    embedding_model: Type.String({ minLength: 1 }),
+    /** Cosine similarity a stored question must reach to be served (default 0.95). */
+    threshold: Type.Optional(Type.Number({ minimum: 0.5, maximum: 1 })),
+    /** Questions the in-process index keeps per instance (default 10000); the oldest go first. */
+    max_entries: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
   },
   { additionalProperties: false },
 );
@@ -228,6 +245,13 @@ export const CacheSchema = Type.Object(
     max_bytes: Type.Optional(Type.Integer({ minimum: 1024 })),
     /** How often expired entries are removed and the cap enforced, in the background (default 60). */
     sweep_interval_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400 })),
+    /** Where entries live: the gateway's database (default) or Redis (needs REDIS_URL); GATEWAY_CACHE_STORE wins. */
+    store: Type.Optional(Type.Union([Type.Literal('database'), Type.Literal('redis')])),
+    /** With the Redis store: the prefix of its keys (default `gw:cache:`), so gateways sharing a Redis keep apart. */
+    redis_prefix: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
+    /** The global match mode: exact (default) or semantic; a model's and a key's win over it. */
+    mode: Type.Optional(CacheModeSchema),
+    semantic: Type.Optional(SemanticCacheSchema),
   },
   { additionalProperties: false },
 );
@@ -305,6 +329,8 @@ export interface GatewayConfig {
   databaseUrl: string | undefined;
   /** `redis://…` shares rate-limit counters and key-cache invalidation between instances. */
   redisUrl: string | undefined;
+  /** GATEWAY_CACHE_STORE: where the response cache keeps its entries (wins over the file's `cache.store`). */
+  cacheStore?: 'database' | 'redis' | undefined;
   /** GATEWAY_INSTANCE_LEASE_MS: with Redis, how long a dead instance's budget holds outlive it. */
   instanceLeaseMs?: number;
   /** OpenTelemetry traces; absent (off) unless an OTLP endpoint is set (src/telemetry/). */

@@ -17,4 +17,10 @@ export interface ResponseCacheCodec {
   toStream?(body: unknown, options: { includeUsage: boolean }): OutEvent[];
   /** The answer ends in tool calls the client must run (stored only when the operator says so). */
   hasClientToolCalls(body: unknown): boolean;
+  /**
+   * Semantic mode: the request's last user turn as text, and the request without it (system
+   * prompt, tools, history, parameters: what a similar question must share exactly). Undefined
+   * when the request does not end in a text-only user turn.
+   */
+  splitLastUserTurn?(body: unknown): { text: string; context: unknown } | undefined;
 }

@@ -30,6 +30,8 @@ import { responseChannels } from './migrations/0024-response-channels.js';
 import { responseCache } from './migrations/0023-response-cache.js';
 import { rollupTokenParts } from './migrations/0025-rollup-token-parts.js';
 import { channelState } from './migrations/0026-channel-state.js';
+import { cacheHitRollups } from './migrations/0027-cache-hit-rollups.js';
+import { cacheMode } from './migrations/0028-cache-mode.js';
 
 /** Migrations in order; the names are what the migration table records. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = { '0001-initial': initial, '0002-video-task-polls': videoTaskPolls, '0003-key-controls': keyControls,
@@ -53,6 +55,8 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = { '0001-initial':
   '0024-response-channels': responseChannels,
   '0025-rollup-token-parts': rollupTokenParts,
   '0026-channel-state': channelState,
+  '0027-cache-hit-rollups': cacheHitRollups,
+  '0028-cache-mode': cacheMode,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -36,6 +36,8 @@ export interface ApiKeyTable {
   cache_ttl_s?: number | null;
   /** Operator-set shared cache namespace (0023); null: entries are scoped to the key's owner. */
   cache_namespace?: string | null;
+  /** Response cache match mode (0028): exact, semantic, or null to follow the model's or the global one. */
+  cache_mode?: string | null;
 }
 
 /** Operators and key holders (0005). `operator` is built in and signs in with the admin token. */
@@ -198,6 +200,10 @@ export interface CacheSettingTable {
   target: string;
   enabled: number;
   ttl_s: number | null;
+  /** What a hit costs as a share of the answer's price (0027); null: the file's. */
+  hit_cost_fraction?: number | null;
+  /** exact or semantic (0028); null: the next switch's. */
+  mode?: string | null;
   updated_at: number;
 }
 
@@ -267,6 +273,9 @@ export interface UsageRollupTable {
   cache_write_1h_tokens: number;
   image_input_tokens: number;
   image_output_tokens: number;
+  /** Response cache hits and the cost they saved (0027). */
+  cache_hits: number;
+  saved_cost_usd: number;
   first_at: number;
   last_at: number;
 }

@@ -19,7 +19,7 @@ export interface RollupMeasure {
 }
 
 /**
- * The figures as of migration 0025 (0018's, then 0025's token parts). A later migration that adds a figure adds its column to
+ * The figures as of migration 0027 (0018's, 0025's token parts, 0027's cache hits). A later migration that adds a figure adds its column to
  * `usage_rollups` (and `usage_events`), appends it here, and installs the trigger again with
  * `installRollupTrigger(db, ROLLUP_MEASURES)`; test/usage/usage-rollups.test.ts checks the two agree.
  */
@@ -39,6 +39,9 @@ export const ROLLUP_MEASURES: readonly RollupMeasure[] = [
   { column: 'cache_write_1h_tokens', value: 'e.cache_write_1h_tokens', type: 'integer' },
   { column: 'image_input_tokens', value: 'e.image_input_tokens', type: 'integer' },
   { column: 'image_output_tokens', value: 'e.image_output_tokens', type: 'integer' },
+  // Migration 0027: response cache hits and the cost they saved (issue 32).
+  { column: 'cache_hits', value: 'e.cache_hit', type: 'integer' },
+  { column: 'saved_cost_usd', value: 'e.saved_cost_usd', type: 'real' },
 ];
 
 export type RollupPeriod = 'hour' | 'day';

@@ -9,6 +9,7 @@ import type { CachePolicy } from '../cache/cache-policy.js';
 import type { CacheEntry } from '../cache/cache-store.js';
 import { chargeOf } from '../usage/charge.js';
 import { JsonChunks } from './json-chunks.js';
+import { findSimilarAnswer, indexQuestion, type SemanticProbe } from './semantic-cache-lookup.js';
 
 /** A request the cache applies to: its entry id and scope, what its headers asked, and the entry found. */
 export interface CacheSlot {
@@ -17,6 +18,10 @@ export interface CacheSlot {
   policy: CachePolicy;
   directives: CacheDirectives;
   hit: CacheEntry | undefined;
+  /** Set when this request leads identical misses in flight: hands them what it stored. */
+  settle?: ((entry: CacheEntry | undefined) => void) | undefined;
+  /** Semantic mode: the missed question's embedding, indexed with the answer once stored. */
+  semantic?: SemanticProbe | undefined;
 }
 
 export interface CacheRequest {
@@ -54,25 +59,55 @@ export async function openCacheSlot(options: CacheRequest): Promise<CacheSlot | 
   const entry = await cache.lookup(id, scope).catch(() => undefined);
   const ageS = entry ? Math.max(0, Math.floor((request.server.gateway.now() - entry.created_at) / 1000)) : 0;
   if (entry && (directives.maxAgeS === undefined || ageS <= directives.maxAgeS)) {
-    slot.hit = entry;
-    cache.counts.hits++;
-    cache.counts.bytesServed += entry.bytes;
-    reply.header('x-cache', 'HIT').header('age', String(ageS));
-    markHit(request, model, entry);
-  } else {
-    cache.counts.misses++;
-    reply.header('x-cache', 'MISS');
+    serveHit(options, slot, entry, ageS);
+    return slot;
   }
+  if (policy.mode === 'semantic') {
+    const similar = await findSimilarAnswer(options, slot);
+    const similarAgeS = similar ? Math.max(0, Math.floor((request.server.gateway.now() - similar.entry.created_at) / 1000)) : 0;
+    if (similar && (directives.maxAgeS === undefined || similarAgeS <= directives.maxAgeS)) {
+      serveHit(options, slot, similar.entry, similarAgeS);
+      reply.header('x-cache-match', `semantic; similarity=${similar.similarity.toFixed(4)}`);
+      return slot;
+    }
+  }
+  if (directives.write) {
+    const joined = cache.misses.join(id);
+    if (!joined.isLeader) {
+      // An identical miss is in flight on this instance: its answer, once stored, is this one's.
+      const shared = await joined.answer;
+      if (shared) {
+        cache.counts.coalesced++;
+        serveHit(options, slot, shared, 0);
+        return slot;
+      }
+    } else {
+      slot.settle = joined.settle;
+      // A leader that stores nothing (failed, cut, not cacheable) lets its waiters go upstream themselves.
+      reply.raw.once('close', () => joined.settle(undefined));
+    }
+  }
+  cache.counts.misses++;
+  reply.header('x-cache', 'MISS');
   return slot;
 }
 
+function serveHit(options: CacheRequest, slot: CacheSlot, entry: CacheEntry, ageS: number): void {
+  const cache = options.request.server.gateway.responseCache;
+  slot.hit = entry;
+  cache.counts.hits++;
+  cache.counts.bytesServed += entry.bytes;
+  options.reply.header('x-cache', 'HIT').header('age', String(ageS));
+  markHit(options.request, options.model, entry, slot.policy.hitCostFraction);
+}
+
 /** The ledger's view of a hit: the answer's tokens, a cost of the configured fraction, the rest saved. */
-function markHit(request: FastifyRequest, model: string, entry: CacheEntry): void {
-  const { prices, responseCache } = request.server.gateway;
+function markHit(request: FastifyRequest, model: string, entry: CacheEntry, hitCostFraction: number): void {
+  const { prices } = request.server.gateway;
   const usage = JSON.parse(entry.usage) as Usage;
   request.gw.usage = usage;
   const full = chargeOf(prices, entry.channel, model, usage, request.gw.facts?.media);
-  const costUsd = (full?.usd ?? 0) * responseCache.hitCostFraction;
+  const costUsd = (full?.usd ?? 0) * hitCostFraction;
   request.gw.cacheHit = { costUsd, savedUsd: (full?.usd ?? 0) - costUsd, billedPrice: full?.billedPrice ?? null };
 }
 
@@ -85,7 +120,7 @@ export function storeAnswer(options: CacheRequest, slot: CacheSlot, answer: { te
   const now = request.server.gateway.now();
   const usage = JSON.stringify(request.gw.usage);
   const ttlS = slot.directives.ttlS ?? slot.policy.ttlS;
-  cache.put({
+  const entry: CacheEntry = {
     id: slot.id,
     scope: slot.scope,
     family: options.family,
@@ -98,7 +133,10 @@ export function storeAnswer(options: CacheRequest, slot: CacheSlot, answer: { te
     bytes: answer.text.length + (answer.stream?.length ?? 0) + usage.length,
     created_at: now,
     expires_at: now + ttlS * 1000,
-  });
+  };
+  cache.put(entry);
+  indexQuestion(request, slot, entry);
+  slot.settle?.(entry);
 }
 
 /**

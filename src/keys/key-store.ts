@@ -33,7 +33,12 @@ export interface ApiKey {
   cacheTtlS?: number | null;
   /** Operator-set shared cache namespace; null: entries are scoped to the key's owner. */
   cacheNamespace?: string | null;
+  /** Response cache match mode (issue 32): exact or semantic; null follows the model's or the global one. */
+  cacheMode?: CacheMode | null;
 }
+
+/** How the response cache matches a request: the same body only, or also a similar last question. */
+export type CacheMode = 'exact' | 'semantic';
 
 /** A key's MCP permission: server name → the tools it may call there (null: every tool the server publishes). */
 export type McpGrant = Readonly<Record<string, readonly string[] | null>>;
@@ -54,6 +59,7 @@ export interface KeyPatch {
   cacheEnabled?: boolean | null;
   cacheTtlS?: number | null;
   cacheNamespace?: string | null;
+  cacheMode?: CacheMode | null;
 }
 
 export interface CreateKeyInput extends Omit<KeyPatch, 'name' | 'disabled'> {
@@ -112,6 +118,7 @@ export class KeyStore {
       cache_enabled: input.cacheEnabled === undefined || input.cacheEnabled === null ? null : input.cacheEnabled ? 1 : 0,
       cache_ttl_s: input.cacheTtlS ?? null,
       cache_namespace: input.cacheNamespace ?? null,
+      ...(input.cacheMode ? { cache_mode: input.cacheMode } : {}),
       budget_usd: input.budgetUsd ?? null,
       expires_at: input.expiresAt ?? null,
       revoked_at: null,
@@ -248,6 +255,7 @@ export class KeyStore {
     if (patch.cacheEnabled !== undefined) set.cache_enabled = patch.cacheEnabled === null ? null : patch.cacheEnabled ? 1 : 0;
     if (patch.cacheTtlS !== undefined) set.cache_ttl_s = patch.cacheTtlS;
     if (patch.cacheNamespace !== undefined) set.cache_namespace = patch.cacheNamespace;
+    if (patch.cacheMode !== undefined) set.cache_mode = patch.cacheMode;
     if (patch.budgetUsd !== undefined) set.budget_usd = patch.budgetUsd;
     if (patch.expiresAt !== undefined) set.expires_at = patch.expiresAt;
     if (patch.disabled !== undefined) set.disabled_at = patch.disabled ? this.now() : null;
@@ -358,5 +366,6 @@ function toApiKey(row: ApiKeyTable): ApiKey {
     cacheEnabled: row.cache_enabled === null || row.cache_enabled === undefined ? null : Number(row.cache_enabled) === 1,
     cacheTtlS: row.cache_ttl_s === null || row.cache_ttl_s === undefined ? null : Number(row.cache_ttl_s),
     cacheNamespace: row.cache_namespace ?? null,
+    cacheMode: row.cache_mode === 'exact' || row.cache_mode === 'semantic' ? row.cache_mode : null,
   };
 }

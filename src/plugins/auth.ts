@@ -4,6 +4,7 @@ import { BEARER_KEY_HINT, type KeyLocation } from '../contracts/family-errors.js
 import type { EndpointFamily } from '../contracts/endpoint-family.js';
 import type { ApiKey, KeyLookup } from '../keys/key-store.js';
 import { actingKeyOf } from './acting-key.js';
+import { presentedSecret } from '../keys/presented-secret.js';
 
 /**
  * Authenticates every non-public route. A route whose family declares a key location
@@ -55,25 +56,6 @@ function admitKey(request: FastifyRequest, lookup: KeyLookup, family: EndpointFa
   if (!family) return undefined;
   request.gw.family = family;
   return familyRefusal(lookup.key, family);
-}
-
-function presentedSecret(request: FastifyRequest, location: KeyLocation | undefined): string | undefined {
-  const headers = request.headers;
-  if (location) {
-    const query = request.query as Record<string, unknown> | undefined;
-    const queryValue = location.query === undefined ? undefined : query?.[location.query];
-    const headerValue = location.header === undefined ? undefined : headers[location.header];
-    const fromQuery = typeof queryValue === 'string' ? queryValue : undefined;
-    const fromHeader = typeof headerValue === 'string' ? headerValue : undefined;
-    if (fromQuery || fromHeader) return fromQuery || fromHeader;
-  }
-  const authorization = headers.authorization;
-  if (typeof authorization === 'string') {
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-    if (match) return match[1];
-  }
-  const apiKey = headers['x-api-key'];
-  return typeof apiKey === 'string' && apiKey ? apiKey : undefined;
 }
 
 /** Endpoint permissions are families; a key without a list may use them all. */

@@ -152,6 +152,15 @@ function registerScrapeTimeGauges(app: FastifyInstance, registry: Registry, Gaug
     },
   });
   new Gauge({
+    name: 'gateway_cache_coalesced_total',
+    help: 'Response cache misses served by an identical miss in flight on this instance (counted as hits too) since start',
+    registers: [registry],
+    collect() {
+      const counts = responseCache?.counts;
+      if (counts) this.set(counts.coalesced);
+    },
+  });
+  new Gauge({
     name: 'gateway_cache_bytes_total',
     help: 'Response cache bytes served from and written to the store since start',
     labelNames: ['direction'],

@@ -12,7 +12,7 @@ const COLUMNS = [
   'time', 'request_id', 'status', 'outcome', 'error_code', 'family', 'model', 'key', 'user', 'channel',
   // Every billed part of the tokens (issue 35), so each row's cost can be recomputed from its own columns.
   'prompt_tokens', 'cached_input_tokens', 'cache_write_5m_tokens', 'cache_write_1h_tokens', 'image_input_tokens',
-  'completion_tokens', 'reasoning_tokens', 'image_output_tokens', 'cost_usd', 'latency_ms', 'ttfb_ms', 'retries', 'fallbacks', 'error_message',
+  'completion_tokens', 'reasoning_tokens', 'image_output_tokens', 'cost_usd', 'cache_hit', 'saved_cost_usd', 'latency_ms', 'ttfb_ms', 'retries', 'fallbacks', 'error_message',
 ] as const;
 
 export interface CsvScope {
@@ -62,6 +62,8 @@ function line(row: RequestLogRow, { operator, userNames }: CsvScope): string {
     reasoning_tokens: row.reasoning_tokens,
     image_output_tokens: row.image_output_tokens,
     cost_usd: row.cost_usd,
+    cache_hit: Number(row.cache_hit),
+    saved_cost_usd: Number(row.saved_cost_usd),
     latency_ms: row.latency_ms,
     ttfb_ms: row.ttft_ms,
     retries: row.retries ?? 0,

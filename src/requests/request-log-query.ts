@@ -62,6 +62,9 @@ export interface RequestLogRow {
   cache_write_1h_tokens: number;
   image_input_tokens: number;
   image_output_tokens: number;
+  /** 1 when the response cache answered (issue 32), with what the hit saved. */
+  cache_hit: number;
+  saved_cost_usd: number;
   retries: number | null;
   fallbacks: number | null;
   error_code: string | null;
@@ -93,7 +96,7 @@ function logQuery(db: Db, cutoff: number) {
       'e.id', 'e.entry_id', 'e.request_id', 'e.created_at', 'e.key_id', 'k.name as key_name', 'k.owner as user_id', 'e.family', 'e.model', 'e.channel', 'e.status',
       'e.outcome', 'e.latency_ms', 'e.ttft_ms', 'e.prompt_tokens', 'e.completion_tokens', 'e.reasoning_tokens', 'e.cost_usd',
       'e.cached_tokens', 'e.cache_write_5m_tokens', 'e.cache_write_1h_tokens', 'e.image_input_tokens', 'e.image_output_tokens',
-      'd.retries', 'd.fallbacks', 'd.error_code', 'd.error_message',
+      'e.cache_hit', 'e.saved_cost_usd', 'd.retries', 'd.fallbacks', 'd.error_code', 'd.error_message',
     ])
     .where('e.outcome', '!=', VIDEO_CHARGE)
     .where('e.created_at', '>=', cutoff);

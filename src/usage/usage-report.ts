@@ -37,6 +37,9 @@ export interface Totals {
   images: number;
   video_seconds: number;
   cost_usd: number;
+  /** Requests the response cache answered (issue 32), and what they saved. */
+  cache_hits: number;
+  saved_cost_usd: number;
   by_outcome: Record<string, number>;
 }
 
@@ -107,6 +110,8 @@ function fromEvents(db: Db, filter: UsageFilter, groupBy: ReportGroupBy | undefi
       eb.fn.sum<number>('e.images').as('images'),
       eb.fn.sum<number>('e.video_seconds').as('video_seconds'),
       eb.fn.sum<number>('e.cost_usd').as('cost_usd'),
+      eb.fn.sum<number>('e.cache_hit').as('cache_hits'),
+      eb.fn.sum<number>('e.saved_cost_usd').as('saved_cost_usd'),
     ])
     .where('e.created_at', '>=', span.from!)
     .where('e.created_at', '<', span.to!)
@@ -139,6 +144,8 @@ function fromRollups(db: Db, filter: UsageFilter, groupBy: ReportGroupBy | undef
       eb.fn.sum<number>('r.images').as('images'),
       eb.fn.sum<number>('r.video_seconds').as('video_seconds'),
       eb.fn.sum<number>('r.cost_usd').as('cost_usd'),
+      eb.fn.sum<number>('r.cache_hits').as('cache_hits'),
+      eb.fn.sum<number>('r.saved_cost_usd').as('saved_cost_usd'),
     ])
     .where('r.period', '=', span.source as 'hour' | 'day')
     .where('r.grain', '=', grain)
@@ -185,7 +192,7 @@ function groupName(groupBy: ReportGroupBy, value: number | string | null): strin
 
 const emptyTotals = (): Totals => ({
   requests: 0, prompt_tokens: 0, completion_tokens: 0, reasoning_tokens: 0,
-  cached_input_tokens: 0, cache_write_5m_tokens: 0, cache_write_1h_tokens: 0, image_input_tokens: 0, image_output_tokens: 0, total_tokens: 0, images: 0, video_seconds: 0, cost_usd: 0, by_outcome: {},
+  cached_input_tokens: 0, cache_write_5m_tokens: 0, cache_write_1h_tokens: 0, image_input_tokens: 0, image_output_tokens: 0, total_tokens: 0, images: 0, video_seconds: 0, cost_usd: 0, cache_hits: 0, saved_cost_usd: 0, by_outcome: {},
 });
 
 interface Row {
@@ -204,6 +211,8 @@ interface Row {
   images: number | string;
   video_seconds: number | string;
   cost_usd: number | string;
+  cache_hits: number | string;
+  saved_cost_usd: number | string;
 }
 
 /** PostgreSQL returns sums of integers as strings (bigint/numeric); Number() reads both stores. */
@@ -223,4 +232,6 @@ function add(totals: Totals, row: Row): void {
   totals.images += Number(row.images ?? 0);
   totals.video_seconds += Number(row.video_seconds ?? 0);
   totals.cost_usd = Math.round((totals.cost_usd + Number(row.cost_usd ?? 0)) * 1e9) / 1e9;
+  totals.cache_hits += Number(row.cache_hits ?? 0);
+  totals.saved_cost_usd = Math.round((totals.saved_cost_usd + Number(row.saved_cost_usd ?? 0)) * 1e9) / 1e9;
 }

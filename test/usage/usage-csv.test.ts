@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { usageReportToCsv } from '../../src/usage/usage-csv.js';
 
-const totals = { requests: 1, prompt_tokens: 2, completion_tokens: 3, reasoning_tokens: 0, cached_input_tokens: 0, cache_write_5m_tokens: 0, cache_write_1h_tokens: 0, image_input_tokens: 0, image_output_tokens: 0, total_tokens: 5, images: 0, video_seconds: 0, cost_usd: 0.5, by_outcome: { success: 1 } };
+const totals = { requests: 1, prompt_tokens: 2, completion_tokens: 3, reasoning_tokens: 0, cached_input_tokens: 0, cache_write_5m_tokens: 0, cache_write_1h_tokens: 0, image_input_tokens: 0, image_output_tokens: 0, total_tokens: 5, images: 0, video_seconds: 0, cost_usd: 0.5, cache_hits: 0, saved_cost_usd: 0, by_outcome: { success: 1 } };
 
 describe('usage CSV (issue 12)', () => {
   it('quotes cells with commas or quotes, and defuses cells a spreadsheet would run as formulas', () => {

@@ -18,6 +18,7 @@ const ChannelsPage = lazy(() => import('./features/channels/channels-page').then
 const ModelsPage = lazy(() => import('./features/models/models-page').then((m) => ({ default: m.ModelsPage })));
 const TasksPage = lazy(() => import('./features/tasks/tasks-page').then((m) => ({ default: m.TasksPage })));
 const PlaygroundPage = lazy(() => import('./features/playground/playground-page').then((m) => ({ default: m.PlaygroundPage })));
+const CachePage = lazy(() => import('./features/cache/cache-page').then((m) => ({ default: m.CachePage })));
 const UsersPage = lazy(() => import('./features/users/users-page').then((m) => ({ default: m.UsersPage })));
 
 export function App() {
@@ -42,6 +43,7 @@ export function App() {
                     <Route path="/mcp-servers" element={<McpServersPage />} />
                     <Route path="/models" element={<ModelsPage />} />
                     <Route path="/users" element={<UsersPage />} />
+                    <Route path="/cache" element={<CachePage />} />
                   </Route>
                   <Route path="*" element={<Navigate to="/token" replace />} />
                 </Route>

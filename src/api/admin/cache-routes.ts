@@ -7,6 +7,8 @@ const SwitchBody = Type.Object(
   {
     enabled: Type.Boolean(),
     ttl_seconds: Type.Optional(Type.Union([Type.Integer({ minimum: 1, maximum: 31_536_000 }), Type.Null()])),
+    mode: Type.Optional(Type.Union([Type.Literal('exact'), Type.Literal('semantic'), Type.Null()], { description: 'exact, or semantic (a similar last user message; needs cache.semantic); null follows the global switch or the file' })),
+    hit_cost_fraction: Type.Optional(Type.Union([Type.Number({ minimum: 0, maximum: 1 }), Type.Null()], { description: "What a hit costs as a share of the answer's price; null follows the global switch or the file" })),
   },
   { additionalProperties: false },
 );
@@ -31,13 +33,14 @@ export async function adminCacheRoutes(app: FastifyInstance, opts: (summary: str
     hit_cost_fraction: cache.hitCostFraction,
     cache_tool_calls: cache.cachesToolCalls,
     max_bytes: cache.maxBytes,
+    semantic: cache.semantic ? { embedding_model: cache.semantic.embeddingModel, threshold: cache.semantic.threshold, indexed: cache.semantic.index.count } : null,
     stored_bytes: await cache.store.totalBytes(),
     counts: cache.counts,
   }));
   app.put('/admin/api/cache/switches/:target', opts('Turn the cache on or off globally (`*`) or for one model, with its default TTL', { params: TargetParams, body: SwitchBody }), async (request) => {
     const { target } = request.params as { target: string };
-    const body = request.body as { enabled: boolean; ttl_seconds?: number | null };
-    await cache.setSwitch(target, { enabled: body.enabled, ttlS: body.ttl_seconds ?? null });
+    const body = request.body as { enabled: boolean; ttl_seconds?: number | null; hit_cost_fraction?: number | null; mode?: 'exact' | 'semantic' | null };
+    await cache.setSwitch(target, { enabled: body.enabled, ttlS: body.ttl_seconds ?? null, hitCostFraction: body.hit_cost_fraction ?? null, mode: body.mode ?? null });
     return cache.switches.view();
   });
   app.delete('/admin/api/cache/switches/:target', opts("Remove the admin API's switch (the file's applies again)", { params: TargetParams }), async (request) => {
@@ -52,6 +55,6 @@ export async function adminCacheRoutes(app: FastifyInstance, opts: (summary: str
       if (!key) throw new GatewayError('GW_RESOURCE_NOT_FOUND', `No API key '${keyId}'`);
       scope = scopeOf(key);
     }
-    return { object: 'cache.purge', deleted: await cache.store.purge({ scope, model }) };
+    return { object: 'cache.purge', deleted: await cache.purge({ scope, model }) };
   });
 }

@@ -27,7 +27,7 @@ export async function cacheRoutes(app: FastifyInstance): Promise<void> {
       const key = request.gw.key;
       if (!key) throw new GatewayError('GW_AUTH_INVALID_KEY', 'An API key is needed to purge its cache entries');
       const { model } = request.query as { model?: string };
-      const deleted = await app.gateway.responseCache.store.purge({ scope: scopeOf(key), model });
+      const deleted = await app.gateway.responseCache.purge({ scope: scopeOf(key), model });
       return { object: 'cache.purge', deleted };
     },
   );

@@ -1,4 +1,5 @@
 import type { ResponseCacheCodec } from '../../contracts/response-cache.js';
+import { splitAtLastUserTurn, typedTextPart } from '../../cache/last-user-turn.js';
 import type { OutEvent, SseEvent } from '../../contracts/sse-event.js';
 import type { Usage } from '../../contracts/usage.js';
 import type { OpenAIChatChunk, OpenAIChatCompletion, OpenAIChatToolCall, OpenAIChatUsage } from '../../protocols/openai-chat/types.js';
@@ -14,6 +15,7 @@ export const chatCacheCodec: Required<ResponseCacheCodec> = {
   fromStream: chatCompletionOfStream,
   toStream: chatChunksOf,
   hasClientToolCalls: (body) => (body as OpenAIChatCompletion).choices?.some((c) => (c.message.tool_calls?.length ?? 0) > 0) ?? false,
+  splitLastUserTurn: (body) => splitAtLastUserTurn(body, 'messages', (m) => m.role === 'user', 'content', typedTextPart('text')),
 };
 
 function chatCompletionOfStream(events: readonly SseEvent[], usage: Usage): OpenAIChatCompletion | undefined {

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GatewayError } from '../../errors.js';
+import { scopeOf } from '../../cache/cache-policy.js';
 import { KeyStore, type ApiKey } from '../../keys/key-store.js';
 import { budgetClaims, fitKeyToAllowance, withUserLocked } from '../../users/key-allowance.js';
 import { toKeyPatch } from '../management/key-input.js';
@@ -106,6 +107,13 @@ export async function consoleKeyRoutes(app: FastifyInstance, { opts }: ConsoleRo
     const key = await ownKey(request);
     await keys.revoke(key.id);
     return views.one((await keys.get(key.id)) ?? key);
+  });
+
+  // Issue 32: a key holder purges the cached answers of one of their keys' scope (its user's
+  // entries, or its operator-set namespace), like DELETE /v1/gateway/cache with that key.
+  app.delete('/console/api/keys/:id/cache', opts("Purge the response cache entries one of your keys reads (its scope, every sub-namespace)", { params: KeyIdParams }), async (request) => {
+    const key = await ownKey(request);
+    return { object: 'cache.purge', deleted: await app.gateway.responseCache.purge({ scope: scopeOf(key) }) };
   });
 
   app.post(

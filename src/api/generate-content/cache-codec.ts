@@ -1,4 +1,5 @@
 import type { ResponseCacheCodec } from '../../contracts/response-cache.js';
+import { splitAtLastUserTurn } from '../../cache/last-user-turn.js';
 import type { OutEvent, SseEvent } from '../../contracts/sse-event.js';
 import type { GeminiCandidate, GeminiGenerateContentResponse, GeminiPart } from '../../protocols/gemini-generate/types.js';
 
@@ -13,6 +14,9 @@ export const generateContentCacheCodec: Required<ResponseCacheCodec> = {
   fromStream: responseOfStream,
   toStream: chunksOf,
   hasClientToolCalls: (body) => (body as GeminiGenerateContentResponse).candidates?.some((c) => c.content?.parts?.some((p) => p.functionCall !== undefined)) ?? false,
+  // A part with only `text` (a thought flag or data beside it is not a plain question).
+  splitLastUserTurn: (body) =>
+    splitAtLastUserTurn(body, 'contents', (c) => c.role === undefined || c.role === 'user', 'parts', (p) => (typeof p.text === 'string' && Object.keys(p).length === 1 ? p.text : undefined)),
 };
 
 function responseOfStream(events: readonly SseEvent[]): GeminiGenerateContentResponse | undefined {

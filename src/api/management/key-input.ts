@@ -60,6 +60,7 @@ export function toKeyPatch(body: CreateKeyBody | PatchKeyBody, tiers: Readonly<R
   if (body.cache_enabled !== undefined) patch.cacheEnabled = body.cache_enabled;
   if (body.cache_ttl_seconds !== undefined) patch.cacheTtlS = body.cache_ttl_seconds;
   if (body.cache_namespace !== undefined) patch.cacheNamespace = body.cache_namespace;
+  if (body.cache_mode !== undefined) patch.cacheMode = body.cache_mode;
   if (body.expires_at !== undefined) patch.expiresAt = body.expires_at === null ? null : parseTimestamp(body.expires_at, 'expires_at');
   if ('disabled' in body && body.disabled !== undefined) patch.disabled = body.disabled;
   return patch;
@@ -97,6 +98,7 @@ export function toKeyView(key: ApiKey, now: number, known?: KnownModel): KeyFiel
     cache_enabled: key.cacheEnabled ?? null,
     cache_ttl_seconds: key.cacheTtlS ?? null,
     cache_namespace: key.cacheNamespace ?? null,
+    cache_mode: key.cacheMode ?? null,
     expires_at: iso(key.expiresAt),
     disabled: key.disabledAt !== null,
     created_at: new Date(key.createdAt).toISOString(),

@@ -55,6 +55,7 @@ const keyFields = {
   cache_enabled: Nullable(Type.Boolean({ description: 'Response cache for this key: true on, false off, null follows the model or global switch' })),
   cache_ttl_seconds: Nullable(Type.Integer({ minimum: 1, maximum: 31_536_000, description: "Default TTL of this key's cache entries" })),
   cache_namespace: Nullable(Type.String({ minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9._:@/+-]+$', description: 'Operator only: a shared cache namespace instead of the owner scope' })),
+  cache_mode: Nullable(Type.Union([Type.Literal('exact'), Type.Literal('semantic')], { description: 'Response cache match mode: exact, or semantic (a similar last question); null follows the model or global setting' })),
 };
 
 /** The limit and scope fields, all optional, shared by create and patch. */
@@ -98,6 +99,7 @@ export const KeyView = Type.Object({
   cache_enabled: Type.Optional(Nullable(Type.Boolean())),
   cache_ttl_seconds: Type.Optional(Nullable(Type.Integer())),
   cache_namespace: Type.Optional(Nullable(Type.String())),
+  cache_mode: Type.Optional(Nullable(Type.Union([Type.Literal('exact'), Type.Literal('semantic')]))),
   expires_at: IsoOrNull,
   disabled: Type.Boolean(),
   created_at: Type.String({ description: 'ISO-8601 date-time' }),

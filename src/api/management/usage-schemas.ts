@@ -37,6 +37,8 @@ export const UsageTotals = Type.Object({
   images: Type.Integer(),
   video_seconds: Type.Number(),
   cost_usd: Type.Number(),
+  cache_hits: Type.Integer({ description: 'Requests answered from the response cache (counted in requests too)' }),
+  saved_cost_usd: Type.Number({ description: 'What the cache hits would have cost, less what they cost' }),
   by_outcome: Type.Record(Type.String(), Type.Integer(), { description: 'Events per outcome: success, error, client_disconnect, stream_error, video_completed' }),
 });
 export type UsageTotals = Static<typeof UsageTotals>;

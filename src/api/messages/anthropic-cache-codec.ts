@@ -1,4 +1,5 @@
 import type { ResponseCacheCodec } from '../../contracts/response-cache.js';
+import { splitAtLastUserTurn, typedTextPart } from '../../cache/last-user-turn.js';
 import type { OutEvent, SseEvent } from '../../contracts/sse-event.js';
 import type { AnthropicContentBlock, AnthropicMessage, AnthropicMessagesEvent } from '../../protocols/anthropic-messages/types.js';
 
@@ -17,6 +18,7 @@ export const anthropicCacheCodec: Required<ResponseCacheCodec> = {
   fromStream: anthropicMessageOfStream,
   toStream: anthropicEventsOf,
   hasClientToolCalls: (body) => (body as AnthropicMessage).content?.some((block) => block.type === 'tool_use') ?? false,
+  splitLastUserTurn: (body) => splitAtLastUserTurn(body, 'messages', (m) => m.role === 'user', 'content', typedTextPart('text')),
 };
 
 function anthropicMessageOfStream(events: readonly SseEvent[]): AnthropicMessage | undefined {

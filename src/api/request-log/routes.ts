@@ -51,6 +51,8 @@ export async function requestLogRoutes(app: FastifyInstance, { base, opts, owner
     image_input_tokens: row.image_input_tokens,
     image_output_tokens: row.image_output_tokens,
     cost_usd: row.cost_usd,
+    cache_hit: Number(row.cache_hit) === 1,
+    saved_cost_usd: Number(row.saved_cost_usd),
     retries: row.retries,
     fallbacks: row.fallbacks,
     error_code: row.error_code,

@@ -74,6 +74,8 @@ export const RequestEntry = Type.Object({
   image_input_tokens: Type.Integer({ description: 'Of prompt_tokens: image tokens billed apart' }),
   image_output_tokens: Type.Integer({ description: 'Of completion_tokens: image tokens billed apart' }),
   cost_usd: Type.Number(),
+  cache_hit: Type.Boolean({ description: 'Answered from the response cache (issue 32): no upstream was called' }),
+  saved_cost_usd: Type.Number({ description: 'On a cache hit: what the answer would have cost, less what the hit cost' }),
   retries: Nullable(Type.Integer({ description: 'Attempts repeated on the same channel' })),
   fallbacks: Nullable(Type.Integer({ description: 'Channels tried after the first' })),
   error_code: Nullable(Type.String()),

@@ -1,4 +1,5 @@
 import type { ResponseCacheCodec } from '../../contracts/response-cache.js';
+import { splitAtLastUserTurn, typedTextPart } from '../../cache/last-user-turn.js';
 import type { OutEvent, SseEvent } from '../../contracts/sse-event.js';
 import type { OpenAIOutputItem, OpenAIResponse, OpenAIResponsesEvent } from '../../protocols/openai-responses/types.js';
 
@@ -12,6 +13,11 @@ export const responsesCacheCodec: Required<ResponseCacheCodec> = {
   fromStream: responseOfStream,
   toStream: responseEventsOf,
   hasClientToolCalls: (body) => (body as OpenAIResponse).output?.some((item) => item.type === 'function_call') ?? false,
+  splitLastUserTurn: (body) => {
+    const input = (body as { input?: unknown } | null)?.input;
+    if (typeof input === 'string') return input.trim() ? { text: input, context: { ...(body as object), input: null } } : undefined;
+    return splitAtLastUserTurn(body, 'input', (item) => item.role === 'user' && (item.type === undefined || item.type === 'message'), 'content', typedTextPart('input_text'));
+  },
 };
 
 function responseOfStream(events: readonly SseEvent[]): OpenAIResponse | undefined {

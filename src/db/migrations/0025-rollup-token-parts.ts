@@ -11,8 +11,8 @@ const ADDED: readonly RollupMeasure[] = [
   { column: 'image_output_tokens', value: 'e.image_output_tokens', type: 'integer' },
 ];
 
-/** Every figure the rollups hold as of this migration: 0018's, then these. */
-const MEASURES: readonly RollupMeasure[] = [
+/** Every figure the rollups hold as of this migration: 0018's, then these (0027 builds on it). */
+export const MEASURES_0025: readonly RollupMeasure[] = [
   { column: 'events', value: '1', type: 'integer' },
   { column: 'prompt_tokens', value: 'e.prompt_tokens', type: 'integer' },
   { column: 'completion_tokens', value: 'e.completion_tokens', type: 'integer' },
@@ -47,6 +47,6 @@ export const rollupTokenParts: Migration = {
       // Every rollup row of a stored event exists already: this only adds the new parts (0 before) to them.
       await sql.raw(rollupEventsSql(dialectOf(db), missing, 'usage_events')).execute(db);
     }
-    if (dialectOf(db) === 'postgres') await installRollupTrigger(db, MEASURES);
+    if (dialectOf(db) === 'postgres') await installRollupTrigger(db, MEASURES_0025);
   },
 };

@@ -34,7 +34,7 @@ describe('admin API: keys (issue 4)', () => {
     expect(created.status).toBe(201);
     expect(created.json).toEqual({
       id: expect.stringMatching(/^key_/), object: 'api_key', key: expect.stringMatching(/^sk-gw-/), name: 'ci', prefix: created.json.key.slice(0, 12),
-      status: 'active', models: ['delta-4.1'], endpoints: ['chat-completions'], tier: 'gold', rpm: 10, tpm: 2000, max_parallel_requests: null, mcp: null, budget_usd: 5, cache_enabled: null, cache_ttl_seconds: null, cache_namespace: null,
+      status: 'active', models: ['delta-4.1'], endpoints: ['chat-completions'], tier: 'gold', rpm: 10, tpm: 2000, max_parallel_requests: null, mcp: null, budget_usd: 5, cache_enabled: null, cache_ttl_seconds: null, cache_namespace: null, cache_mode: null,
       expires_at: '2099-01-01T00:00:00.000Z', disabled: false, created_at: expect.any(String), revoked_at: null,
       owner: 'operator', owner_email: null, last_used_at: null, spent_month_usd: 0,
     });

@@ -118,6 +118,10 @@ describe('response cache (issue 32)', () => {
     expect(Number(rows[0]!.cost_usd)).toBe(0);
     expect(Number(rows[0]!.saved_cost_usd)).toBeGreaterThan(0);
     expect(Number(rows[0]!.prompt_tokens)).toBeGreaterThan(0);
+    // The rollups count the hit and what it saved (migration 0027), as the usage report reads them.
+    const rollups = await gateway.deps.db.selectFrom('usage_rollups').select(['cache_hits', 'saved_cost_usd']).where('period', '=', 'day').where('grain', '=', 'key').where('key_id', '=', rows[0]!.key_id!).execute();
+    expect(rollups.reduce((n, r) => n + Number(r.cache_hits), 0)).toBeGreaterThanOrEqual(1);
+    expect(rollups.reduce((n, r) => n + Number(r.saved_cost_usd), 0)).toBeGreaterThan(0);
   });
 
   it('Anthropic-native messages: JSON and stream hits', async () => {

@@ -20,6 +20,10 @@ export interface RequestEntry {
   completion_tokens: number | null;
   total_tokens: number | null;
   cost_usd: number | null;
+  /** Answered from the response cache (issue 32): no upstream was called. */
+  cache_hit?: boolean;
+  /** On a hit: what the answer would have cost, less what the hit cost. */
+  saved_cost_usd?: number;
   retries: number | null;
   fallbacks: number | null;
   /** success, error, stream_error or client_disconnect. */

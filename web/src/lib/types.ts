@@ -56,6 +56,13 @@ export interface ApiKey {
   held_usd?: number;
   /** A per-minute window used up right now (issue 35). */
   rate_limited?: { kind: 'requests' | 'tokens'; model: string; limit: number; until: string } | null;
+  /** Response cache (issue 32): true on, false off, null follows the model's or the global switch. */
+  cache_enabled?: boolean | null;
+  cache_ttl_seconds?: number | null;
+  /** Operator-set shared namespace; null: the owner's own entries. */
+  cache_namespace?: string | null;
+  /** exact or semantic; null follows the model's or the global mode. */
+  cache_mode?: 'exact' | 'semantic' | null;
 }
 
 export interface CreatedKey extends ApiKey {
@@ -88,6 +95,9 @@ export interface UsageTotals {
   images: number;
   video_seconds: number;
   cost_usd: number;
+  /** Requests the response cache answered (issue 32), and what they saved. */
+  cache_hits?: number;
+  saved_cost_usd?: number;
   by_outcome: Record<string, number>;
 }
 

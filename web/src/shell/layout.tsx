@@ -20,6 +20,7 @@ export const NAV: readonly NavItem[] = [
   { to: '/channels', label: 'Channels', roles: OPERATORS },
   { to: '/mcp-servers', label: 'MCP servers', roles: OPERATORS },
   { to: '/models', label: 'Models & prices', roles: OPERATORS },
+  { to: '/cache', label: 'Response cache', roles: OPERATORS },
   { to: '/tasks', label: 'Video tasks', roles: EVERYONE },
   { to: '/playground', label: 'Playground', roles: EVERYONE },
   { to: '/users', label: 'Users', roles: OPERATORS },

@@ -5,7 +5,7 @@ import { useNotify } from '../../shell/notify';
 import type { PendingKeyAction } from './keys-table';
 
 interface KeyActionDialogProps {
-  action: NonNullable<PendingKeyAction>;
+  action: Exclude<NonNullable<PendingKeyAction>, { kind: 'cache' }>;
   base: string;
   onClose: () => void;
   onRevoked: () => void;

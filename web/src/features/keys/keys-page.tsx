@@ -10,6 +10,7 @@ import { useNotify } from '../../shell/notify';
 import { apiBase, useUser } from '../../shell/session';
 import { CreateKeyDialog } from './create-key-dialog';
 import { KeyActionDialog } from './key-action-dialog';
+import { KeyCacheDialog } from './key-cache-dialog';
 import { KeyPager } from './key-pager';
 import { KeySearch } from './key-search';
 import { KeysTable, type PendingKeyAction } from './keys-table';
@@ -110,7 +111,20 @@ export function KeysPage() {
         />
       )}
       {secret && <SecretDialog created={secret} model={chatModel(secret)} onClose={() => setSecret(undefined)} />}
-      {pending && <KeyActionDialog action={pending} base={base} onClose={() => setPending(undefined)} onRevoked={keys.reload} onRegenerated={showSecret} />}
+      {pending?.kind === 'cache' && (
+        <KeyCacheDialog
+          keyRow={pending.key}
+          base={base}
+          isOperator={isOperator}
+          onClose={() => setPending(undefined)}
+          onSaved={(message) => {
+            setPending(undefined);
+            notify(message);
+            keys.reload();
+          }}
+        />
+      )}
+      {pending && pending.kind !== 'cache' && <KeyActionDialog action={pending} base={base} onClose={() => setPending(undefined)} onRevoked={keys.reload} onRegenerated={showSecret} />}
     </section>
   );
 }

@@ -6,7 +6,7 @@ import { formatCount, formatSeconds, formatTime, formatUsd, listOrAll } from '..
 import type { ApiKey } from '../../lib/types';
 
 /** What a row's Regenerate or Revoke button asks the page to confirm. */
-export type PendingKeyAction = { kind: 'revoke' | 'regenerate'; key: ApiKey } | undefined;
+export type PendingKeyAction = { kind: 'revoke'; key: ApiKey } | { kind: 'regenerate'; key: ApiKey } | { kind: 'cache'; key: ApiKey } | undefined;
 
 const limits = (key: ApiKey) => `${key.rpm ?? '∞'} / ${key.tpm === null ? '∞' : formatCount(key.tpm)}`;
 
@@ -60,6 +60,9 @@ export function KeysTable({ rows, total, isOperator, onSetDisabled, onConfirm }:
                     Disable
                   </button>
                 )}
+                <button type="button" onClick={() => onConfirm({ kind: 'cache', key })} aria-label={`Cache of ${key.name}`}>
+                  Cache{key.cache_enabled === true ? ' (on)' : ''}
+                </button>
                 <button type="button" onClick={() => onConfirm({ kind: 'regenerate', key })} aria-label={`Regenerate ${key.name}`}>
                   Regenerate
                 </button>

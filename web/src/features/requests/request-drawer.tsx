@@ -140,6 +140,14 @@ export function RequestDrawer({ base, id, onClose }: { base: string; id: string;
             </dd>
             <dt>Cost</dt>
             <dd>{formatUsd(d.cost_usd)}</dd>
+            {d.cache_hit && (
+              <>
+                <dt>Response cache</dt>
+                <dd>
+                  <span className="badge badge-enabled">cache hit</span> no upstream call: saved {formatCount(d.total_tokens)} tokens and {formatUsd(d.saved_cost_usd ?? 0)}
+                </dd>
+              </>
+            )}
             <dt>Retries / fallbacks</dt>
             <dd>
               {d.retries ?? 0} / {d.fallbacks ?? 0}

@@ -31,6 +31,7 @@ export function RequestsTable({ rows, isOperator, userName, onDetails }: Request
               <span aria-hidden="true">{failed(entry) ? '✕' : '✓'}</span> {entry.status ?? '—'}
             </span>
             {entry.error_code && <div className="small mono">{entry.error_code}</div>}
+            {entry.cache_hit && <span className="badge badge-enabled">cache hit</span>}
           </DataCell>
           <DataCell label="Model">
             {entry.model ?? '—'}

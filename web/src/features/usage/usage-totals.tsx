@@ -17,6 +17,14 @@ export function UsageTotalsCards({ totals }: { totals: UsageTotals }) {
         <dt>Cost</dt>
         <dd>{formatUsd(totals.cost_usd)}</dd>
       </div>
+      {(totals.cache_hits ?? 0) > 0 && (
+        <div className="card">
+          <dt>Cache hits</dt>
+          <dd>
+            {formatCount(totals.cache_hits)} <span className="small muted">saved {formatUsd(totals.saved_cost_usd ?? 0)}</span>
+          </dd>
+        </div>
+      )}
       <div className="card">
         <dt>Not successful</dt>
         <dd>{formatCount(Object.entries(totals.by_outcome).reduce((n, [k, v]) => (k === 'success' || k === 'video_completed' ? n : n + v), 0))}</dd>
