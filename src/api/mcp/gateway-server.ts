@@ -41,7 +41,8 @@ export function buildGatewayServer(scope: McpRequestScope): Server {
   const server = new Server(
     { name: single ? `model-gateway/${servers[0]!.name}` : 'model-gateway', version: '1' },
     {
-      capabilities: single ? { tools: {}, resources: {}, prompts: {} } : { tools: {} },
+      // listChanged: the GET stream relays the upstreams' notifications (notification-stream.ts).
+      capabilities: single ? { tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true } } : { tools: { listChanged: true } },
       instructions: single ? undefined : 'Tools of several MCP servers, named <server>__<tool>.',
     },
   );
