@@ -160,6 +160,10 @@ describe('MCP gateway over Streamable HTTP', () => {
     const refused = await fetch(`${gateway.url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${none.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(initialize) });
     expect(refused.status).toBe(403);
     expect(((await refused.json()) as { error: { code: number } }).error.code).toBe(-32000);
+    // A 2026-07-28 client's probe (Claude Code 2.1 sends one first) is told to initialize instead.
+    const probe = await fetch(`${gateway.url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${full.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28' }, body: JSON.stringify({ jsonrpc: '2.0', id: 'probe-1', method: 'server/discover', params: {} }) });
+    expect(probe.status).toBe(200);
+    expect(await probe.json()).toMatchObject({ jsonrpc: '2.0', id: 'probe-1', error: { code: -32601 } });
     const noKey = await fetch(`${gateway.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
     expect(noKey.status).toBe(401);
     expect(((await noKey.json()) as { jsonrpc: string }).jsonrpc).toBe('2.0');

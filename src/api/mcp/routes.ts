@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { McpSessionStore, type UpstreamSessionRef } from '../../gateway/mcp/session-store.js';
 import { OPEN_SESSIONS_WITHIN_MS } from '../../gateway/mcp/upstream.js';
 import { buildGatewayServer } from './gateway-server.js';
@@ -42,6 +43,12 @@ export async function mcpRoutes(app: FastifyInstance): Promise<void> {
 const isInitialize = (body: unknown): boolean =>
   (Array.isArray(body) ? body : [body]).some((message) => typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'initialize');
 
+/** `server/discover` outside a session: the stateless revision's probe for what a server speaks. */
+const isDiscoverProbe = (request: FastifyRequest): boolean => {
+  const body = request.body as { method?: unknown; id?: unknown } | null;
+  return body?.method === 'server/discover' && body.id !== undefined && request.headers[SESSION_HEADER] === undefined;
+};
+
 async function post(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const { scope, servers } = await serversOf(request);
   const { sessions } = request.server.gateway.mcp;
@@ -53,6 +60,11 @@ async function post(request: FastifyRequest, reply: FastifyReply): Promise<void>
     // The upstream sessions open with the gateway's: the client's GET stream, opened next, listens on them.
     upstreams = await request.server.gateway.mcp.upstreams.openSessions(servers, {}, OPEN_SESSIONS_WITHIN_MS);
     await sessions.create(sessionId, key.id, scope, upstreams);
+  } else if (isDiscoverProbe(request)) {
+    // A 2026-07-28 client's probe (Claude Code sends one first): the answer that marks a server of
+    // the initialize era, so it falls back to initialize. The SDK speaks up to 2025-11-25.
+    const id = (request.body as { id: string | number }).id;
+    return void reply.code(200).send({ jsonrpc: '2.0', id, error: { code: ErrorCode.MethodNotFound, message: 'Method not found: server/discover (this gateway speaks MCP up to 2025-11-25; send initialize)' } });
   } else {
     const session = await sessionOf(request, reply, scope);
     if (!session) return;

@@ -54,11 +54,12 @@ export class McpUpstreams {
     private readonly health: McpHealth,
   ) {}
 
-  async run<T>(server: McpServer, ref: UpstreamSessionRef | undefined, call: UpstreamCall<T>): Promise<UpstreamOutcome<T>> {
+  /** `traceHeaders`: the W3C trace context of the call's span (telemetry), sent with the server's own headers. */
+  async run<T>(server: McpServer, ref: UpstreamSessionRef | undefined, call: UpstreamCall<T>, traceHeaders?: Readonly<Record<string, string>>): Promise<UpstreamOutcome<T>> {
     try {
       if (ref) {
         try {
-          const value = await this.withClient(server, ref, call);
+          const value = await this.withClient(server, ref, call, undefined, traceHeaders);
           this.health.ok(server.name);
           return { value, ref };
         } catch (error) {
@@ -67,7 +68,7 @@ export class McpUpstreams {
         }
       }
       let opened: { ref: UpstreamSessionRef | undefined; capabilities: ServerCapabilities | undefined } | undefined;
-      const value = await this.withClient(server, undefined, call, (fresh) => (opened = fresh));
+      const value = await this.withClient(server, undefined, call, (fresh) => (opened = fresh), traceHeaders);
       this.health.ok(server.name);
       return { value, ref: opened?.ref, capabilities: opened?.capabilities };
     } catch (error) {
@@ -123,8 +124,8 @@ export class McpUpstreams {
     }
   }
 
-  private async transportFor(server: McpServer, ref: UpstreamSessionRef | undefined): Promise<StreamableHTTPClientTransport> {
-    const headers = await this.auth.headersFor(server);
+  private async transportFor(server: McpServer, ref: UpstreamSessionRef | undefined, traceHeaders: Readonly<Record<string, string>> = {}): Promise<StreamableHTTPClientTransport> {
+    const headers = { ...traceHeaders, ...(await this.auth.headersFor(server)) };
     const transport = new StreamableHTTPClientTransport(new URL(server.url), {
       requestInit: { headers },
       ...(ref ? { sessionId: ref.sessionId } : {}),
@@ -143,8 +144,9 @@ export class McpUpstreams {
     ref: UpstreamSessionRef | undefined,
     call: UpstreamCall<T>,
     onOpened?: (opened: { ref: UpstreamSessionRef | undefined; capabilities: ServerCapabilities | undefined }) => void,
+    traceHeaders?: Readonly<Record<string, string>>,
   ): Promise<T> {
-    const transport = await this.transportFor(server, ref);
+    const transport = await this.transportFor(server, ref, traceHeaders);
     const client = new Client({ name: 'model-gateway', version: '1' }, { capabilities: {} });
     // Background failures (the optional GET stream) are not this call's: the call's own errors reject it.
     client.onerror = () => undefined;
