@@ -90,9 +90,10 @@ export interface AgentGateway {
   stop(): Promise<void>;
 }
 
-export async function startAgentGateway(setup: Setup): Promise<AgentGateway> {
+/** `more`: configuration added to the setup's (the MCP servers of test/agents/claude-code-mcp.test.ts). */
+export async function startAgentGateway(setup: Setup, more: Partial<FileConfig> = {}): Promise<AgentGateway> {
   const dataDir = mkdtempSync(join(tmpdir(), `agents-gateway-${setup}-`));
-  const instance = await startGatewayProcess({ name: `agents-${setup}`, dataDir, databaseUrl: '', file: CONFIGS[setup], built: true, logLevel: 'info' });
+  const instance = await startGatewayProcess({ name: `agents-${setup}`, dataDir, databaseUrl: '', file: { ...CONFIGS[setup], ...more }, built: true, logLevel: 'info' });
   const accessLines = (): AccessLine[] =>
     instance.stdout
       .split('\n')
