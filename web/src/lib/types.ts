@@ -52,6 +52,8 @@ export interface ApiKey {
   spent_month_usd: number;
   /** Everything it has spent: what its budget counts (lists and the single-key view). */
   spent_usd?: number;
+  /** MCP servers it may use, each with its tools or null for all (issue 31); null: no MCP. */
+  mcp?: Record<string, string[] | null> | null;
 }
 
 export interface CreatedKey extends ApiKey {
