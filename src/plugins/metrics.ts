@@ -34,6 +34,9 @@ export interface GatewayMetrics {
   tokens: LabelledCounter<[model: string, kind: 'prompt' | 'completion']>;
   activeStreams: UnlabelledGauge;
   rejections: LabelledCounter<[code: string]>;
+  /** MCP tool calls (issue 31), from their request-log entries. */
+  toolCalls: LabelledCounter<[server: string, tool: string, outcome: string]>;
+  toolCallDuration: LabelledHistogram<[server: string, outcome: string]>;
 }
 
 export function createMetrics(): GatewayMetrics {
@@ -46,6 +49,8 @@ export function createMetrics(): GatewayMetrics {
     tokens: new LabelledCounter({ name: 'gateway_tokens_total', help: 'Tokens by model and kind (prompt, completion)', labelNames: ['model', 'kind'] }),
     activeStreams: new UnlabelledGauge({ name: 'gateway_active_streams', help: 'Streaming requests in flight' }),
     rejections: new LabelledCounter({ name: 'gateway_rate_limit_rejections_total', help: "Requests refused by the gateway's own per-key limits", labelNames: ['code'] }),
+    toolCalls: new LabelledCounter({ name: 'gateway_mcp_tool_calls_total', help: 'MCP tools/call requests by server, tool (as the upstream names it) and outcome (success, tool_error, denied, rate_limited, error)', labelNames: ['server', 'tool', 'outcome'] }),
+    toolCallDuration: new LabelledHistogram({ name: 'gateway_mcp_tool_call_duration_seconds', help: 'MCP tools/call: time from the request to the answer, by server and outcome', labelNames: ['server', 'outcome'], buckets: LATENCY_BUCKETS }),
   };
   const additions: ((registry: Registry, prom: PromClient) => void)[] = [];
   let made: Promise<Registry> | undefined;
@@ -80,9 +85,22 @@ export function registerMetrics(app: FastifyInstance, metrics: GatewayMetrics = 
   app.gateway.upstream.observer = (channel, seconds, outcome) => metrics.upstream.series(channel, outcome).observe(seconds);
   // Every usage event, requests and completed video tasks alike, carries its cost.
   app.gateway.usage.subscribe((event) => {
+    if (event.family === 'mcp') return observeToolCall(event);
     const cost = Number(event.cost_usd);
     if (cost > 0) metrics.cost.series(modelLabel(event.model)).inc(cost);
   });
+  // A tool call's labels are bounded like a model's: a server this instance has talked to and a
+  // tool its last tools/list named, else 'other' (a client may ask for any name).
+  function observeToolCall(event: { channel?: string | null; model: string; outcome: string; latency_ms: number }): void {
+    const health = app.gateway.mcp?.health;
+    const server = event.channel ?? '';
+    const seen = health && server !== '' ? health.of(server) : undefined;
+    const known = seen !== undefined && seen.status !== 'unknown';
+    const tool = event.model.startsWith(`${server}__`) ? event.model.slice(server.length + 2) : event.model;
+    const serverLabel = known ? server : 'other';
+    metrics.toolCalls.series(serverLabel, known && seen.tools?.includes(tool) ? tool : 'other', event.outcome).inc();
+    metrics.toolCallDuration.series(serverLabel, event.outcome).observe(event.latency_ms / 1000);
+  }
   metrics.onRegistry((registry, prom) => registerScrapeTimeGauges(app, registry, prom.Gauge));
 
   // Callback hooks, not async ones: no promise per request on the hot path. The end hooks are

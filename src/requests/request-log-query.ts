@@ -21,6 +21,8 @@ export interface RequestLogFilter {
   requestId?: string | undefined;
   /** The error code the client read (request_details.error_code). */
   errorCode?: string | undefined;
+  /** One endpoint family ('mcp': the tool calls). */
+  family?: string | undefined;
   /** An exact status (429), a class ('4xx'), 'error' (an error status or an unfinished answer) or 'success'. */
   status?: string | undefined;
   /** Only requests of keys this user owns (the console's scope, or the admin `user` filter). */
@@ -115,6 +117,7 @@ function pageIds(db: Db, filter: RequestLogFilter, cutoff: number, cursor: Curso
     .selectFrom('usage_events as e')
     .select(['e.id', 'e.created_at'])
     .$if(filter.errorCode !== undefined, (qb) => qb.where('e.error_code', '=', filter.errorCode!))
+    .$if(filter.family !== undefined, (qb) => qb.where('e.family', '=', filter.family!))
     .where('e.outcome', '!=', VIDEO_CHARGE)
     .where('e.created_at', '>=', Math.max(cutoff, filter.from ?? cutoff))
     .$if(filter.to !== undefined, (qb) => qb.where('e.created_at', '<', filter.to!))

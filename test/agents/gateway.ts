@@ -142,13 +142,14 @@ export interface AgentGateway {
   stop(): Promise<void>;
 }
 
-/** A gateway of one of the shared setups, or, with `file`, a suite's own configuration named `setup` (the request log added). */
-export async function startAgentGateway(setup: Setup): Promise<AgentGateway>;
-export async function startAgentGateway(setup: string, file: FileConfig): Promise<AgentGateway>;
-export async function startAgentGateway(setup: string, file?: FileConfig): Promise<AgentGateway> {
+/**
+ * A gateway of one of the shared setups, with `more` added to its configuration (the MCP servers of
+ * test/agents/claude-code-mcp.test.ts), or of a suite's own configuration named `setup` (the request log added).
+ */
+export async function startAgentGateway(setup: string, more: Partial<FileConfig> = {}): Promise<AgentGateway> {
   const dataDir = mkdtempSync(join(tmpdir(), `agents-gateway-${setup}-`));
-  const config = file ? { request_log: REQUEST_LOG, ...file } : CONFIGS[setup as Setup];
-  const instance = await startGatewayProcess({ name: `agents-${setup}`, dataDir, databaseUrl: '', file: config, built: true, logLevel: 'info' });
+  const base: FileConfig = Object.hasOwn(CONFIGS, setup) ? CONFIGS[setup as Setup] : { request_log: REQUEST_LOG };
+  const instance = await startGatewayProcess({ name: `agents-${setup}`, dataDir, databaseUrl: '', file: { ...base, ...more }, built: true, logLevel: 'info' });
   const accessLines = (): AccessLine[] =>
     instance.stdout
       .split('\n')

@@ -13,6 +13,8 @@ export interface FakeMcpUpstream {
   initializations: number;
   /** Tool calls it ran, by tool name. */
   calls: string[];
+  /** Its server-to-client (GET) streams open now. */
+  openStreams: number;
   close(): Promise<void>;
 }
 
@@ -20,11 +22,12 @@ export interface FakeMcpUpstream {
  * A real MCP server on loopback built with the SDK (issue 31 tests), stateful like most: each
  * session its own transport. It ENFORCES its bearer (401 without it), as a hosted server does.
  * Tools: `echo` (text back), `fail` (a tool error, isError), `count` (progress notifications),
- * `whoami` (the Authorization it received: would show a leaked key).
+ * `whoami` (the Authorization it received: would show a leaked key), `add_tool` (adds `extra` to
+ * this session's tools: the SDK then sends `tools/list_changed` on the session's GET stream).
  */
 export async function startFakeMcpUpstream(options: { name: string; bearer?: string }): Promise<FakeMcpUpstream> {
   const transports = new Map<string, StreamableHTTPServerTransport>();
-  const state: FakeMcpUpstream = { url: '', seen: [], initializations: 0, calls: [], close: async () => undefined };
+  const state: FakeMcpUpstream = { url: '', seen: [], initializations: 0, calls: [], openStreams: 0, close: async () => undefined };
 
   const buildServer = (headers: () => IncomingHttpHeaders) => {
     const server = new McpServer({ name: options.name, version: '1.0.0' });
@@ -48,6 +51,11 @@ export async function startFakeMcpUpstream(options: { name: string; bearer?: str
       state.calls.push('whoami');
       return { content: [{ type: 'text', text: String(headers().authorization ?? 'none') }] };
     });
+    server.registerTool('add_tool', { description: 'Adds the tool extra to this session', inputSchema: {} }, async () => {
+      state.calls.push('add_tool');
+      server.registerTool('extra', { description: 'Added at run time', inputSchema: {} }, async () => ({ content: [{ type: 'text', text: 'extra' }] }));
+      return { content: [{ type: 'text', text: 'added' }] };
+    });
     server.registerResource('readme', 'file:///readme.txt', { mimeType: 'text/plain' }, async (uri) => ({ contents: [{ uri: uri.href, text: `readme of ${options.name}` }] }));
     return server;
   };
@@ -58,6 +66,10 @@ export async function startFakeMcpUpstream(options: { name: string; bearer?: str
       // The caller's header is not echoed: a gateway that leaked it would be caught elsewhere.
       res.writeHead(401, { 'content-type': 'application/json', 'www-authenticate': 'Bearer' }).end(JSON.stringify({ error: 'unauthorized' }));
       return;
+    }
+    if (req.method === 'GET') {
+      state.openStreams++;
+      res.on('close', () => state.openStreams--);
     }
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -70,7 +82,8 @@ export async function startFakeMcpUpstream(options: { name: string; bearer?: str
     if (!transport && body?.method === 'initialize') {
       state.initializations++;
       let current: IncomingHttpHeaders = req.headers;
-      transport = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => void transports.set(id, transport!) });
+      // keepAliveMs: the SDK sends a GET stream's head only with its first write; the gateway must not wait 15 s for it, and tests should not.
+      transport = new StreamableHTTPServerTransport({ keepAliveMs: 100, sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => void transports.set(id, transport!) });
       transport.onclose = () => {
         if (transport!.sessionId) transports.delete(transport!.sessionId);
       };

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { admin, createKey } from '../helpers/admin.js';
 import { startFakeMcpUpstream, type FakeMcpUpstream } from '../helpers/mcp-upstream.js';
@@ -61,7 +62,7 @@ describe('MCP gateway over Streamable HTTP', () => {
     const { client } = await connect(gateway, full.key);
     const names = (await client.listTools()).tools.map((t) => t.name).sort();
     // tickets publishes echo, count and fail only (its allow-list): whoami stays hidden.
-    expect(names).toEqual(['docs__count', 'docs__echo', 'docs__fail', 'docs__whoami', 'tickets__count', 'tickets__echo', 'tickets__fail']);
+    expect(names).toEqual(['docs__add_tool', 'docs__count', 'docs__echo', 'docs__fail', 'docs__whoami', 'tickets__count', 'tickets__echo', 'tickets__fail']);
     const answer = await client.callTool({ name: 'docs__echo', arguments: { text: 'hello' } });
     expect(answer.content).toEqual([{ type: 'text', text: 'docs: hello' }]);
     await client.close();
@@ -73,6 +74,46 @@ describe('MCP gateway over Streamable HTTP', () => {
     await expect(narrow.client.callTool({ name: 'tickets__echo', arguments: { text: 'x' } })).rejects.toThrow(/not available/);
     expect(docs.calls.length).toBe(callsBefore);
     await narrow.client.close();
+  });
+
+  it('the GET stream relays tools/list_changed from the upstream and ends with the session', async () => {
+    const streams = () => docs.openStreams + tickets.openStreams;
+    await vi.waitFor(() => expect(streams()).toBe(0), { timeout: 5_000 });
+    const { client, transport } = await connect(gateway, full.key);
+    let changed = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void changed++);
+    // The SDK client opens its GET stream after initialize; the gateway listens on both upstream sessions.
+    await vi.waitFor(() => expect(streams()).toBe(2), { timeout: 5_000 });
+    expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('docs__extra');
+    await client.callTool({ name: 'docs__add_tool', arguments: {} });
+    await vi.waitFor(() => expect(changed).toBe(1), { timeout: 5_000 });
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('docs__extra');
+    // DELETE ends the session: the client's stream and the gateway's upstream streams close.
+    await transport.terminateSession();
+    await vi.waitFor(() => expect(streams()).toBe(0), { timeout: 5_000 });
+    await client.close();
+  });
+
+  it('the GET stream: a raw client gets headers at once, and the stream ends when it goes', async () => {
+    const { client, transport } = await connect(gateway, full.key);
+    const sessionId = transport.sessionId!;
+    await client.close();
+    await vi.waitFor(() => expect(docs.openStreams + tickets.openStreams).toBe(0), { timeout: 5_000 });
+    const headers = { authorization: `Bearer ${full.key}`, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' };
+    expect((await fetch(`${gateway.url}/mcp`, { headers: { ...headers, accept: 'application/json' } })).status).toBe(406);
+    expect((await fetch(`${gateway.url}/mcp`, { headers: { authorization: headers.authorization, accept: 'text/event-stream' } })).status).toBe(400);
+    const aborted = new AbortController();
+    const stream = await fetch(`${gateway.url}/mcp`, { headers: { ...headers, accept: 'text/event-stream' }, signal: aborted.signal });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get('content-type')).toContain('text/event-stream');
+    await vi.waitFor(() => expect(docs.openStreams + tickets.openStreams).toBe(2), { timeout: 5_000 });
+    // A second GET of the same session replaces the first, which ends (no stream left hanging).
+    const second = await fetch(`${gateway.url}/mcp`, { headers: { ...headers, accept: 'text/event-stream' } });
+    expect(second.status).toBe(200);
+    expect(await stream.text()).toMatch(/^: stream open/);
+    aborted.abort();
+    await second.body!.cancel();
+    await vi.waitFor(() => expect(docs.openStreams + tickets.openStreams).toBe(0), { timeout: 5_000 });
   });
 
   it('a tool error comes back as isError; progress is relayed', async () => {
@@ -88,7 +129,7 @@ describe('MCP gateway over Streamable HTTP', () => {
 
   it('one server unprefixed on /mcp/{server}, with its resources', async () => {
     const { client } = await connect(gateway, full.key, '/mcp/docs');
-    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['count', 'echo', 'fail', 'whoami']);
+    expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['add_tool', 'count', 'echo', 'fail', 'whoami']);
     const read = await client.readResource({ uri: 'file:///readme.txt' });
     expect(read.contents[0]).toMatchObject({ text: 'readme of docs' });
     await client.close();
@@ -119,6 +160,10 @@ describe('MCP gateway over Streamable HTTP', () => {
     const refused = await fetch(`${gateway.url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${none.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: JSON.stringify(initialize) });
     expect(refused.status).toBe(403);
     expect(((await refused.json()) as { error: { code: number } }).error.code).toBe(-32000);
+    // A 2026-07-28 client's probe (Claude Code 2.1 sends one first) is told to initialize instead.
+    const probe = await fetch(`${gateway.url}/mcp`, { method: 'POST', headers: { authorization: `Bearer ${full.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28' }, body: JSON.stringify({ jsonrpc: '2.0', id: 'probe-1', method: 'server/discover', params: {} }) });
+    expect(probe.status).toBe(200);
+    expect(await probe.json()).toMatchObject({ jsonrpc: '2.0', id: 'probe-1', error: { code: -32601 } });
     const noKey = await fetch(`${gateway.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
     expect(noKey.status).toBe(401);
     expect(((await noKey.json()) as { jsonrpc: string }).jsonrpc).toBe('2.0');
@@ -150,8 +195,8 @@ describe('MCP gateway over Streamable HTTP', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(gone.status).toBe(404);
-    const get = await fetch(`${gateway.url}/mcp`, { headers: { authorization: `Bearer ${full.key}`, accept: 'text/event-stream' } });
-    expect(get.status).toBe(405);
+    const get = await fetch(`${gateway.url}/mcp`, { headers: { authorization: `Bearer ${full.key}`, accept: 'text/event-stream', 'mcp-session-id': sessionId } });
+    expect(get.status).toBe(404);
   });
 
   it('every tool call is in the request log, family mcp', async () => {

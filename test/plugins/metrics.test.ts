@@ -16,6 +16,8 @@ function buildPromClientMetrics() {
     tokens: new Counter({ name: 'gateway_tokens_total', help: 'Tokens by model and kind (prompt, completion)', labelNames: ['model', 'kind'], registers }),
     activeStreams: new Gauge({ name: 'gateway_active_streams', help: 'Streaming requests in flight', registers }),
     rejections: new Counter({ name: 'gateway_rate_limit_rejections_total', help: "Requests refused by the gateway's own per-key limits", labelNames: ['code'], registers }),
+    toolCalls: new Counter({ name: 'gateway_mcp_tool_calls_total', help: 'MCP tools/call requests by server, tool (as the upstream names it) and outcome (success, tool_error, denied, rate_limited, error)', labelNames: ['server', 'tool', 'outcome'], registers }),
+    toolCallDuration: new Histogram({ name: 'gateway_mcp_tool_call_duration_seconds', help: 'MCP tools/call: time from the request to the answer, by server and outcome', labelNames: ['server', 'outcome'], buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300], registers }),
   };
 }
 
@@ -28,6 +30,8 @@ const NAMES = [
   'gateway_tokens_total',
   'gateway_active_streams',
   'gateway_rate_limit_rejections_total',
+  'gateway_mcp_tool_calls_total',
+  'gateway_mcp_tool_call_duration_seconds',
 ];
 
 describe('createMetrics exposition (issue 5)', () => {
@@ -69,6 +73,10 @@ describe('createMetrics exposition (issue 5)', () => {
     metrics.rejections.series('GW_RATE_LIMITED').inc();
     before.cost.inc({ model: 'delta-4.1' }, 0.25);
     metrics.cost.series('delta-4.1').inc(0.25);
+    before.toolCalls.inc({ server: 'docs', tool: 'echo', outcome: 'success' });
+    metrics.toolCalls.series('docs', 'echo', 'success').inc();
+    before.toolCallDuration.observe({ server: 'docs', outcome: 'success' }, 0.03);
+    metrics.toolCallDuration.series('docs', 'success').observe(0.03);
 
     const registry = await metrics.registry();
     for (const name of NAMES) {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
@@ -54,15 +54,31 @@ describe('MCP sessions across instances', () => {
     expect((await onB.client.callTool({ name: 'docs__echo', arguments: { text: 'from b' } })).content).toEqual([{ type: 'text', text: 'docs: from b' }]);
     expect(upstream.initializations).toBe(initializations);
 
-    // A permission taken away on a is refused on b at the next call.
+    // A permission taken away on a is refused at the next call on both instances, and listed on neither.
+    const callsBefore = upstream.calls.length;
     expect((await admin(a, 'PATCH', `/keys/${key.id}`, { mcp: { docs: ['count'] } })).status).toBe(200);
     await expect(onB.client.callTool({ name: 'docs__echo', arguments: { text: 'x' } })).rejects.toThrow(/not available/);
+    await expect(onA.client.callTool({ name: 'docs__echo', arguments: { text: 'x' } })).rejects.toThrow(/not available/);
+    expect((await onA.client.listTools()).tools.map((t) => t.name)).toEqual(['docs__count']);
+    expect((await onB.client.listTools()).tools.map((t) => t.name)).toEqual(['docs__count']);
+    expect(upstream.calls.length).toBe(callsBefore);
 
-    // Ended on b: a answers 404 for it.
-    await onB.transport.terminateSession();
-    const gone = await fetch(`${a.url}/mcp`, {
+    // A GET stream on b ends when the session is deleted on a (a ends the upstream session, whose stream b listens on).
+    await onA.client.close();
+    await onB.client.close();
+    await vi.waitFor(() => expect(upstream.openStreams).toBe(0), { timeout: 5_000 });
+    const headers = { authorization: `Bearer ${key.key}`, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' };
+    const stream = await fetch(`${b.url}/mcp`, { headers: { ...headers, accept: 'text/event-stream' } });
+    expect(stream.status).toBe(200);
+    await vi.waitFor(() => expect(upstream.openStreams).toBe(1), { timeout: 5_000 });
+    expect((await fetch(`${a.url}/mcp`, { method: 'DELETE', headers })).status).toBe(200);
+    expect(await stream.text()).toMatch(/^: stream open/);
+    await vi.waitFor(() => expect(upstream.openStreams).toBe(0), { timeout: 5_000 });
+
+    // Ended: b answers 404 for it too.
+    const gone = await fetch(`${b.url}/mcp`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${key.key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId },
+      headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(gone.status).toBe(404);

@@ -13,6 +13,7 @@ import { mayCallTool, namespacedTool, splitToolName } from '../../gateway/mcp/to
 import type { UpstreamSessionRef } from '../../gateway/mcp/session-store.js';
 import { limitsFor } from '../../ratelimit/policy.js';
 import { recordToolCall, type ToolCallRecord } from './tool-call-log.js';
+import { toolCallSpanEnd, toolCallSpanStart } from '../../telemetry/tool-call-span.js';
 
 /** What one HTTP request to the MCP endpoint may reach. */
 export interface McpRequestScope {
@@ -41,15 +42,16 @@ export function buildGatewayServer(scope: McpRequestScope): Server {
   const server = new Server(
     { name: single ? `model-gateway/${servers[0]!.name}` : 'model-gateway', version: '1' },
     {
-      capabilities: single ? { tools: {}, resources: {}, prompts: {} } : { tools: {} },
+      // listChanged: the GET stream relays the upstreams' notifications (notification-stream.ts).
+      capabilities: single ? { tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true } } : { tools: { listChanged: true } },
       instructions: single ? undefined : 'Tools of several MCP servers, named <server>__<tool>.',
     },
   );
 
   /** Runs a call on an upstream within this gateway session, keeping the upstream session it ends up with. */
-  const onUpstream = async <T>(upstream: McpServer, call: (client: Client) => Promise<T>): Promise<T> => {
+  const onUpstream = async <T>(upstream: McpServer, call: (client: Client) => Promise<T>, traceHeaders?: Readonly<Record<string, string>>): Promise<T> => {
     const ref = scope.upstreams[upstream.name];
-    const outcome = await mcp.upstreams.run(upstream, ref, call);
+    const outcome = await mcp.upstreams.run(upstream, ref, call, traceHeaders);
     if (scope.sessionId && outcome.ref?.sessionId !== ref?.sessionId) {
       if (outcome.ref) scope.upstreams[upstream.name] = outcome.ref;
       else delete scope.upstreams[upstream.name];
@@ -86,18 +88,25 @@ export function buildGatewayServer(scope: McpRequestScope): Server {
     const target = single ? { server: servers[0]!.name, tool: asked } : splitToolName(asked);
     const upstream = target && servers.find((candidate) => candidate.name === target.server);
     record.server = target?.server ?? '';
-    if (!target || !upstream || !mayCallTool(key, upstream, target.tool)) {
+    const allowed = target && upstream && mayCallTool(key, upstream, target.tool) ? upstream : undefined;
+    const span = request.gw.trace?.startAttempt(toolCallSpanStart({ tool: asked, server: allowed, sessionId: scope.sessionId }));
+    // Every outcome is one log entry and ends the span.
+    const finish = (final: ToolCallRecord) => {
+      recordToolCall(request, final);
+      span?.end(toolCallSpanEnd(final));
+    };
+    if (!target || !allowed) {
       // Nothing reaches the upstream: the tool is outside what tools/list showed this key.
       const message = `Tool '${asked}' is not available to this API key`;
-      recordToolCall(request, { ...record, status: 403, outcome: 'denied', errorCode: 'permission_denied', errorMessage: message });
+      finish({ ...record, status: 403, outcome: 'denied', errorCode: 'permission_denied', errorMessage: message });
       throw new McpError(ErrorCode.InvalidParams, message);
     }
-    const release = await admitToolCall(request, key, record);
+    const release = await admitToolCall(request, key, record, finish);
     try {
       const progressToken = extra._meta?.progressToken;
-      const answered = (await onUpstream(upstream, (client) =>
+      const answered = (await onUpstream(allowed, (client) =>
         client.callTool({ name: target.tool, arguments: call.params.arguments ?? {} }, undefined, {
-          timeout: upstream.timeout_ms ?? DEFAULT_MCP_TIMEOUT_MS,
+          timeout: allowed.timeout_ms ?? DEFAULT_MCP_TIMEOUT_MS,
           resetTimeoutOnProgress: true,
           signal: extra.signal,
           // The upstream's progress reaches the client under the client's own token.
@@ -105,16 +114,17 @@ export function buildGatewayServer(scope: McpRequestScope): Server {
             ? {}
             : { onprogress: (progress) => void extra.sendNotification({ method: 'notifications/progress', params: { ...progress, progressToken } }).catch(() => undefined) }),
         }),
-      )) as CallToolResult;
+      // The upstream's work joins the caller's trace.
+      span?.headers)) as CallToolResult;
       // An upstream that echoes the credential it was sent (a debugging tool, an error dump) must not hand it to the client.
-      const resultText = scrubSecrets(JSON.stringify(answered), upstream);
+      const resultText = scrubSecrets(JSON.stringify(answered), allowed);
       const result = JSON.parse(resultText) as CallToolResult;
-      recordToolCall(request, { ...record, outcome: result.isError ? 'tool_error' : 'success', errorCode: result.isError ? 'tool_error' : null, resultText });
+      finish({ ...record, outcome: result.isError ? 'tool_error' : 'success', errorCode: result.isError ? 'tool_error' : null, resultText });
       return result;
     } catch (error) {
       const failure = error instanceof UpstreamMcpError ? error : undefined;
-      recordToolCall(request, { ...record, status: failure?.status ?? 502, outcome: 'error', errorCode: failure ? `mcp_${Math.abs(failure.code)}` : 'upstream_error', errorMessage: failure?.message ?? 'upstream call failed' });
-      throw failure ?? new McpError(ErrorCode.InternalError, `MCP server '${upstream.name}' call failed`);
+      finish({ ...record, status: failure?.status ?? 502, outcome: 'error', errorCode: failure ? `mcp_${Math.abs(failure.code)}` : 'upstream_error', errorMessage: failure?.message ?? 'upstream call failed' });
+      throw failure ?? new McpError(ErrorCode.InternalError, `MCP server '${allowed.name}' call failed`);
     } finally {
       release();
     }
@@ -136,10 +146,10 @@ export function buildGatewayServer(scope: McpRequestScope): Server {
  * A tool call counts against the key's requests per minute (its own `mcp` counter, tiers' `mcp`
  * or `default` entry) and its max parallel requests, like a model request. Returns the release.
  */
-async function admitToolCall(request: FastifyRequest, key: ApiKey, record: ToolCallRecord): Promise<() => void> {
+async function admitToolCall(request: FastifyRequest, key: ApiKey, record: ToolCallRecord, finish: (final: ToolCallRecord) => void): Promise<() => void> {
   const { admission } = request.server;
   const refuse = (message: string): never => {
-    recordToolCall(request, { ...record, status: 429, outcome: 'rate_limited', errorCode: 'rate_limit_exceeded', errorMessage: message });
+    finish({ ...record, status: 429, outcome: 'rate_limited', errorCode: 'rate_limit_exceeded', errorMessage: message });
     throw new McpError(LIMITED, message);
   };
   const limits = limitsFor(key, 'mcp', request.server.gateway.config.file.tiers);

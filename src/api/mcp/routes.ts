@@ -1,22 +1,20 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { GatewayError } from '../../errors.js';
-import type { McpServer } from '../../gateway/mcp/server-store.js';
-import { McpSessionStore, type McpSession } from '../../gateway/mcp/session-store.js';
-import { serversForKey } from '../../gateway/mcp/tool-names.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import { McpSessionStore, type UpstreamSessionRef } from '../../gateway/mcp/session-store.js';
+import { OPEN_SESSIONS_WITHIN_MS } from '../../gateway/mcp/upstream.js';
 import { buildGatewayServer } from './gateway-server.js';
-import { HTTP_LEVEL_ERROR, jsonRpcError, mcpErrors, SESSION_NOT_FOUND } from './errors.js';
-
-const SESSION_HEADER = 'mcp-session-id';
-const AGGREGATE = '*';
+import { mcpErrors } from './errors.js';
+import { listen, NotificationStreams } from './notification-stream.js';
+import { AGGREGATE, serversOf, SESSION_HEADER, sessionOf } from './request-scope.js';
 
 /**
  * The gateway as an MCP server over Streamable HTTP (issue 31): `/mcp` aggregates every server
  * the key may use (`<server>__<tool>`), `/mcp/{server}` is one server unprefixed. POST carries one
- * JSON-RPC message (the SDK's transport answers JSON or SSE); GET answers 405 (the spec's "no
- * stream here"; clients go on without one); DELETE ends the session. The SDK's transport runs
- * stateless per request; the session id is the gateway's own, kept in the shared store, so any
- * instance continues a session another started.
+ * JSON-RPC message (the SDK's transport answers JSON or SSE); GET opens the server-to-client
+ * stream that relays the upstreams' notifications (notification-stream.ts); DELETE ends the
+ * session. The SDK's transport runs stateless per request; the session id is the gateway's own,
+ * kept in the shared store, so any instance continues a session another started.
  */
 /** The request body as documented: one JSON-RPC 2.0 message (request, notification or response); the SDK checks the rest. */
 const JSON_RPC_MESSAGE = {
@@ -29,59 +27,44 @@ const JSON_RPC_MESSAGE = {
 export async function mcpRoutes(app: FastifyInstance): Promise<void> {
   const config = { errors: mcpErrors, operation: 'mcp' };
   const schema = (summary: string) => ({ summary, tags: ['mcp'], security: [{ bearer: [] }], hide: false });
+  // This app's open GET streams: ended by a DELETE of their session and when the app closes.
+  const streams = new NotificationStreams();
+  app.addHook('preClose', (done) => {
+    streams.closeAll();
+    done();
+  });
   for (const path of ['/mcp', '/mcp/:server']) {
     app.post(path, { config, schema: { ...schema('MCP (Streamable HTTP): one JSON-RPC message'), body: JSON_RPC_MESSAGE } }, (request, reply) => post(request, reply));
-    app.get(path, { config, schema: schema('MCP server-to-client stream: not offered (405)') }, (request, reply) =>
-      reply.code(405).header('allow', 'POST, DELETE').send(jsonRpcError(HTTP_LEVEL_ERROR, 'Method not allowed: this gateway opens no standalone SSE stream; answers come on each POST')),
-    );
-    app.delete(path, { config, schema: schema('End an MCP session') }, (request, reply) => end(request, reply));
+    app.get(path, { config, schema: schema('MCP server-to-client stream (SSE): the upstreams\' notifications') }, (request, reply) => listen(request, reply, streams));
+    app.delete(path, { config, schema: schema('End an MCP session') }, (request, reply) => end(request, reply, streams));
   }
-}
-
-/** The servers the request may reach, or the refusal (404 unknown server, 403 no permission). */
-async function serversOf(request: FastifyRequest): Promise<{ scope: string; servers: McpServer[] }> {
-  const key = request.gw.key!;
-  const all = await request.server.gateway.mcp.servers.all();
-  const name = (request.params as { server?: string }).server;
-  if (name === undefined) {
-    const servers = serversForKey(key, all);
-    if (servers.length === 0) throw new GatewayError('GW_PERMISSION_DENIED', 'This API key may use no MCP server: an operator grants them (the key\'s mcp field)');
-    return { scope: AGGREGATE, servers };
-  }
-  const server = all.get(name);
-  if (!server || server.enabled === false) throw new GatewayError('GW_RESOURCE_NOT_FOUND', `No MCP server '${name}'`);
-  if (!key.mcp || !Object.hasOwn(key.mcp, name)) throw new GatewayError('GW_PERMISSION_DENIED', `This API key may not use the MCP server '${name}'`);
-  return { scope: name, servers: [server] };
-}
-
-/** The session the request names, or the 400/404 the spec asks for (404: the client re-initializes). */
-async function sessionOf(request: FastifyRequest, reply: FastifyReply, scope: string): Promise<McpSession | undefined> {
-  const id = request.headers[SESSION_HEADER];
-  if (typeof id !== 'string' || id === '') {
-    void reply.code(400).send(jsonRpcError(HTTP_LEVEL_ERROR, 'Bad Request: Mcp-Session-Id header is required'));
-    return undefined;
-  }
-  const session = await request.server.gateway.mcp.sessions.find(id);
-  // Another key's session, or one of another endpoint, is not found either: ids are not shared.
-  if (!session || session.keyId !== request.gw.key!.id || session.scope !== scope) {
-    void reply.code(404).send(jsonRpcError(SESSION_NOT_FOUND, 'Session not found'));
-    return undefined;
-  }
-  return session;
 }
 
 const isInitialize = (body: unknown): boolean =>
   (Array.isArray(body) ? body : [body]).some((message) => typeof message === 'object' && message !== null && (message as { method?: unknown }).method === 'initialize');
+
+/** `server/discover` outside a session: the stateless revision's probe for what a server speaks. */
+const isDiscoverProbe = (request: FastifyRequest): boolean => {
+  const body = request.body as { method?: unknown; id?: unknown } | null;
+  return body?.method === 'server/discover' && body.id !== undefined && request.headers[SESSION_HEADER] === undefined;
+};
 
 async function post(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const { scope, servers } = await serversOf(request);
   const { sessions } = request.server.gateway.mcp;
   const key = request.gw.key!;
   let sessionId: string | undefined;
-  let upstreams = {};
+  let upstreams: Record<string, UpstreamSessionRef> = {};
   if (isInitialize(request.body)) {
     sessionId = McpSessionStore.newId();
-    await sessions.create(sessionId, key.id, scope);
+    // The upstream sessions open with the gateway's: the client's GET stream, opened next, listens on them.
+    upstreams = await request.server.gateway.mcp.upstreams.openSessions(servers, {}, OPEN_SESSIONS_WITHIN_MS);
+    await sessions.create(sessionId, key.id, scope, upstreams);
+  } else if (isDiscoverProbe(request)) {
+    // A 2026-07-28 client's probe (Claude Code sends one first): the answer that marks a server of
+    // the initialize era, so it falls back to initialize. The SDK speaks up to 2025-11-25.
+    const id = (request.body as { id: string | number }).id;
+    return void reply.code(200).send({ jsonrpc: '2.0', id, error: { code: ErrorCode.MethodNotFound, message: 'Method not found: server/discover (this gateway speaks MCP up to 2025-11-25; send initialize)' } });
   } else {
     const session = await sessionOf(request, reply, scope);
     if (!session) return;
@@ -100,12 +83,14 @@ async function post(request: FastifyRequest, reply: FastifyReply): Promise<void>
   await transport.handleRequest(request.raw, reply.raw, request.body);
 }
 
-async function end(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+async function end(request: FastifyRequest, reply: FastifyReply, streams: NotificationStreams): Promise<void> {
   const { scope, servers } = await serversOf(request);
   const session = await sessionOf(request, reply, scope);
   if (!session) return;
   const { mcp } = request.server.gateway;
   await mcp.sessions.remove(session.id);
+  // Its GET stream here ends now; one on another instance ends with the upstream sessions below.
+  streams.closeSession(session.id);
   // The upstream sessions it opened end too (best effort: an upstream may not support DELETE).
   await Promise.all(
     Object.entries(session.upstreams).map(([name, ref]) => {

@@ -130,7 +130,7 @@ export async function requestLogRoutes(app: FastifyInstance, { base, opts, owner
 
 /** The list's and the export's filter from the query: the reports' filters, and the log's own. */
 function filterOf(query: Query, ownerId: string | undefined) {
-  return { ...scopeFilterOf(query, ownerId), requestId: query.request_id, errorCode: query.error_code, status: query.status };
+  return { ...scopeFilterOf(query, ownerId), requestId: query.request_id, errorCode: query.error_code, status: query.status, family: query.family };
 }
 
 /** The bill line by line, worked out again from the event's usage parts and the price it was billed at. */

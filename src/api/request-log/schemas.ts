@@ -9,6 +9,7 @@ const queryFields = {
   model: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   request_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The x-request-id the client got' })),
   error_code: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'The error code the client read (rate_limit_exceeded, client_disconnect, …)' })),
+  family: Type.Optional(Type.String({ pattern: '^[a-z][a-z0-9_-]{0,39}$', [PATTERN_RULE]: 'must be an endpoint family such as mcp or chat_completions', description: "The endpoint family ('mcp': MCP tool calls)" })),
   status: Type.Optional(
     Type.String({
       pattern: '^([1-5][0-9]{2}|[1-5]xx|error|success)$',

@@ -1,13 +1,17 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError, type ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type JSONRPCNotification, type ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServer } from './server-store.js';
 import type { UpstreamSessionRef } from './session-store.js';
 import { scrubSecrets, UpstreamAuthError, type McpUpstreamAuth } from './upstream-auth.js';
 import type { McpHealth } from './health.js';
+import { listenUpstream, type UpstreamListening } from './upstream-listen.js';
 
 /** The default wait for one upstream request. */
 export const DEFAULT_MCP_TIMEOUT_MS = 60_000;
+
+/** How long opening a gateway session's upstream sessions may hold the client (a slow server's opens on first use). */
+export const OPEN_SESSIONS_WITHIN_MS = 5_000;
 
 /** JSON-RPC error codes the gateway answers with for upstream failures (the server-error range). */
 export const UPSTREAM_UNAVAILABLE = -32010;
@@ -50,11 +54,12 @@ export class McpUpstreams {
     private readonly health: McpHealth,
   ) {}
 
-  async run<T>(server: McpServer, ref: UpstreamSessionRef | undefined, call: UpstreamCall<T>): Promise<UpstreamOutcome<T>> {
+  /** `traceHeaders`: the W3C trace context of the call's span (telemetry), sent with the server's own headers. */
+  async run<T>(server: McpServer, ref: UpstreamSessionRef | undefined, call: UpstreamCall<T>, traceHeaders?: Readonly<Record<string, string>>): Promise<UpstreamOutcome<T>> {
     try {
       if (ref) {
         try {
-          const value = await this.withClient(server, ref, call);
+          const value = await this.withClient(server, ref, call, undefined, traceHeaders);
           this.health.ok(server.name);
           return { value, ref };
         } catch (error) {
@@ -63,7 +68,7 @@ export class McpUpstreams {
         }
       }
       let opened: { ref: UpstreamSessionRef | undefined; capabilities: ServerCapabilities | undefined } | undefined;
-      const value = await this.withClient(server, undefined, call, (fresh) => (opened = fresh));
+      const value = await this.withClient(server, undefined, call, (fresh) => (opened = fresh), traceHeaders);
       this.health.ok(server.name);
       return { value, ref: opened?.ref, capabilities: opened?.capabilities };
     } catch (error) {
@@ -72,6 +77,39 @@ export class McpUpstreams {
       else this.health.ok(server.name);
       throw failure;
     }
+  }
+
+  /**
+   * Opens an upstream session on each server that has none in `held`, in parallel, waiting at most
+   * `boundMs` (a server that is down or slow is left out: its session opens on first use). The
+   * gateway session holds them from its start, so its GET stream listens where its calls land.
+   */
+  async openSessions(servers: readonly McpServer[], held: Readonly<Record<string, UpstreamSessionRef>>, boundMs: number): Promise<Record<string, UpstreamSessionRef>> {
+    const opened: Record<string, UpstreamSessionRef> = {};
+    const openings = servers
+      .filter((server) => !held[server.name])
+      .map(async (server) => {
+        const outcome = await this.run(server, undefined, async () => undefined);
+        if (outcome.ref) opened[server.name] = outcome.ref;
+      });
+    let timer: NodeJS.Timeout | undefined;
+    const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, boundMs)));
+    await Promise.race([Promise.allSettled(openings), bound]);
+    clearTimeout(timer);
+    // A copy: sessions opened after the bound are not the caller's (they expire upstream unused).
+    return { ...opened };
+  }
+
+  /** Opens the upstream's server-to-client stream of a session (upstream-listen.ts); undefined when it offers none. */
+  async listen(server: McpServer, ref: UpstreamSessionRef, signal: AbortSignal, onNotification: (notification: JSONRPCNotification) => void): Promise<UpstreamListening | undefined> {
+    let credentials: Record<string, string>;
+    try {
+      credentials = await this.auth.headersFor(server);
+    } catch (error) {
+      this.health.failed(server.name, this.explain(server, error).message);
+      return undefined;
+    }
+    return listenUpstream({ credentials, health: this.health, timeoutMs: server.timeout_ms ?? DEFAULT_MCP_TIMEOUT_MS }, server, ref, signal, onNotification);
   }
 
   /** Ends an upstream session (the client's DELETE); an upstream that refuses is left to expire it. */
@@ -86,11 +124,14 @@ export class McpUpstreams {
     }
   }
 
-  private async transportFor(server: McpServer, ref: UpstreamSessionRef | undefined): Promise<StreamableHTTPClientTransport> {
-    const headers = await this.auth.headersFor(server);
+  private async transportFor(server: McpServer, ref: UpstreamSessionRef | undefined, traceHeaders: Readonly<Record<string, string>> = {}): Promise<StreamableHTTPClientTransport> {
+    const headers = { ...traceHeaders, ...(await this.auth.headersFor(server)) };
     const transport = new StreamableHTTPClientTransport(new URL(server.url), {
       requestInit: { headers },
       ...(ref ? { sessionId: ref.sessionId } : {}),
+      // The SDK client would open the session's GET stream after initialize: an upstream allows one
+      // per session, and the client's own GET (notification-stream.ts) is the one that listens.
+      fetch: (url, init) => (init?.method === 'GET' ? Promise.resolve(new Response(null, { status: 405 })) : fetch(url, init)),
       // The gateway relays no server-initiated stream: no reconnect loops against an upstream's GET.
       reconnectionOptions: { maxReconnectionDelay: 1_000, initialReconnectionDelay: 1_000, reconnectionDelayGrowFactor: 1, maxRetries: 0 },
     });
@@ -103,8 +144,9 @@ export class McpUpstreams {
     ref: UpstreamSessionRef | undefined,
     call: UpstreamCall<T>,
     onOpened?: (opened: { ref: UpstreamSessionRef | undefined; capabilities: ServerCapabilities | undefined }) => void,
+    traceHeaders?: Readonly<Record<string, string>>,
   ): Promise<T> {
-    const transport = await this.transportFor(server, ref);
+    const transport = await this.transportFor(server, ref, traceHeaders);
     const client = new Client({ name: 'model-gateway', version: '1' }, { capabilities: {} });
     // Background failures (the optional GET stream) are not this call's: the call's own errors reject it.
     client.onerror = () => undefined;

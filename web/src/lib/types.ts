@@ -63,6 +63,8 @@ export interface ApiKey {
   cache_namespace?: string | null;
   /** exact or semantic; null follows the model's or the global mode. */
   cache_mode?: 'exact' | 'semantic' | null;
+  /** MCP servers it may use, each with its tools or null for all (issue 31); null: no MCP. */
+  mcp?: Record<string, string[] | null> | null;
 }
 
 export interface CreatedKey extends ApiKey {

@@ -11,6 +11,7 @@ import { apiBase, useUser } from '../../shell/session';
 import { CreateKeyDialog } from './create-key-dialog';
 import { KeyActionDialog } from './key-action-dialog';
 import { KeyCacheDialog } from './key-cache-dialog';
+import { McpGrantDialog } from './mcp-grant-dialog';
 import { KeyPager } from './key-pager';
 import { KeySearch } from './key-search';
 import { KeysTable, type PendingKeyAction } from './keys-table';
@@ -41,6 +42,7 @@ export function KeysPage() {
   const [creating, setCreating] = useState(false);
   const [secret, setSecret] = useState<CreatedKey>();
   const [pending, setPending] = useState<PendingKeyAction>();
+  const [editingMcp, setEditingMcp] = useState<ApiKey>();
 
   const chatModel = (key: ApiKey) => key.models?.[0] ?? models.data?.data.find((m) => m.families.includes('chat-completions'))?.id ?? 'delta-4.1';
   const showSecret = (created: CreatedKey) => {
@@ -95,7 +97,7 @@ export function KeysPage() {
           <strong>No keys yet.</strong> Create one to call the gateway; you will see its secret once.
         </Empty>
       )}
-      {rows.length > 0 && <KeysTable rows={rows} total={total} isOperator={isOperator} onSetDisabled={(key, disabled) => void setDisabled(key, disabled)} onConfirm={setPending} />}
+      {rows.length > 0 && <KeysTable rows={rows} total={total} isOperator={isOperator} onSetDisabled={(key, disabled) => void setDisabled(key, disabled)} onConfirm={setPending} onEditMcp={setEditingMcp} />}
       {keys.data && total > PAGE_SIZE && <KeyPager offset={offset} shown={rows.length} total={total} pageSize={PAGE_SIZE} nextOffset={keys.data.next_offset} onOffset={setOffset} />}
       {creating && models.data && (
         <CreateKeyDialog
@@ -124,6 +126,7 @@ export function KeysPage() {
           }}
         />
       )}
+      {editingMcp && <McpGrantDialog apiKey={editingMcp} base={base} onClose={() => setEditingMcp(undefined)} onSaved={keys.reload} />}
       {pending && pending.kind !== 'cache' && <KeyActionDialog action={pending} base={base} onClose={() => setPending(undefined)} onRevoked={keys.reload} onRegenerated={showSecret} />}
     </section>
   );

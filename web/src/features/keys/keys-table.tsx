@@ -16,10 +16,12 @@ interface KeysTableProps {
   isOperator: boolean;
   onSetDisabled: (key: ApiKey, disabled: boolean) => void;
   onConfirm: (action: PendingKeyAction) => void;
+  /** Operators: edit the key's MCP grant. */
+  onEditMcp: (key: ApiKey) => void;
 }
 
 /** One page of keys with their limits, spend and row actions (a revoked key keeps only its usage link). */
-export function KeysTable({ rows, total, isOperator, onSetDisabled, onConfirm }: KeysTableProps) {
+export function KeysTable({ rows, total, isOperator, onSetDisabled, onConfirm, onEditMcp }: KeysTableProps) {
   return (
     <DataTable
       caption={`API keys (${rows.length} of ${total})`}
@@ -63,6 +65,11 @@ export function KeysTable({ rows, total, isOperator, onSetDisabled, onConfirm }:
                 <button type="button" onClick={() => onConfirm({ kind: 'cache', key })} aria-label={`Cache of ${key.name}`}>
                   Cache{key.cache_enabled === true ? ' (on)' : ''}
                 </button>
+                {isOperator && (
+                  <button type="button" onClick={() => onEditMcp(key)} aria-label={`MCP access of ${key.name}`}>
+                    MCP
+                  </button>
+                )}
                 <button type="button" onClick={() => onConfirm({ kind: 'regenerate', key })} aria-label={`Regenerate ${key.name}`}>
                   Regenerate
                 </button>

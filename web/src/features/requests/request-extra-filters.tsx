@@ -2,6 +2,8 @@ import type { Channel, User } from '../../lib/types';
 
 /** The request log's filters beyond the usage ones, as typed (applied with the filter bar's Apply). */
 export interface ExtraFilters {
+  /** '' every request, 'mcp' the MCP tool calls only. */
+  family: string;
   status: string;
   request_id: string;
   error_code: string;
@@ -17,10 +19,17 @@ interface RequestExtraFiltersProps {
   users: readonly User[];
 }
 
-/** Status, error code and request id; an operator also picks a channel and a user. */
+/** Kind (all, or MCP tool calls), status, error code and request id; an operator also picks a channel and a user. */
 export function RequestExtraFilters({ value, onChange, isOperator, channels, users }: RequestExtraFiltersProps) {
   return (
     <>
+      <label>
+        Kind
+        <select value={value.family} onChange={onChange('family')}>
+          <option value="">All requests</option>
+          <option value="mcp">MCP tool calls</option>
+        </select>
+      </label>
       <label>
         Status
         <input value={value.status} onChange={onChange('status')} placeholder="429, 4xx, error or success" />

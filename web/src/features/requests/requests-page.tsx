@@ -17,7 +17,7 @@ import { RequestsTable } from './requests-table';
 const PAGE_SIZE = 50;
 
 /** The URL's filters, in the API's names: the list, its CSV and a shared link read the same. */
-const FILTERS = ['key', 'model', 'status', 'from', 'to', 'request_id', 'error_code', 'channel', 'user'] as const;
+const FILTERS = ['key', 'model', 'status', 'from', 'to', 'request_id', 'error_code', 'family', 'channel', 'user'] as const;
 type Filter = Partial<Record<(typeof FILTERS)[number], string>>;
 
 /** The request log, newest first: filters in the URL, cursor pages ("load more"), a detail drawer, the filtered requests as CSV. */
@@ -29,7 +29,7 @@ export function RequestsPage() {
   const [params, setParams] = useSearchParams();
   const filter: Filter = Object.fromEntries(FILTERS.map((name) => [name, params.get(name) ?? undefined]).filter(([name, v]) => v !== undefined && (isOperator || (name !== 'channel' && name !== 'user'))));
   const [openId, setOpenId] = useState<string>();
-  const [extra, setExtra] = useState<ExtraFilters>({ status: filter.status ?? '', request_id: filter.request_id ?? '', error_code: filter.error_code ?? '', channel: filter.channel ?? '', user: filter.user ?? '' });
+  const [extra, setExtra] = useState<ExtraFilters>({ family: filter.family ?? '', status: filter.status ?? '', request_id: filter.request_id ?? '', error_code: filter.error_code ?? '', channel: filter.channel ?? '', user: filter.user ?? '' });
   const setField = (name: keyof ExtraFilters) => (event: { target: { value: string } }) => setExtra((current) => ({ ...current, [name]: event.target.value }));
 
   const { first, rows, more } = useCursorPages<RequestEntry>((before) => `${base}/requests${queryString({ ...filter, before, limit: PAGE_SIZE })}`, [base, params.toString()]);
