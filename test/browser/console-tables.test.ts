@@ -202,6 +202,20 @@ describe.skipIf('missing' in CHROMIUM)('the console tables and tools an operator
     expect(lines[1]).toContain('req-ok-2');
     expect(lines[1]).toContain('a-key-with-a-long-descriptive-name-for-the-nightly-batch');
 
+    // The drawer's bill at 390 px: each line a card, its Price and Cost on screen (issue 35).
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.getByRole('button', { name: /Details of request/ }).click();
+    const bill = page.getByRole('dialog', { name: 'Request details' }).locator('table', { has: page.locator('caption', { hasText: 'Cost by billed dimension' }) });
+    await bill.waitFor();
+    for (const label of ['Price', 'Cost']) {
+      const cell = bill.locator(`td[data-label="${label}"]`).first();
+      expect((await cell.textContent())?.trim(), label).toMatch(/\$\d/);
+      const box = (await cell.boundingBox())!;
+      expect(box.x + box.width, `${label} ends inside the screen`).toBeLessThanOrEqual(390);
+    }
+    await page.keyboard.press('Escape');
+    await page.setViewportSize({ width: 1280, height: 900 });
+
     // Errors by code. The refused request keeps the model the client asked for in its message, not
     // as a model of its own (issue 34: junk names make no usage rows).
     await go('/requests?status=error');

@@ -1,3 +1,4 @@
+import { DataCell, DataRow, DataTable, RowHeader } from '../../components/data-table';
 import { Dialog } from '../../components/dialog';
 import { ErrorNote } from '../../components/states';
 import { Loading } from '../../shell/loading';
@@ -33,41 +34,35 @@ const DIMENSIONS: Record<string, [string, string]> = {
 /** The request's bill line by line (issue 21), at the price it was billed at. */
 function CostLines({ lines, total }: { lines: RequestDetail['cost_lines']; total: number | null }) {
   if (lines.length === 0) return <p className="muted">Nothing was billed for this request.</p>;
+  // The shared table: cards when the drawer is narrow, so Price and Cost stay on screen at 390 px (issue 35).
   return (
-    <div className="table-wrap">
-      <table>
-        <caption className="visually-hidden">Cost by billed dimension</caption>
-        <thead>
-          <tr>
-            <th scope="col">Billed for</th>
-            <th scope="col" className="num">Quantity</th>
-            <th scope="col" className="num">Price</th>
-            <th scope="col" className="num">Cost</th>
-          </tr>
-        </thead>
-        <tbody>
-          {lines.map((line) => {
-            const [label, unit] = DIMENSIONS[line.dimension] ?? [line.dimension, ''];
-            return (
-              <tr key={line.dimension}>
-                <th scope="row">{label}</th>
-                <td className="num">{formatCount(line.quantity)}</td>
-                <td className="num">
-                  {formatUsd(line.unit_usd)} {unit}
-                </td>
-                <td className="num">{formatUsd(line.usd)}</td>
-              </tr>
-            );
-          })}
-          <tr>
-            <th scope="row">Total</th>
-            <td />
-            <td />
-            <td className="num">{formatUsd(total)}</td>
-          </tr>
-        </tbody>
-      </table>
-    </div>
+    <DataTable caption="Cost by billed dimension" columns={['Billed for', { label: 'Quantity', className: 'num' }, { label: 'Price', className: 'num' }, { label: 'Cost', className: 'num' }]}>
+      {lines.map((line) => {
+        const [label, unit] = DIMENSIONS[line.dimension] ?? [line.dimension, ''];
+        return (
+          <DataRow key={line.dimension}>
+            <RowHeader>{label}</RowHeader>
+            <DataCell label="Quantity" className="num">
+              {formatCount(line.quantity)}
+            </DataCell>
+            <DataCell label="Price" className="num">
+              {formatUsd(line.unit_usd)} {unit}
+            </DataCell>
+            <DataCell label="Cost" className="num">
+              {formatUsd(line.usd)}
+            </DataCell>
+          </DataRow>
+        );
+      })}
+      <DataRow>
+        <RowHeader>Total</RowHeader>
+        <DataCell label="Quantity" />
+        <DataCell label="Price" />
+        <DataCell label="Cost" className="num">
+          {formatUsd(total)}
+        </DataCell>
+      </DataRow>
+    </DataTable>
   );
 }
 
