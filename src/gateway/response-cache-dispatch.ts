@@ -49,7 +49,7 @@ export async function openCacheSlot(options: CacheRequest): Promise<CacheSlot | 
   const directives = cacheDirectivesOf(request.headers);
   if (typeof directives === 'string') throw new GatewayError('GW_REQ_INVALID_PARAM', directives);
   const scope = directives.namespace ? `${policy.scope}/ns:${directives.namespace}` : policy.scope;
-  const id = cacheKeyOf({ family: options.family, model, scope, body: options.keyExtra === undefined ? request.body : [request.body, options.keyExtra] });
+  const id = cacheKeyOf({ family: options.family, model, scope, body: request.body, extra: options.keyExtra });
   const slot: CacheSlot = { id, scope, policy, directives, hit: undefined };
   if (!directives.read) {
     cache.counts.bypasses++;

@@ -118,6 +118,8 @@ interface AccessLine {
 export interface ModelCall {
   line: AccessLine;
   outcome: string;
+  /** Answered from the gateway's response cache. */
+  cacheHit: boolean;
   error: string | null;
   requestBody: string;
   responseBody: string;
@@ -210,6 +212,7 @@ async function modelCall(url: string, line: AccessLine): Promise<ModelCall> {
       return {
         line,
         outcome: entry.outcome,
+        cacheHit: entry.cache_hit === true,
         error: entry.error_message ? `${entry.error_code ?? ''}: ${entry.error_message}` : null,
         requestBody: detail.request_body ?? '',
         responseBody,

@@ -138,6 +138,17 @@ describe('response cache (issue 32)', () => {
     expect(streamed.text).toContain('event: message_stop');
   });
 
+  it("Anthropic-native with a beta header: the header is in the key, and stream and metadata still are not", async () => {
+    const beta = { ...ANTHROPIC, 'anthropic-beta': 'interleaved-thinking-2025-05-14' };
+    const body = { model: 'alpha-sonnet-4-5-20250929', max_tokens: 64, messages: [{ role: 'user', content: 'beta cached' }], metadata: { user_id: 'session-1' } };
+    expect((await call(gateway, 'POST', '/v1/messages', body, beta)).headers.get('x-cache')).toBe('MISS');
+    // Another session (metadata) streaming the same question: a hit.
+    const streamed = await call(gateway, 'POST', '/v1/messages', { ...body, stream: true, metadata: { user_id: 'session-2' } }, beta);
+    expect(streamed.headers.get('x-cache')).toBe('HIT');
+    // Without the beta header the request may be answered differently: an entry of its own.
+    expect((await call(gateway, 'POST', '/v1/messages', body, ANTHROPIC)).headers.get('x-cache')).toBe('MISS');
+  });
+
   it('Gemini-native generateContent: a streamed miss serves JSON, and JSON serves the stream', async () => {
     const body = { contents: [{ role: 'user', parts: [{ text: 'gemini cached' }] }] };
     const stream = await call(gateway, 'POST', `${GEMINI}:streamGenerateContent?alt=sse`, body, AUTH);
