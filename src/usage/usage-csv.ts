@@ -3,11 +3,12 @@ import type { Totals } from './usage-report.js';
 /**
  * The CSV columns: the group, then the totals' numeric fields in the JSON report's names; every
  * billed token part (issue 35), in the request CSV's order, so a row's cost can be recomputed from
- * its own columns and the price sheet.
+ * its own columns and the price sheet; then the response cache's hits and what they saved (issue 32).
  */
 const COLUMNS = [
   'requests', 'prompt_tokens', 'cached_input_tokens', 'cache_write_5m_tokens', 'cache_write_1h_tokens', 'image_input_tokens',
   'completion_tokens', 'reasoning_tokens', 'image_output_tokens', 'total_tokens', 'images', 'video_seconds', 'cost_usd',
+  'cache_hits', 'saved_cost_usd',
 ] as const;
 
 /**

@@ -7,7 +7,7 @@ describe('usage CSV (issue 12)', () => {
   it('quotes cells with commas or quotes, and defuses cells a spreadsheet would run as formulas', () => {
     const csv = usageReportToCsv({ totals, groups: [{ group: 'a,"b"', ...totals }, { group: '=HYPERLINK("x")', ...totals }, { group: '-1', ...totals }] }, true);
     const lines = csv.split('\r\n');
-    expect(lines[1]).toBe('"a,""b""",1,2,0,0,0,0,3,0,0,5,0,0,0.5');
+    expect(lines[1]).toBe('"a,""b""",1,2,0,0,0,0,3,0,0,5,0,0,0.5,0,0');
     expect(lines[2]!.startsWith(`"'=HYPERLINK(""x"")"`)).toBe(true);
     expect(lines[3]!.startsWith("'-1,")).toBe(true);
     expect(csv.endsWith('\r\n')).toBe(true);

@@ -59,7 +59,7 @@ describe('keys search and pages, usage by user × model, CSV names (issue 22)', 
 
     const csv = await admin(gateway, 'GET', '/usage.csv?group_by=user_model');
     const [head, ...lines] = csv.text.trimEnd().split('\r\n');
-    expect(head).toBe('group,name,model,requests,prompt_tokens,completion_tokens,reasoning_tokens,total_tokens,images,video_seconds,cost_usd');
+    expect(head).toBe('group,name,model,requests,prompt_tokens,cached_input_tokens,cache_write_5m_tokens,cache_write_1h_tokens,image_input_tokens,completion_tokens,reasoning_tokens,image_output_tokens,total_tokens,images,video_seconds,cost_usd,cache_hits,saved_cost_usd');
     expect(lines.find((l) => l.startsWith(`${ann.id},`))).toMatch(new RegExp(`^${ann.id},${ann.email},delta-4.1,2,`));
 
     const byKey = await consoleCall(gateway, 'GET', '/console/api/usage.csv?group_by=key', undefined, { session: ann.session });

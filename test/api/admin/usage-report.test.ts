@@ -84,7 +84,7 @@ describe('usage reports by hour, channel and user; CSV; the console\'s scoped vi
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
     expect(csv.headers.get('content-disposition')).toContain('attachment');
-    expect(csv.text.split('\r\n')[0]).toBe('group,requests,prompt_tokens,cached_input_tokens,cache_write_5m_tokens,cache_write_1h_tokens,image_input_tokens,completion_tokens,reasoning_tokens,image_output_tokens,total_tokens,images,video_seconds,cost_usd');
+    expect(csv.text.split('\r\n')[0]).toBe('group,requests,prompt_tokens,cached_input_tokens,cache_write_5m_tokens,cache_write_1h_tokens,image_input_tokens,completion_tokens,reasoning_tokens,image_output_tokens,total_tokens,images,video_seconds,cost_usd,cache_hits,saved_cost_usd');
     const rows = parseCsv(csv.text);
     expect(rows.map((r) => r.group)).toEqual(json.json.groups.map((g: { group: string }) => g.group));
     for (const [i, row] of rows.entries()) {
