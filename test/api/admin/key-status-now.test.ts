@@ -96,6 +96,6 @@ describe('"rate-limited now" on every instance sharing Redis (issue 35)', () => 
     keyIds.push(id);
     expect((await chat(first, key)).status).toBe(200);
     expect((await admin(second, 'GET', `/keys/${id}`)).json.rate_limited).toMatchObject({ kind: 'requests', model: 'delta-4.1', limit: 1 });
-    expect(await redis.pttl(`gw:rl:exhausted:${id}`)).toBeGreaterThan(0);
+    expect(await redis.pttl(`gw:rl:limited-now:${id}`)).toBeGreaterThan(0);
   });
 });
