@@ -46,7 +46,9 @@ describe('rate limits shared through Redis by two instances (issue 4)', () => {
     // Both instances served some of them, and the shared counter says the minute is used up.
     const admittedBy = (gateway: TestGateway) => responses.filter((r, i) => r.status === 200 && (i % 2 === 0 ? first : second) === gateway).length;
     expect(admittedBy(first) + admittedBy(second)).toBe(rpm);
-    expect(Number(await redis.get(`gw:rl:requests:${id}:delta-4.1`))).toBe(rpm);
+    // The refused requests' counts are given back; one whose give-back met a busy Redis is given
+    // back when it answers again (shared-windows.ts), so the counter settles at rpm.
+    await expect.poll(async () => Number(await redis.get(`gw:rl:requests:${id}:delta-4.1`))).toBe(rpm);
   });
 
   it('tokens per minute are shared too', async () => {
