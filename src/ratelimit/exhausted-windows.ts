@@ -5,9 +5,10 @@
  * of that key and model is refused on a look at its `model` (plugins/json-body.ts), unparsed.
  *
  * Only a refusal writes here, never a count that merely reached the limit, and anything that gives
- * a request back to the window (a token refusal) or a changed limit forgets the entry: the memo
- * may let a request through to the counters, which judge as before, but never refuses one the
- * counters would admit. Per instance, like the parse it saves.
+ * a request back to the window on this instance (a token refusal) or a changed limit forgets the
+ * entry: the memo may let a request through to the counters, which judge as before. Per instance,
+ * like the parse it saves: a request another instance gives back to a shared window is not seen
+ * here, so at worst this instance refuses that one request's room until the window ends.
  */
 export class ExhaustedWindows {
   /** Key id → model → the refused window: when it ends (epoch ms) and the limit it was refused at. */
