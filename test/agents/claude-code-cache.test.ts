@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bin, makeSandbox, runCli, type Sandbox } from './cli.js';
+import { bin, claudeEnv, makeSandbox, runCli, type Sandbox } from './cli.js';
 import { describeCalls, MODELS, startAgentGateway, type AgentGateway } from './gateway.js';
 
 /**
@@ -26,21 +26,7 @@ describe('Claude Code and the response cache (issue 32)', () => {
   const claude = (...args: string[]) =>
     runCli(bin('claude'), ['-p', ...args, '--disallowedTools', 'Bash', 'Write', 'Edit', 'NotebookEdit', 'WebFetch', 'WebSearch'], {
       cwd: sandbox.work,
-      env: {
-        ...sandbox.env,
-        ANTHROPIC_BASE_URL: gateway.url,
-        ANTHROPIC_AUTH_TOKEN: gateway.key,
-        ANTHROPIC_MODEL: MODELS.anthropic,
-        ANTHROPIC_DEFAULT_HAIKU_MODEL: MODELS.anthropic,
-        ANTHROPIC_SMALL_FAST_MODEL: MODELS.anthropic,
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-        DISABLE_TELEMETRY: '1',
-        DISABLE_ERROR_REPORTING: '1',
-        DISABLE_AUTOUPDATER: '1',
-        DISABLE_UPDATES: '1',
-        CLAUDE_CODE_DISABLE_FEEDBACK_SURVEY: '1',
-        CLAUDE_CODE_MAX_RETRIES: '1',
-      },
+      env: claudeEnv(sandbox, gateway, MODELS.anthropic),
     });
 
   it('a second session asking the same is served from the cache, and prints the same answer', async () => {

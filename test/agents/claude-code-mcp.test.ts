@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../helpers/admin.js';
 import { startFakeMcpUpstream, type FakeMcpUpstream } from '../helpers/mcp-upstream.js';
-import { bin, jsonLines, makeSandbox, runCli, type Sandbox } from './cli.js';
+import { bin, claudeEnv, jsonLines, makeSandbox, runCli, type Sandbox } from './cli.js';
 import { MODELS, startAgentGateway, type AgentGateway } from './gateway.js';
 
 /**
@@ -52,21 +52,9 @@ describe('Claude Code with the MCP gateway', () => {
       {
         cwd: sandbox.work,
         env: {
-          ...sandbox.env,
-          ANTHROPIC_BASE_URL: gateway.url,
-          ANTHROPIC_AUTH_TOKEN: gateway.key,
-          ANTHROPIC_MODEL: MODELS.anthropic,
-          ANTHROPIC_DEFAULT_HAIKU_MODEL: MODELS.anthropic,
-          ANTHROPIC_SMALL_FAST_MODEL: MODELS.anthropic,
+          ...claudeEnv(sandbox, gateway, MODELS.anthropic),
           // The MCP tools in the model's tool list itself, not behind a search tool.
           ENABLE_TOOL_SEARCH: 'false',
-          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-          DISABLE_TELEMETRY: '1',
-          DISABLE_ERROR_REPORTING: '1',
-          DISABLE_AUTOUPDATER: '1',
-          DISABLE_UPDATES: '1',
-          CLAUDE_CODE_DISABLE_FEEDBACK_SURVEY: '1',
-          CLAUDE_CODE_MAX_RETRIES: '1',
         },
       },
     );

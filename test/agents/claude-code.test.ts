@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bin, jsonLines, makeSandbox, runCli, type Sandbox } from './cli.js';
+import { bin, claudeEnv, jsonLines, makeSandbox, runCli, type Sandbox } from './cli.js';
 import { CLOUD_SETUPS, describeCalls, isCloud, expectServedBy, expectToolLoop, MODELS, startAgentGateway, type AgentGateway, type Setup } from './gateway.js';
 
 /**
@@ -31,23 +31,7 @@ describe.each(['defaults', 'cross', ...CLOUD_SETUPS] as const)('Claude Code thro
   const claude = (...args: string[]) =>
     runCli(bin('claude'), ['-p', ...args, '--disallowedTools', ...DISALLOWED], {
       cwd: sandbox.work,
-      env: {
-        ...sandbox.env,
-        ANTHROPIC_BASE_URL: gateway.url,
-        ANTHROPIC_AUTH_TOKEN: gateway.key,
-        ANTHROPIC_MODEL: MODELS.anthropic,
-        ANTHROPIC_DEFAULT_HAIKU_MODEL: MODELS.anthropic,
-        ANTHROPIC_SMALL_FAST_MODEL: MODELS.anthropic,
-        // Nothing but the gateway: no telemetry, error reports, update checks or surveys.
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-        DISABLE_TELEMETRY: '1',
-        DISABLE_ERROR_REPORTING: '1',
-        DISABLE_AUTOUPDATER: '1',
-        DISABLE_UPDATES: '1',
-        CLAUDE_CODE_DISABLE_FEEDBACK_SURVEY: '1',
-        // A refused request fails the run at once rather than after minutes of backoff.
-        CLAUDE_CODE_MAX_RETRIES: '1',
-      },
+      env: claudeEnv(sandbox, gateway, MODELS.anthropic),
     });
 
   it.runIf(!isCloud(setup))('answers a one-shot prompt', async () => {

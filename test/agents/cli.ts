@@ -53,6 +53,29 @@ export function makeSandbox(name: string): Sandbox {
   };
 }
 
+/**
+ * Claude Code's environment against the gateway (its gateway guide): the origin, the key sent as a
+ * Bearer token, `model` for every model slot, and nothing but the gateway (no telemetry, error
+ * reports, update checks or surveys); a refused request fails the run at once, not after backoff.
+ */
+export function claudeEnv(sandbox: Sandbox, gateway: { url: string; key: string }, model: string): Record<string, string> {
+  return {
+    ...sandbox.env,
+    ANTHROPIC_BASE_URL: gateway.url,
+    ANTHROPIC_AUTH_TOKEN: gateway.key,
+    ANTHROPIC_MODEL: model,
+    ANTHROPIC_DEFAULT_HAIKU_MODEL: model,
+    ANTHROPIC_SMALL_FAST_MODEL: model,
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_UPDATES: '1',
+    CLAUDE_CODE_DISABLE_FEEDBACK_SURVEY: '1',
+    CLAUDE_CODE_MAX_RETRIES: '1',
+  };
+}
+
 export interface CliResult {
   code: number | null;
   stdout: string;

@@ -6,7 +6,7 @@ import { anthropicSimulator } from '../../src/providers/anthropic/simulator.js';
 import { openaiSimulator } from '../../src/providers/openai/simulator.js';
 import { startSimulator, type RunningSimulator, type SimulatorSpec } from '../../src/simulator/server.js';
 import { renderPng } from '../../src/simulator/png-image.js';
-import { bin, jsonLines, makeSandbox, runCli, type Sandbox } from './cli.js';
+import { bin, claudeEnv, jsonLines, makeSandbox, runCli, type Sandbox } from './cli.js';
 import { describeCalls, expectToolLoop, startAgentGateway, type AgentGateway } from './gateway.js';
 
 /**
@@ -144,21 +144,7 @@ describe('routing and translation with real clients (issue 33)', () => {
     const claude = (...args: string[]) =>
       runCli(bin('claude'), ['-p', ...args, '--disallowedTools', 'Bash', 'Write', 'Edit', 'NotebookEdit', 'WebFetch', 'WebSearch'], {
         cwd: sandbox.work,
-        env: {
-          ...sandbox.env,
-          ANTHROPIC_BASE_URL: gateway.url,
-          ANTHROPIC_AUTH_TOKEN: gateway.key,
-          ANTHROPIC_MODEL: WEIGHTED,
-          ANTHROPIC_DEFAULT_HAIKU_MODEL: WEIGHTED,
-          ANTHROPIC_SMALL_FAST_MODEL: WEIGHTED,
-          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-          DISABLE_TELEMETRY: '1',
-          DISABLE_ERROR_REPORTING: '1',
-          DISABLE_AUTOUPDATER: '1',
-          DISABLE_UPDATES: '1',
-          CLAUDE_CODE_DISABLE_FEEDBACK_SURVEY: '1',
-          CLAUDE_CODE_MAX_RETRIES: '1',
-        },
+        env: claudeEnv(sandbox, gateway, WEIGHTED),
       });
     const homes: string[] = [];
     for (let session = 0; session < 3; session++) {
