@@ -27,11 +27,26 @@ function workersTable(results, key) {
     ['primary CPU (cores), chat / streams', (w) => `${share(primaryOf(run(w, 'chat'))?.cpu)} / ${share(primaryOf(run(w, 'stream20'))?.cpu)}`],
     ['each worker CPU (cores), chat', (w) => workerCpus(run(w, 'chat'))],
     ['run-queue wait, all threads (cores), chat', (w) => share(sumOf(run(w, 'chat'), 'runQueueWait'))],
+    // Where the load generator's p99 was spent: the gateway's own time (parsed request to finish),
+    // the wait from accept to a connection's first request, the loop's and GC's worst moments, the kernel.
+    ['gateway\'s own p50 / p99 / max (ms), chat', (w) => side(run(w, 'chat'), 'handled')],
+    ['accept → first request p99 / max (ms), chat', (w) => side(run(w, 'chat'), 'firstWait', ['p99Ms', 'maxMs'])],
+    ['longest event-loop delay / GC pause (ms), chat', (w) => { const g = run(w, 'chat')?.gatewaySide; return g ? `${ms(g.loopDelayMaxMs)} / ${ms(g.gcMaxMs)}` : '–'; }],
+    ['TCP counters that moved, chat', (w) => tcpMoved(run(w, 'chat'))],
   ];
   const header = `| ${key} key | ${workers.map((w) => `${w}`).join(' | ')} |\n|---|${workers.map(() => '---').join('|')}|\n`;
   return `### ${key === 'bootstrap' ? 'Bootstrap key (no limits)' : 'Key with rpm/tpm limits (never refused)'}\n\n${header}${rows.map(([name, cell]) => `| ${name} | ${workers.map(cell).join(' | ')} |`).join('\n')}\n`;
 }
 
+const side = (run, part, fields = ['p50Ms', 'p99Ms', 'maxMs']) => {
+  const figures = run?.gatewaySide?.[part];
+  return figures ? fields.map((f) => ms(figures[f])).join(' / ') : '–';
+};
+const tcpMoved = (run) => {
+  if (!run?.tcp) return '–';
+  const moved = Object.entries(run.tcp);
+  return moved.length ? moved.map(([name, n]) => `${name} ${n}`).join(', ') : 'none';
+};
 const primaryOf = (run) => run?.procs.processes.find((p) => p.role === 'primary');
 const sumOf = (run, field) => run?.procs.processes.reduce((sum, p) => sum + p[field], 0);
 const errors = (run) => (run ? Object.values(run.errors).reduce((a, b) => a + b, 0) : '–');
@@ -78,7 +93,7 @@ export function renderMarkdown(results) {
     '',
     `${results.cpus} CPUs (threads per core: ${results.layout.threadsPerCore ?? '?'}); upstream (${s.upstreamProcesses} processes) on CPUs ${results.layout.groups[0]}, wrk -t${s.wrkThreads} on ${results.layout.groups[1]}, gateway on ${results.layout.groups[2]}; c${s.connections}, ${s.durationS} s per run after a ${s.warmupS} s warm-up; Node ${results.node}; embedded SQLite, LOG_LEVEL=warn.`,
     '',
-    `Direct ceiling (wrk straight to the upstream): ${fmt(results.direct.chat?.rps)} req/s non-stream (p99 ${ms(results.direct.chat?.p99Ms)} ms), ${fmt(results.direct.stream20?.rps)} streams/s (p99 ${ms(results.direct.stream20?.p99Ms)} ms).`,
+    `Direct ceiling (wrk straight to the upstream): ${fmt(results.direct.chat?.rps)} req/s non-stream (p99 ${ms(results.direct.chat?.p99Ms)} ms; TCP counters that moved: ${tcpMoved(results.direct.chat)}), ${fmt(results.direct.stream20?.rps)} streams/s (p99 ${ms(results.direct.stream20?.p99Ms)} ms).`,
     '',
     goals(results),
     workersTable(results, 'bootstrap'),

@@ -17,6 +17,8 @@ import { BOOTSTRAP_KEY, LIMITED_KEY, oursEnv, prepareDataDir, removeDataDir, shi
 import { cpuLayout, diffTree, processTree, sampleTree } from './procstat.js';
 import { sampleSyscalls } from './syscalls.js';
 import { renderMarkdown } from './report.js';
+import { readTcpCounters, tcpCountersMoved } from './netstat.js';
+import { readRequestTiming } from '../lib/request-timing-read.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(process.env.GATEWAY_ROOT ?? join(here, '../..'));
@@ -30,6 +32,8 @@ const settings = {
   wrk: env.WRK ?? 'wrk',
   wrkThreads: Number(env.WRK_THREADS ?? 4),
   upstreamProcesses: Number(env.UPSTREAM_PROCESSES ?? 4),
+  // The gateway's own share of each request (bench/lib/request-timing.mjs); TIMING=0 leaves it out.
+  timing: env.TIMING !== '0',
 };
 const outDir = env.OUT_DIR ?? join(root, 'bench-many-core-out');
 mkdirSync(outDir, { recursive: true });
@@ -92,24 +96,34 @@ async function measureGateway(gateway, target, stream) {
   // Workers only where there are workers: the primary's waits are not the requests' waits.
   const tree = processTree(gateway.pid);
   const stopSampling = sampleSyscalls(tree.length > 1 ? tree.slice(1) : tree);
+  const tcpBefore = readTcpCounters();
+  const startedAt = Date.now();
   const result = await runWrk(target, settings.durationS);
+  const endedAt = Date.now();
+  const tcp = tcpCountersMoved(tcpBefore, readTcpCounters());
   const mainThreadStates = stopSampling();
   const procs = diffTree(before, sampleTree(gateway.pid), gateway.pid);
-  return { ...result, mainThreadStates, cpuPerRequestUs: Math.round((procs.cpuS / Math.max(1, result.responses)) * 1e6), rssMiB: Math.round(procs.rssMiB), hwmMiB: Math.round(procs.hwmMiB), procs };
+  // The preload writes once a second: wait for the line that covers the run's last second.
+  if (settings.timing) await new Promise((r) => setTimeout(r, 1100));
+  const gatewaySide = settings.timing ? readRequestTiming(gateway.timingDir, startedAt, endedAt) : undefined;
+  return { ...result, tcp, gatewaySide, mainThreadStates, cpuPerRequestUs: Math.round((procs.cpuS / Math.max(1, result.responses)) * 1e6), rssMiB: Math.round(procs.rssMiB), hwmMiB: Math.round(procs.hwmMiB), procs };
 }
 
 async function startGateway(upstream, workers) {
   const dataDir = await prepareDataDir(root);
   const port = await freePort();
   const launch = shippedLaunch(root);
-  const gatewayEnv = { ...launch.env, ...oursEnv({ openai: upstream, gemini: upstream }, dataDir, port), GATEWAY_WORKERS: String(workers) };
-  const node = [process.execPath, ...launch.flags, join(root, 'dist/cli.js'), 'start'];
+  const timingDir = join(outDir, '.timing', String(workers));
+  mkdirSync(timingDir, { recursive: true });
+  const gatewayEnv = { ...launch.env, ...oursEnv({ openai: upstream, gemini: upstream }, dataDir, port), GATEWAY_WORKERS: String(workers), GATEWAY_TIMING_DIR: timingDir };
+  const timing = settings.timing ? ['--import', join(root, 'bench/lib/request-timing.mjs')] : [];
+  const node = [process.execPath, ...launch.flags, ...timing, join(root, 'dist/cli.js'), 'start'];
   const child = await startProcess('gateway', 'taskset', ['-c', gatewayCpus, ...node], {
     env: gatewayEnv,
     ready: (line) => line.includes('gateway listening') || undefined,
     timeoutMs: 60_000,
   });
-  return { ...child, url: `http://127.0.0.1:${port}`, dataDir };
+  return { ...child, url: `http://127.0.0.1:${port}`, dataDir, timingDir };
 }
 
 async function main() {
@@ -126,7 +140,9 @@ async function main() {
       const target = request(upstream, 'simulator-key', body);
       await probe(target, stream);
       await runWrk(target, settings.warmupS);
+      const tcpBefore = readTcpCounters();
       results.direct[name] = await runWrk(target, settings.durationS);
+      results.direct[name].tcp = tcpCountersMoved(tcpBefore, readTcpCounters());
       log(`direct ${name}: ${results.direct[name].rps} req/s, p99 ${results.direct[name].p99Ms} ms`);
     }
     for (const workers of settings.workers) {
