@@ -83,6 +83,12 @@ interface CacheEntry {
 }
 
 const CACHE_TTL_MS = 1_000;
+/**
+ * A key in use is read again this long before its cached copy runs out, while requests go on
+ * from the copy: a busy key never misses, and at c256 on PostgreSQL the second boundary no longer
+ * sends a burst of identical reads (issue 36). The copy is never used past its TTL.
+ */
+const REFRESH_AHEAD_MS = 200;
 /** While the database cannot be reached, keys seen this recently keep working from the cache (issue 13). */
 const STALE_GRACE_MS = 15 * 60_000;
 const CACHE_MAX = 10_000;
@@ -93,6 +99,10 @@ const CACHE_MAX = 10_000;
  */
 export class KeyStore {
   private readonly cache = new Map<string, CacheEntry>();
+  /** One read per secret at a time: concurrent misses (and a refresh ahead) share it. */
+  private readonly reading = new Map<string, Promise<CacheEntry>>();
+  /** Moves on every invalidation: a read that began before one does not refill the cache. */
+  private generation = 0;
 
   constructor(
     private readonly db: Db,
@@ -127,6 +137,7 @@ export class KeyStore {
       owner: input.owner ?? OPERATOR_USER_ID,
     };
     await this.db.insertInto('api_keys').values(row).execute();
+    this.generation++;
     this.cache.delete(row.secret_hash);
     this.onChange(row.id);
     return { key: toApiKey(row), secret };
@@ -275,6 +286,7 @@ export class KeyStore {
 
   /** Drops cached lookups of one key (called here on change, and by the invalidation bus). */
   forget(keyId: string): void {
+    this.generation++;
     for (const [hash, entry] of this.cache) {
       if (entry.key?.id === keyId) this.cache.delete(hash);
     }
@@ -288,20 +300,37 @@ export class KeyStore {
     const hash = hashSecret(secret);
     const now = this.now();
     const entry = this.cache.get(hash);
-    if (entry && entry.until > now) return judgeKey(entry, hash, now);
-    return this.findRowForAuth(hash).then(
-      (row) => {
-        const fresh = { storedHash: row?.secret_hash ?? hash, key: row ? toAuthKey(row) : null, until: now + CACHE_TTL_MS };
-        if (this.cache.size >= CACHE_MAX) this.cache.clear();
-        this.cache.set(hash, fresh);
-        return judgeKey(fresh, hash, now);
-      },
+    if (entry && entry.until > now) {
+      if (entry.until - now <= REFRESH_AHEAD_MS && !this.reading.has(hash)) this.read(hash).catch(() => undefined);
+      return judgeKey(entry, hash, now);
+    }
+    return this.read(hash).then(
+      (fresh) => judgeKey(fresh, hash, now),
       (error: unknown) => {
         // The database is down: a key seen recently is judged as it was then; anything else is a 503.
         if (entry && isStoreUnavailable(error) && now - entry.until < STALE_GRACE_MS) return judgeKey(entry, hash, now);
         throw isStoreUnavailable(error) ? storeUnavailable(error) : error;
       },
     );
+  }
+
+  /** The key row of a secret's hash, read once however many requests wait for it, and cached. */
+  private read(hash: string): Promise<CacheEntry> {
+    const pending = this.reading.get(hash);
+    if (pending) return pending;
+    const generation = this.generation;
+    const reading = this.findRowForAuth(hash)
+      .then((row) => {
+        const fresh = { storedHash: row?.secret_hash ?? hash, key: row ? toAuthKey(row) : null, until: this.now() + CACHE_TTL_MS };
+        if (generation === this.generation) {
+          if (this.cache.size >= CACHE_MAX) this.cache.clear();
+          this.cache.set(hash, fresh);
+        }
+        return fresh;
+      })
+      .finally(() => this.reading.delete(hash));
+    this.reading.set(hash, reading);
+    return reading;
   }
 
   /**
@@ -320,6 +349,7 @@ export class KeyStore {
   }
 
   invalidate(): void {
+    this.generation++;
     this.cache.clear();
   }
 }
