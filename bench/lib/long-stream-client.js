@@ -86,6 +86,7 @@ const arrivals = setInterval(() => {
     clearInterval(finished);
     clearInterval(progress);
     const { completed, incomplete, failed } = state;
-    process.send({ type: 'done', streams: total, completed, incomplete, failed, statuses, errorCodes, ttftMs: percentiles(plateauTtft), ttftAllMs: percentiles(allTtft) }, () => process.exit(0));
+    // The raw times too: the bench merges the reports of several client processes.
+    process.send({ type: 'done', streams: total, completed, incomplete, failed, statuses, errorCodes, ttftMs: percentiles(plateauTtft), ttftAllMs: percentiles(allTtft), plateauTtftRaw: plateauTtft, allTtftRaw: allTtft }, () => process.exit(0));
   }, 100);
 }, 10);

@@ -38,6 +38,13 @@ export function checkLongStreamTargets(levels) {
   return checks;
 }
 
+/** Where the processes ran: pinned apart on a many-core machine, or sharing a small one. */
+function placement(options) {
+  const pin = options.pin;
+  if (!pin) return 'load client, fake upstream and gateway share the machine';
+  return `fake upstream (${options.upstreamProcesses ?? 1} processes) on CPUs ${pin.upstream}, load client (${options.clientProcesses ?? 1} processes) on ${pin.client}, one gateway process on ${pin.gateway}`;
+}
+
 export function longStreamsMarkdown(run) {
   const { options } = run;
   const lines = [
@@ -45,7 +52,7 @@ export function longStreamsMarkdown(run) {
     '',
     `\`${run.command}\``,
     '',
-    `${run.machine.cpus} × ${run.machine.cpuModel}, Node ${run.machine.node}; load client, fake upstream and gateway share the machine ` +
+    `${run.machine.cpus} × ${run.machine.cpuModel}, Node ${run.machine.node}; ${placement(options)} ` +
       `(1-minute load average ${run.machine.loadAverageAtStart} before the run). Each stream: a token every ${options.intervalMs} ms for ` +
       `${options.streamS} s; streams arrive at count ÷ ${options.streamS} per second for ${options.streamS + options.plateauS} s, so the open count levels ` +
       `off at the count after ${options.streamS} s and holds for ${options.plateauS} s (the plateau). Open files: soft ${run.openFiles.soft}, hard ${run.openFiles.hard}.`,

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BOOTSTRAP_KEY, prepareDataDir, removeDataDir, startOurs } from './setup.js';
-import { cpuSeconds, currentRss, machineBusySeconds, openFileLimit, startProcess, withOpenFileLimit } from './procs.js';
+import { cpuSeconds, currentRss, machineBusySeconds, openFileLimit, pinned, startProcess, withOpenFileLimit } from './procs.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const SAMPLE_EVERY_MS = 250;
@@ -50,9 +50,9 @@ function portsWarning(streams) {
   }
 }
 
-/** Runs the load client (its own process, open-file limit raised) and collects its messages. */
-function runClient(config, openFiles, onProgress) {
-  const [command, args] = withOpenFileLimit(openFiles, process.execPath, [join(here, 'long-stream-client.js'), JSON.stringify(config)]);
+/** Runs one load client (its own process, open-file limit raised) and collects its messages. */
+function runClient(config, openFiles, cpus, onProgress) {
+  const [command, args] = pinned(cpus, ...withOpenFileLimit(openFiles, process.execPath, [join(here, 'long-stream-client.js'), JSON.stringify(config)]));
   const child = spawn(command, args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const report = new Promise((resolve, reject) => {
     let done;
@@ -60,6 +60,41 @@ function runClient(config, openFiles, onProgress) {
     child.on('exit', (code) => (done ? resolve(done) : reject(new Error(`long-stream client exited (${code}) before its report`))));
   });
   return { pid: child.pid, report };
+}
+
+/**
+ * `processes` load clients, each with its share of the arrivals (one Node process reads at most
+ * some 100,000 chunks a second): their progress summed, their reports merged.
+ */
+function runClients(config, openFiles, processes, cpus, onProgress) {
+  const latest = new Array(processes).fill({ open: 0, waiting: 0 });
+  const clients = Array.from({ length: processes }, (_, i) =>
+    runClient({ ...config, arrivalsPerS: config.arrivalsPerS / processes }, openFiles, cpus, (progress) => {
+      latest[i] = progress;
+      onProgress({ open: latest.reduce((sum, p) => sum + p.open, 0), waiting: latest.reduce((sum, p) => sum + p.waiting, 0) });
+    }),
+  );
+  const report = Promise.all(clients.map((c) => c.report)).then(mergeReports);
+  return { pids: clients.map((c) => c.pid), report };
+}
+
+function mergeReports(reports) {
+  const sum = (field) => reports.reduce((total, r) => total + r[field], 0);
+  const counts = (field) => {
+    const merged = {};
+    for (const r of reports) for (const [name, n] of Object.entries(r[field])) merged[name] = (merged[name] ?? 0) + n;
+    return merged;
+  };
+  return {
+    streams: sum('streams'),
+    completed: sum('completed'),
+    incomplete: sum('incomplete'),
+    failed: sum('failed'),
+    statuses: counts('statuses'),
+    errorCodes: counts('errorCodes'),
+    ttftMs: percentiles(reports.flatMap((r) => r.plateauTtftRaw)),
+    ttftAllMs: percentiles(reports.flatMap((r) => r.allTtftRaw)),
+  };
 }
 
 /** /healthz every PROBE_GAP_MS, one at a time; each answer's latency with when it was asked. */
@@ -113,9 +148,9 @@ async function measurePhase({ request, server, upstream, healthz, streams, optio
   const samples = [];
   let latest = { open: 0, waiting: 0 };
   const stopProber = startProber(healthz, startedAt);
-  const client = runClient(config, openFiles, (progress) => (latest = progress));
-  // Machine busy time outside the server, the upstream and the client: other work on the box.
-  const ours = () => cpuSeconds(server.pid) + (upstream ? cpuSeconds(upstream.pid) : 0) + cpuSeconds(client.pid);
+  const client = runClients(config, openFiles, options.clientProcesses ?? 1, options.pin?.client, (progress) => (latest = progress));
+  // Machine busy time outside the server, the upstream and the clients: other work on the box.
+  const ours = () => cpuSeconds(server.pid) + (upstream ? cpuSeconds(upstream.pid) : 0) + client.pids.reduce((sum, pid) => sum + cpuSeconds(pid), 0);
   const sampler = setInterval(
     () => samples.push({ atS: (performance.now() - startedAt) / 1000, rssBytes: currentRss(server.pid), cpuS: cpuSeconds(server.pid), otherS: machineBusySeconds() - ours(), open: latest.open }),
     SAMPLE_EVERY_MS,
@@ -154,7 +189,9 @@ async function measurePhase({ request, server, upstream, healthz, streams, optio
 
 /**
  * @param {{streams: number[], streamS: number, plateauS: number, intervalMs: number,
- *          gatewayNodeFlags?: string[]}} options
+ *          gatewayNodeFlags?: string[], upstreamProcesses?: number, clientProcesses?: number,
+ *          pin?: {upstream?: string, client?: string, gateway?: string}}} options
+ *   `pin`: CPU lists for taskset (many-core runs: bench/many-core/run.js); none by default.
  */
 export async function runLongStreams(root, options, log) {
   const { limit, fits, skipped } = checkOpenFiles(options.streams);
@@ -165,7 +202,8 @@ export async function runLongStreams(root, options, log) {
   const openFiles = openFilesFor(Math.max(...fits));
   const ports = portsWarning(Math.max(...fits));
   if (ports) log(`warning: ${ports}`);
-  const [command, args] = withOpenFileLimit(openFiles, process.execPath, [join(here, 'slow-stream-upstream.js'), '--interval-ms', String(options.intervalMs)]);
+  const upstreamArgs = [join(here, 'slow-stream-upstream.js'), '--interval-ms', String(options.intervalMs), '--processes', String(options.upstreamProcesses ?? 1)];
+  const [command, args] = pinned(options.pin?.upstream, ...withOpenFileLimit(openFiles, process.execPath, upstreamArgs));
   const upstream = await startProcess('long-stream upstream', command, args, { ready: (line) => (line.startsWith('{') ? JSON.parse(line) : undefined) });
   const upstreamUrl = upstream.value.url;
   const dataDir = await prepareDataDir(root);
@@ -184,7 +222,7 @@ export async function runLongStreams(root, options, log) {
       });
       log(`  direct: ${summary(direct)}`);
       // Every public model of the bench config goes to the slow upstream; a fresh gateway per level.
-      const ours = await startOurs(root, { openai: upstreamUrl, gemini: upstreamUrl }, dataDir, { nodeFlags: options.gatewayNodeFlags, openFiles });
+      const ours = await startOurs(root, { openai: upstreamUrl, gemini: upstreamUrl }, dataDir, { nodeFlags: options.gatewayNodeFlags, openFiles, cpus: options.pin?.gateway });
       try {
         const through = await measurePhase({
           request: { url: `${ours.url}/v1/chat/completions`, headers: { ...json, authorization: `Bearer ${BOOTSTRAP_KEY}` }, body: body('delta-4.1') },

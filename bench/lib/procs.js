@@ -173,3 +173,8 @@ export function openFileLimit() {
 export function withOpenFileLimit(files, command, args) {
   return ['/bin/sh', ['-c', `ulimit -n ${files} && exec "$0" "$@"`, command, ...args]];
 }
+
+/** `taskset -c cpus command args` where CPUs are named (many-core runs), else the command as is. */
+export function pinned(cpus, command, args) {
+  return cpus ? ['taskset', ['-c', cpus, command, ...args]] : [command, args];
+}

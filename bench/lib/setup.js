@@ -3,7 +3,7 @@
 import { mkdtempSync, writeFileSync, rmSync, existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, startProcess, withOpenFileLimit } from './procs.js';
+import { freePort, pinned, startProcess, withOpenFileLimit } from './procs.js';
 
 export const BOOTSTRAP_KEY = 'sk-bench-bootstrap-0123456789abcdef0123';
 export const LIMITED_KEY = 'sk-bench-limited-0123456789abcdef012345';
@@ -76,15 +76,16 @@ export function oursEnv(upstream, dataDir, port) {
  * Starts the gateway as `npm start` does (node, the shipped flags, dist/cli.js start) against
  * the upstream. `nodeArgs` adds flags such as --cpu-prof; `workers` sets GATEWAY_WORKERS
  * (node:cluster) for the multi-process mode; `nodeFlags` replaces the shipped flags (to
- * compare V8 heap settings); `openFiles` raises its open-file limit (long streams).
+ * compare V8 heap settings); `openFiles` raises its open-file limit (long streams); `cpus` pins it (taskset).
  */
-export async function startOurs(root, upstream, dataDir, { nodeArgs = [], workers, nodeFlags, openFiles } = {}) {
+export async function startOurs(root, upstream, dataDir, { nodeArgs = [], workers, nodeFlags, openFiles, cpus } = {}) {
   const port = await freePort();
   const launch = shippedLaunch(root);
   nodeFlags ??= launch.flags;
   const env = { ...launch.env, ...oursEnv(upstream, dataDir, port), ...(workers ? { GATEWAY_WORKERS: String(workers) } : {}) };
   const node = [process.execPath, [...nodeFlags, ...nodeArgs, join(root, 'dist/cli.js'), 'start']];
-  const [command, args] = openFiles ? withOpenFileLimit(openFiles, ...node) : node;
+  // Pinned to CPUs where asked (many-core runs).
+  const [command, args] = pinned(cpus, ...(openFiles ? withOpenFileLimit(openFiles, ...node) : node));
   const child = await startProcess('gateway', command, args, {
     env,
     readyUrl: `http://127.0.0.1:${port}/healthz`,

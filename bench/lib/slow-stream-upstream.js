@@ -4,10 +4,14 @@
 // stream lasts max_tokens × interval. One process, one timer per stream; GET /healthz answers at
 // once, so its latency shows this process's own event-loop delay. Prints {"url": …} when ready.
 // Not the gateway's simulator (src/simulator): this one exists only to hold many streams open.
+// --processes N: N processes share the port (node:cluster), so that on a many-core machine the
+// fake upstream is never what limits the streams a gateway holds.
+import cluster from 'node:cluster';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 
-const { values: args } = parseArgs({ options: { 'interval-ms': { type: 'string', default: '50' }, port: { type: 'string', default: '0' } } });
+const { values: args } = parseArgs({ options: { 'interval-ms': { type: 'string', default: '50' }, port: { type: 'string', default: '0' }, processes: { type: 'string', default: '1' } } });
+const processes = Math.max(1, Number(args.processes));
 const intervalMs = Number(args['interval-ms']);
 
 const chunk = (delta, extra = {}) =>
@@ -52,7 +56,23 @@ const server = createServer((req, res) => {
 server.requestTimeout = 0;
 server.headersTimeout = 0;
 server.keepAliveTimeout = 60_000;
-server.listen({ port: Number(args.port), host: '127.0.0.1', backlog: 65_535 }, () => {
-  process.stdout.write(JSON.stringify({ url: `http://127.0.0.1:${server.address().port}` }) + '\n');
-});
-process.on('SIGTERM', () => process.exit(0));
+const announce = (port) => process.stdout.write(JSON.stringify({ url: `http://127.0.0.1:${port}` }) + '\n');
+if (processes > 1 && cluster.isPrimary) {
+  // Workers given port 0 share the one port the primary picks; announced once all listen.
+  let listening = 0;
+  for (let i = 0; i < processes; i++) {
+    cluster.fork().on('message', (port) => {
+      if (++listening === processes) announce(port);
+    });
+  }
+  process.on('SIGTERM', () => {
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
+    process.exit(0);
+  });
+} else {
+  server.listen({ port: Number(args.port), host: '127.0.0.1', backlog: 65_535 }, () => {
+    if (cluster.isWorker) process.send(server.address().port);
+    else announce(server.address().port);
+  });
+  process.on('SIGTERM', () => process.exit(0));
+}

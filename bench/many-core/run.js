@@ -6,10 +6,12 @@
 // threads did, to see what caps many workers. Writes results.md and results.json to OUT_DIR.
 //
 //   OUT_DIR=/tmp/out WRK=/path/to/wrk node bench/many-core/run.js
-//   (WORKERS=1,2 CONNECTIONS=16 DURATION_S=2 for a small machine)
+//   (WORKERS=1,2 CONNECTIONS=16 DURATION_S=2 LONG_STREAMS=200 STREAM_S=4 for a small machine)
+// Then issue 36's long-stream table (LONG_STREAMS=1000,5000,10000 by default, 0 for none): one
+// gateway process, a multi-process fake upstream and CLIENT_PROCESSES load clients, pinned apart.
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus as listCpus } from 'node:os';
+import { cpus as listCpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, startProcess } from '../lib/procs.js';
@@ -19,6 +21,8 @@ import { sampleSyscalls } from './syscalls.js';
 import { renderMarkdown } from './report.js';
 import { readTcpCounters, tcpCountersMoved } from './netstat.js';
 import { readRequestTiming } from '../lib/request-timing-read.js';
+import { runLongStreams } from '../lib/long-streams.js';
+import { checkLongStreamTargets, longStreamsMarkdown } from '../lib/long-streams-report.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(process.env.GATEWAY_ROOT ?? join(here, '../..'));
@@ -34,6 +38,11 @@ const settings = {
   upstreamProcesses: Number(env.UPSTREAM_PROCESSES ?? 4),
   // The gateway's own share of each request (bench/lib/request-timing.mjs); TIMING=0 leaves it out.
   timing: env.TIMING !== '0',
+  // Issue 36's long-stream table through one gateway process, after the workers (LONG_STREAMS=0: none).
+  longStreams: env.LONG_STREAMS === '0' ? [] : (env.LONG_STREAMS ?? '1000,5000,10000').split(',').map(Number),
+  streamS: Number(env.STREAM_S ?? 20),
+  plateauS: Number(env.PLATEAU_S ?? 5),
+  clientProcesses: Number(env.CLIENT_PROCESSES ?? 4),
 };
 const outDir = env.OUT_DIR ?? join(root, 'bench-many-core-out');
 mkdirSync(outDir, { recursive: true });
@@ -168,11 +177,36 @@ async function main() {
   } finally {
     await upstreamProc.stop();
   }
+  const longStreams = settings.longStreams.length ? await measureLongStreams() : undefined;
   results.elapsedS = (Date.now() - startedAt) / 1000;
-  writeFileSync(join(outDir, 'results.json'), JSON.stringify(results, null, 1));
-  const markdown = renderMarkdown(results);
+  writeFileSync(join(outDir, 'results.json'), JSON.stringify({ ...results, longStreams }, null, 1));
+  const markdown = renderMarkdown(results) + (longStreams ? `\n${longStreamsMarkdown(longStreams).replace(/^# /, '## ')}` : '');
   writeFileSync(join(outDir, 'results.md'), markdown);
   process.stdout.write(markdown);
+}
+
+/** The long-stream table with the upstream, the load clients and the one gateway process pinned apart. */
+async function measureLongStreams() {
+  const options = {
+    streams: settings.longStreams,
+    streamS: settings.streamS,
+    plateauS: settings.plateauS,
+    intervalMs: 50,
+    upstreamProcesses: settings.upstreamProcesses,
+    clientProcesses: settings.clientProcesses,
+    pin: cpus >= 16 ? { upstream: upstreamCpus, client: wrkCpus, gateway: gatewayCpus } : undefined,
+  };
+  const result = await runLongStreams(root, options, log);
+  return {
+    date: new Date().toISOString().slice(0, 10),
+    command: `bench/many-core/run.js (LONG_STREAMS=${settings.longStreams.join(',')} STREAM_S=${settings.streamS} PLATEAU_S=${settings.plateauS} CLIENT_PROCESSES=${settings.clientProcesses})`,
+    machine: { cpus, cpuModel: listCpus()[0]?.model ?? 'unknown', node: process.version, loadAverageAtStart: Math.round(loadavg()[0] * 100) / 100 },
+    options,
+    openFiles: { soft: result.limit?.soft ?? null, hard: result.limit?.hard ?? null, raisedTo: result.openFiles ?? null },
+    skipped: result.skipped,
+    levels: result.levels,
+    targets: checkLongStreamTargets(result.levels),
+  };
 }
 
 main().catch((error) => {
