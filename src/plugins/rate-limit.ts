@@ -54,8 +54,10 @@ export function registerRateLimit(app: FastifyInstance): void {
   const budgets = new BudgetTracker(db, usage, (keyId) => videoTasks.pendingCost(keyId), now);
   // With Redis, what each instance holds and counts is its own (db/instance-registry.ts, issue 23).
   const holds = redis && instances ? new SharedBudgetHolds(redis, instances, budgets, usage) : new LocalBudgetHolds(budgets);
+  const limiters = new RateLimiters(redis, now, instances);
+  app.addHook('onClose', () => limiters.close());
   app.decorate('admission', {
-    limiters: new RateLimiters(redis, now, instances),
+    limiters,
     budgets,
     holds,
     parallel: new Map(),

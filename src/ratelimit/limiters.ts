@@ -46,6 +46,7 @@ export class RateLimiters {
   private readonly limiters: Record<LimitKind, WindowStore>;
   /** With Redis: the shared windows, which also judge (issue 23: their own fallback and rebuild). */
   private readonly shared: Record<LimitKind, SharedWindows> | undefined;
+  private readonly counting: Redis | undefined;
   /** GATEWAY_WORKERS without Redis: leases from the primary (issue 36), which also judge. */
   private readonly leased: LeasedWindows | undefined;
 
@@ -60,7 +61,19 @@ export class RateLimiters {
     // GATEWAY_WORKERS without Redis: the primary keeps the counters and leases room to the workers (lease-primary.ts).
     this.leased = !redis && cluster.isWorker ? (workerLeases ??= LeasedWindows.overIpc(now)) : undefined;
     this.limiters = this.leased ? ({} as Record<LimitKind, WindowStore>) : { requests: make('requests'), tokens: make('tokens') };
-    this.shared = redis && registry ? { requests: new SharedWindows(redis, registry, 'requests', WINDOW_SECONDS, now), tokens: new SharedWindows(redis, registry, 'tokens', WINDOW_SECONDS, now) } : undefined;
+    if (redis && registry) {
+      // The counters' own connection, without the shared client's command timeout: SharedWindows
+      // bounds each wait itself and still hears a late reply (that the step was counted after all).
+      this.counting = redis.duplicate({ commandTimeout: undefined });
+      this.counting.on('error', () => undefined);
+      const shared = (kind: LimitKind) => new SharedWindows(redis, registry, kind, WINDOW_SECONDS, now, this.counting);
+      this.shared = { requests: shared('requests'), tokens: shared('tokens') };
+    }
+  }
+
+  /** Closes the counters' own Redis connection (the app's onClose). */
+  async close(): Promise<void> {
+    await this.counting?.quit().catch(() => this.counting?.disconnect());
   }
 
   /**

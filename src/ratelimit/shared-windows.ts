@@ -29,6 +29,22 @@ return count
 const MAX_MIRRORS = 100_000;
 
 /**
+ * How long a request waits for Redis to count it before this instance decides alone (the shared
+ * client's command timeout). The counting connection itself has none: a reply that comes later
+ * still arrives, and says the points were counted after all (`settleLate`).
+ */
+export const COUNT_WAIT_MS = 500;
+
+const TIMED_OUT = Symbol('timed out');
+
+/** The step's result, or TIMED_OUT once `ms` have passed; a rejection comes back as undefined. */
+function within<T>(step: Promise<T>, ms: number): Promise<T | undefined | typeof TIMED_OUT> {
+  let timer: NodeJS.Timeout | undefined;
+  const bound = new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(resolve, ms, TIMED_OUT)));
+  return Promise.race([step.catch(() => undefined), bound]).finally(() => clearTimeout(timer));
+}
+
+/**
  * Per-minute windows shared through Redis (rate-limiter-flexible's atomic INCRBY + TTL), with
  * what this instance counted kept beside them (issue 23 item 9). While Redis is unreachable, and
  * after it returns until every instance has added back what it knows, a request is admitted only
@@ -41,15 +57,20 @@ export class SharedWindows implements ResyncTarget {
   private readonly mirrors = new Map<string, Mirror>();
   private readonly keyPrefix: string;
 
+  /**
+   * `counting`: the connection the counters' steps go through, without a command timeout of its
+   * own (the shared client's 500 ms would drop the late reply that says a step was counted).
+   */
   constructor(
     private readonly redis: Redis,
     private readonly registry: InstanceRegistry,
     kind: string,
     private readonly windowSeconds: number,
     private readonly now: () => number,
+    counting: Redis = redis,
   ) {
     this.keyPrefix = `gw:rl:${kind}`;
-    this.limiter = new (redisLimiter())({ keyPrefix: this.keyPrefix, points: Number.MAX_SAFE_INTEGER, duration: windowSeconds, storeClient: redis, rejectIfRedisNotReady: true });
+    this.limiter = new (redisLimiter())({ keyPrefix: this.keyPrefix, points: Number.MAX_SAFE_INTEGER, duration: windowSeconds, storeClient: counting, rejectIfRedisNotReady: true });
     redis.defineCommand('gwWindowReadd', { numberOfKeys: 1, lua: READD_SCRIPT });
     registry.register(this);
   }
@@ -58,15 +79,16 @@ export class SharedWindows implements ResyncTarget {
     const mirror = this.mirrorOf(id);
     const conservative = this.registry.conservativeFor(mirror);
     if (conservative && !this.withinShare(mirror, limit, points)) return this.refused(mirror, limit);
-    let counted: { consumedPoints: number; msBeforeNext: number } | undefined;
-    try {
-      counted = await this.limiter.consume(id, points);
-    } catch (error) {
-      // Unreachable or slow (rejectIfRedisNotReady rejects with an Error; over-limit never happens with these points).
-      if (!(error instanceof Error)) throw error;
-    }
-    if (!counted) {
-      if (!conservative && !this.withinShare(mirror, limit, points)) return this.refused(mirror, limit);
+    // Unreachable (rejectIfRedisNotReady rejects; over-limit never happens with these points) or slow.
+    const counting = this.limiter.consume(id, points);
+    const counted = await within(counting, COUNT_WAIT_MS);
+    if (counted === undefined || counted === TIMED_OUT) {
+      const admitted = conservative || this.withinShare(mirror, limit, points);
+      if (counted === TIMED_OUT) {
+        const windowEndsAt = mirror.endsAt;
+        counting.then(() => this.settleLate(id, mirror, windowEndsAt, points, admitted), () => undefined);
+      }
+      if (!admitted) return this.refused(mirror, limit);
       mirror.own += points;
       mirror.unsent += points;
       mirror.conservativeUse += points;
@@ -78,7 +100,8 @@ export class SharedWindows implements ResyncTarget {
     mirror.endsAt = Math.max(mirror.endsAt, endsAt);
     if (!conservative) mirror.seen = counted.consumedPoints;
     if (counted.consumedPoints > limit) {
-      await this.limiter.reward(id, points).catch(() => undefined);
+      // Given back before the refusal is answered, unless Redis is slow: then it lands when Redis answers.
+      await within(this.limiter.reward(id, points), COUNT_WAIT_MS);
       return { admitted: false, state: state(limit, counted.consumedPoints - points, counted.msBeforeNext), windowEndsAt: endsAt };
     }
     mirror.own += points;
@@ -86,18 +109,24 @@ export class SharedWindows implements ResyncTarget {
     return { admitted: true, state: state(limit, counted.consumedPoints, counted.msBeforeNext), windowEndsAt: endsAt };
   }
 
+  /**
+   * Redis counted a step after this instance stopped waiting for it (issue 36: under load a reply
+   * can take longer than COUNT_WAIT_MS). Admitted here: Redis has the points already, so they are
+   * not added again when Redis is next re-synced. Refused here: they are given back in Redis.
+   */
+  private settleLate(id: string, mirror: Mirror, windowEndsAt: number, points: number, admittedHere: boolean): void {
+    // A window that ended meanwhile took its count with it: nothing to correct (the safe side).
+    if (mirror.endsAt !== windowEndsAt || windowEndsAt <= this.now()) return;
+    if (admittedHere) mirror.unsent = Math.max(0, mirror.unsent - points);
+    else this.limiter.reward(id, points).catch(() => undefined);
+  }
+
   /** Gives points back (a refusal downstream, or usage below the reservation). */
   async give(id: string, points: number): Promise<void> {
     const mirror = this.mirrors.get(id);
     if (mirror) mirror.own = Math.max(0, mirror.own - points);
-    if (this.redis.status === 'ready') {
-      try {
-        await this.limiter.reward(id, points);
-        return;
-      } catch {
-        // told when Redis is back
-      }
-    }
+    if (this.redis.status === 'ready' && (await this.sentWithin(this.limiter.reward(id, points), () => mirror && (mirror.unsent -= points)))) return;
+    // told when Redis is back
     if (mirror) mirror.unsent -= points;
   }
 
@@ -105,15 +134,19 @@ export class SharedWindows implements ResyncTarget {
   async add(id: string, points: number): Promise<void> {
     const mirror = this.mirrorOf(id);
     mirror.own += points;
-    if (this.redis.status === 'ready') {
-      try {
-        await this.limiter.penalty(id, points);
-        return;
-      } catch {
-        // told when Redis is back
-      }
-    }
+    if (this.redis.status === 'ready' && (await this.sentWithin(this.limiter.penalty(id, points), () => (mirror.unsent += points)))) return;
+    // told when Redis is back
     mirror.unsent += points;
+  }
+
+  /**
+   * True when Redis took the step, or is still working on it after COUNT_WAIT_MS (it lands when
+   * Redis answers; `ifLost` runs if it never does); false when it failed at once.
+   */
+  private async sentWithin(step: Promise<unknown>, ifLost: () => unknown): Promise<boolean> {
+    const sent = await within(step.then(() => true), COUNT_WAIT_MS);
+    if (sent === TIMED_OUT) step.catch(ifLost);
+    return sent !== undefined;
   }
 
   async get(id: string): Promise<{ consumedPoints: number; msBeforeNext: number } | null> {
