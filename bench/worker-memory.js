@@ -9,10 +9,13 @@
 // other node processes lower it). USS (private pages) is what goes away when the process exits;
 // RssAnon (heaps, stacks, malloc) is most of it.
 // WORKER_FLAGS="--flag …" adds Node flags to every process started (the experiments of issue 36).
+// UPSTREAM=standalone: the channels point at the standalone simulator (a process of its own, as
+// real vendors would be) instead of the built-in simulators, which run in every worker and load
+// the tokenizer's tables (tens of MiB) a gateway with real upstreams never loads.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { shippedLaunch } from './lib/setup.js';
+import { oursEnv, shippedLaunch, startUpstream } from './lib/setup.js';
 import { freePort, processTree, startProcess } from './lib/procs.js';
 
 const MB = 1024 * 1024;
@@ -30,14 +33,19 @@ const mib = (k) => Math.round((k / 1024) * 10) / 10;
 
 /** One process's own figures (procs.js's currentRss sums the whole tree), in MiB. */
 function ownMemory(pid) {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+  let status, rollup;
+  try {
+    status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    rollup = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+  } catch {
+    return undefined; // gone between the listing and the read (a short-lived helper)
+  }
   return { rss: mib(kib(status, 'VmRSS')), pss: mib(kib(rollup, 'Pss')), uss: mib(kib(rollup, 'Private_Clean') + kib(rollup, 'Private_Dirty')), anon: mib(kib(status, 'RssAnon')), file: mib(kib(status, 'RssFile')) };
 }
 
 /** Every kind's total over the tree and per process (the primary first). */
 function memoryOfTree(pid) {
-  const each = processTree(pid).map(ownMemory);
+  const each = processTree(pid).map(ownMemory).filter(Boolean);
   return Object.fromEntries(KINDS.map((kind) => [kind, { totalMb: mib(each.reduce((sum, m) => sum + m[kind] * 1024, 0)), eachMb: each.map((m) => m[kind]) }]));
 }
 
@@ -62,10 +70,15 @@ async function measure(root, workers) {
   const port = await freePort();
   const launch = shippedLaunch(root);
   const url = `http://127.0.0.1:${port}`;
+  const upstream = process.env.UPSTREAM === 'standalone' ? await startUpstream(root, { slow: false }) : undefined;
+  const channels = upstream ? { ...oursEnv(upstream.value, dataDir, port), LOG_LEVEL: 'warn' } : { GATEWAY_CONFIG: '' };
   const gateway = await startProcess(`gateway (${workers} workers)`, process.execPath, [...launch.flags, ...extraFlags, join(root, 'dist/cli.js'), 'start'], {
-    env: { ...launch.env, PORT: String(port), HOST: '127.0.0.1', GATEWAY_DATA_DIR: dataDir, GATEWAY_CONFIG: '', DATABASE_URL: '', REDIS_URL: '', OTEL_EXPORTER_OTLP_ENDPOINT: '', LOG_LEVEL: 'warn', GATEWAY_WORKERS: String(workers), GATEWAY_BOOTSTRAP_KEY: KEY, GATEWAY_ADMIN_TOKEN: ADMIN },
+    env: { ...launch.env, PORT: String(port), HOST: '127.0.0.1', GATEWAY_DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', OTEL_EXPORTER_OTLP_ENDPOINT: '', LOG_LEVEL: 'warn', ...channels, GATEWAY_WORKERS: String(workers), GATEWAY_BOOTSTRAP_KEY: KEY, GATEWAY_ADMIN_TOKEN: ADMIN },
     ready: (line) => /listening on/.test(line),
     timeoutMs: 120_000,
+  }).catch(async (error) => {
+    await upstream?.stop();
+    throw error;
   });
   try {
     await sleep(settleS * 1000);
@@ -78,6 +91,7 @@ async function measure(root, workers) {
     return { workers, idle, after, failed };
   } finally {
     await gateway.stop();
+    await upstream?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
