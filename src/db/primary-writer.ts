@@ -27,11 +27,13 @@ interface WriteReply {
   error?: { message: string; code?: string };
 }
 
+/** Per process, not per client: every client of the channel sees every reply, and takes only its own ids. */
+let nextId = 0;
+
 /** A worker's writer: its batches commit on the primary's writer thread. */
 export class PrimaryWriterClient implements BatchWriter {
   private readonly pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
   private readonly inFlight = new Set<Promise<void>>();
-  private nextId = 0;
   private closed = false;
 
   constructor(private readonly channel: NodeJS.Process = process) {
@@ -51,7 +53,7 @@ export class PrimaryWriterClient implements BatchWriter {
   write(insertSql: string, afterSql: string | undefined, rows: unknown[][]): Promise<void> {
     if (this.closed) return Promise.reject(new Error('the SQLite writer is closed'));
     if (!this.channel.connected || !this.channel.send) return Promise.reject(new Error('the primary process is gone: its SQLite writer cannot answer'));
-    const id = ++this.nextId;
+    const id = ++nextId;
     const written = new Promise<void>((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       const ask: WriteAsk = { gwWrite: id, insertSql, afterSql, rows };
