@@ -4,7 +4,7 @@ import type { BatchWriter, SqliteWriter } from './sqlite-writer.js';
 /**
  * GATEWAY_WORKERS on the embedded store (issue 36, memory): one writer thread for the whole
  * cluster, in the primary, instead of one per worker. A writer thread is a V8 isolate with its own
- * SQLite connection (tens of MiB each, docs/workers.md); the workers write one file anyway, and
+ * SQLite connection (~10 MiB each, bench/memory/writer-thread.js); the workers write one file anyway, and
  * SQLite commits one writer at a time, so N threads only waited for each other's lock.
  *
  * A worker posts each batch to the primary over the cluster's channel (JSON: the rows are numbers,

@@ -74,7 +74,9 @@ describe("GATEWAY_WORKERS: a worker's batches commit on the primary's writer thr
     await client.close();
     expect(client.waiting).toBe(0);
     await Promise.all(posted);
-    const rows = await db.selectFrom('request_details').select('request_id').orderBy('id').execute();
+    const check = new SqliteDatabase(join(dir, SQLITE_FILE), { readonly: true });
+    const rows = check.prepare('select request_id from request_details order by rowid').all() as Array<{ request_id: string }>;
+    check.close();
     expect(rows.map((r) => r.request_id)).toEqual(['req_1a', 'req_1b', 'req_2a', 'req_2b', 'req_3a', 'req_3b']);
     await expect(client.write(INSERT, undefined, [])).rejects.toThrow('closed');
     await writer.close();
