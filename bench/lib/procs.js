@@ -31,7 +31,11 @@ export function startProcess(name, command, args, { env = {}, ready, readyUrl, t
   });
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
   const started = new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${name} did not start within ${timeoutMs} ms\n${stderr}`)), timeoutMs);
+    const timer = setTimeout(() => {
+      // Not left behind: a cluster primary whose data directory the caller then removes forks workers forever.
+      child.kill('SIGKILL');
+      reject(new Error(`${name} did not start within ${timeoutMs} ms\n${stderr}`));
+    }, timeoutMs);
     const done = (value) => {
       clearTimeout(timer);
       resolve(value);

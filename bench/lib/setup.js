@@ -89,6 +89,8 @@ export async function startOurs(root, upstream, dataDir, { nodeArgs = [], worker
   const child = await startProcess('gateway', command, args, {
     env,
     readyUrl: `http://127.0.0.1:${port}/healthz`,
+    // N workers each load the whole app: on a loaded machine that takes longer than one process.
+    timeoutMs: workers ? 120_000 : 20_000,
   });
   return { ...child, url: `http://127.0.0.1:${port}` };
 }

@@ -65,9 +65,22 @@ export function sampleTree(rootPid) {
     } catch {
       // the process ended
     }
-    processes.set(pid, { ...taskSample(`/proc/${pid}`), threads, sockets });
+    processes.set(pid, { ...taskSample(`/proc/${pid}`), ...ownPages(pid), threads, sockets });
   }
   return { at: process.hrtime.bigint(), processes };
+}
+
+/**
+ * RSS counts the node binary's file pages in every process; PSS shares them out among the
+ * processes that map them, and RssAnon (heaps, stacks, malloc) is what the process holds alone.
+ */
+function ownPages(pid) {
+  const kib = (text, name) => Number(text.match(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm'))?.[1] ?? 0);
+  try {
+    return { pssKiB: kib(read(`/proc/${pid}/smaps_rollup`), 'Pss'), anonKiB: kib(read(`/proc/${pid}/status`), 'RssAnon') };
+  } catch {
+    return { pssKiB: 0, anonKiB: 0 }; // the process ended
+  }
 }
 
 const readlinkFd = (pid, fd) => readlinkSync(`/proc/${pid}/fd/${fd}`);
@@ -97,13 +110,17 @@ export function diffTree(before, after, rootPid) {
       ctxInvoluntaryPerS: Math.round((end.ctxInvoluntary - start.ctxInvoluntary) / seconds),
       sockets: end.sockets,
       rssMiB: round(end.rssKiB / 1024),
+      pssMiB: round(end.pssKiB / 1024),
+      anonMiB: round(end.anonKiB / 1024),
       threads: threads.slice(0, 5),
     });
   }
   const cpuS = rows.reduce((sum, r) => sum + r.cpu * seconds, 0);
   const rssMiB = [...after.processes.values()].reduce((sum, p) => sum + p.rssKiB, 0) / 1024;
   const hwmMiB = [...after.processes.values()].reduce((sum, p) => sum + p.hwmKiB, 0) / 1024;
-  return { seconds: round(seconds), cpuS: round(cpuS), rssMiB: round(rssMiB), hwmMiB: round(hwmMiB), processes: rows };
+  const pssMiB = [...after.processes.values()].reduce((sum, p) => sum + p.pssKiB, 0) / 1024;
+  const anonMiB = [...after.processes.values()].reduce((sum, p) => sum + p.anonKiB, 0) / 1024;
+  return { seconds: round(seconds), cpuS: round(cpuS), rssMiB: round(rssMiB), hwmMiB: round(hwmMiB), pssMiB: round(pssMiB), anonMiB: round(anonMiB), processes: rows };
 }
 
 const sumThreads = (proc, field) => [...proc.threads.values()].reduce((sum, t) => sum + t[field], 0);

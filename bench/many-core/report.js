@@ -1,7 +1,7 @@
 // The many-core run's Markdown: the workers table per key (as in issue 36), then what each
 // gateway process and its busiest threads did at the largest worker count.
 
-const fmt = (n) => (n === undefined ? '–' : Math.round(n).toLocaleString('en-US'));
+const fmt = (n) => (n === undefined || Number.isNaN(n) ? '–' : Math.round(n).toLocaleString('en-US'));
 const ms = (n) => (n === undefined ? '–' : n < 10 ? n.toFixed(2) : Math.round(n).toString());
 const share = (n) => (n === undefined ? '–' : n.toFixed(2));
 
@@ -23,6 +23,7 @@ function workersTable(results, key) {
     ['p50 / p99 streams (ms)', (w) => `${ms(run(w, 'stream20')?.p50Ms)} / ${ms(run(w, 'stream20')?.p99Ms)}`],
     ['errors (non-2xx + socket), chat / streams', (w) => `${errors(run(w, 'chat'))} / ${errors(run(w, 'stream20'))}`],
     ['RSS, all processes (MiB)', (w) => fmt(run(w, 'chat')?.rssMiB)],
+    ['PSS / RssAnon, all processes (MiB)', (w) => `${fmt(run(w, 'chat')?.procs.pssMiB)} / ${fmt(run(w, 'chat')?.procs.anonMiB)}`],
     ['gateway CPU per request (µs), chat / streams', (w) => `${fmt(run(w, 'chat')?.cpuPerRequestUs)} / ${fmt(run(w, 'stream20')?.cpuPerRequestUs)}`],
     ['primary CPU (cores), chat / streams', (w) => `${share(primaryOf(run(w, 'chat'))?.cpu)} / ${share(primaryOf(run(w, 'stream20'))?.cpu)}`],
     ['each worker CPU (cores), chat', (w) => workerCpus(run(w, 'chat'))],
@@ -53,10 +54,10 @@ const errors = (run) => (run ? Object.values(run.errors).reduce((a, b) => a + b,
 
 function processTable(run) {
   const lines = run.procs.processes.map((p) =>
-    `| ${p.role} ${p.pid} | ${share(p.cpu)} | ${share(p.runQueueWait)} | ${fmt(p.ctxVoluntaryPerS)} / ${fmt(p.ctxInvoluntaryPerS)} | ${p.sockets} | ${fmt(p.rssMiB)} | ${p.threads.filter((t) => t.cpu >= 0.01).map((t) => `${t.comm} ${share(t.cpu)}`).join(', ')} |`,
+    `| ${p.role} ${p.pid} | ${share(p.cpu)} | ${share(p.runQueueWait)} | ${fmt(p.ctxVoluntaryPerS)} / ${fmt(p.ctxInvoluntaryPerS)} | ${p.sockets} | ${fmt(p.rssMiB)} / ${fmt(p.pssMiB)} / ${fmt(p.anonMiB)} | ${p.threads.filter((t) => t.cpu >= 0.01).map((t) => `${t.comm} ${share(t.cpu)}`).join(', ')} |`,
   );
   const states = Object.entries(run.mainThreadStates ?? {}).map(([name, part]) => `${name} ${(part * 100).toFixed(1)}%`).join(', ');
-  return `#### ${run.workers} workers, ${run.key} key, ${run.scenario}: ${fmt(run.rps)} req/s\n\nWorkers' main threads, sampled every 5 ms: ${states}\n\n| process | CPU (cores) | run-queue wait (cores) | ctx switches/s vol / invol | sockets | RSS MiB | busiest threads (cores) |\n|---|---|---|---|---|---|---|\n${lines.join('\n')}\n`;
+  return `#### ${run.workers} workers, ${run.key} key, ${run.scenario}: ${fmt(run.rps)} req/s\n\nWorkers' main threads, sampled every 5 ms: ${states}\n\n| process | CPU (cores) | run-queue wait (cores) | ctx switches/s vol / invol | sockets | RSS / PSS / anon MiB | busiest threads (cores) |\n|---|---|---|---|---|---|---|\n${lines.join('\n')}\n`;
 }
 
 /** Issue 36's goals for the workers, each with its figure and pass/fail (compared within this one run). */
@@ -76,6 +77,9 @@ function goals(results) {
   const rss = (w) => run(w, 'bootstrap', 'chat')?.rssMiB;
   const perWorker = (rss(most) - rss(fewest)) / (most - fewest);
   lines.push(`| RSS per extra worker (MiB, under load) | ≤ 60 | ${fmt(perWorker)} | ${verdict(perWorker <= 60)} |`);
+  // RSS counts the node binary's shared file pages once per process; PSS and RssAnon do not.
+  const pages = (w, field) => run(w, 'bootstrap', 'chat')?.procs[field];
+  lines.push(`| PSS / RssAnon per extra worker (MiB, under load) | ≤ 60 | ${fmt((pages(most, 'pssMiB') - pages(fewest, 'pssMiB')) / (most - fewest))} / ${fmt((pages(most, 'anonMiB') - pages(fewest, 'anonMiB')) / (most - fewest))} | ${verdict((pages(most, 'pssMiB') - pages(fewest, 'pssMiB')) / (most - fewest) <= 60)} |`);
   const limited = run(most, 'limited', 'chat');
   if (limited) {
     const ratio = limited.rps / run(most, 'bootstrap', 'chat')?.rps;

@@ -14,6 +14,8 @@ import { join } from 'node:path';
 import { prepareStore, startGateway } from '../main.js';
 import { describeStore, keysCommand, KEYS_USAGE, UsageError } from './keys-command.js';
 import { SQLITE_FILE } from '../db/connect.js';
+import { SqliteWriter } from '../db/sqlite-writer.js';
+import { serveWorkerWrites } from '../db/primary-writer.js';
 import { rotateAdminToken } from '../keys/bootstrap.js';
 import { compactSqlite } from '../db/compact-sqlite.js';
 import { lockDataDir } from '../db/data-dir-lock.js';
@@ -145,8 +147,9 @@ async function openExistingStore(config: ReturnType<typeof loadConfig>) {
 
 /**
  * GATEWAY_WORKERS=N: the primary prepares the store once, keeps the keys' limit counters across
- * workers without Redis (leasing room to them: ratelimit/lease-primary.ts), forks N workers sharing
- * the port and replaces any that die.
+ * workers without Redis (leasing room to them: ratelimit/lease-primary.ts), commits the workers'
+ * batches to the embedded store on its one writer thread (db/primary-writer.ts), forks N workers
+ * sharing the port and replaces any that die.
  */
 async function startPrimary(config: ReturnType<typeof loadConfig>): Promise<number> {
   await prepareStore(config, (line) => process.stdout.write(line + '\n'));
@@ -154,25 +157,39 @@ async function startPrimary(config: ReturnType<typeof loadConfig>): Promise<numb
   new (clusterLimiters().RateLimiterClusterMaster)();
   // Keys' rpm/tpm: leases of room, so a worker asks once per lease, not per request (issue 36).
   const leases = new LeaseLedger(config.workers, WINDOW_SECONDS * 1000);
+  // One writer thread for every worker (started with the first batch); PostgreSQL needs none.
+  const writes = config.databaseUrl ? undefined : new SqliteWriter(join(config.dataDir, SQLITE_FILE));
+  const live = new Set<ReturnType<typeof cluster.fork>>();
   let listening = 0;
   let stopping = false;
   const fork = () => {
     const worker = cluster.fork();
+    live.add(worker);
     return worker.on('message', (message: { listening?: string }) => {
       if (leases.handle(worker, message)) return;
+      if (writes && serveWorkerWrites(worker, message, writes)) return;
       if (message.listening && ++listening === config.workers) {
         process.stdout.write(`gateway listening on ${message.listening} with ${config.workers} workers (console at ${message.listening}/console, docs at ${message.listening}/docs)\n`);
       }
     });
   };
   for (let i = 0; i < config.workers; i++) fork();
-  cluster.on('exit', () => {
+  // The primary outlives its workers' stops: they drain, then close their stores, whose last
+  // batches commit here (and their leases are still answered meanwhile).
+  const finish = async () => {
+    await writes?.close();
+    process.exit(0);
+  };
+  cluster.on('exit', (worker) => {
+    live.delete(worker);
     if (!stopping) fork();
+    else if (live.size === 0) void finish();
   });
   const stop = () => {
     stopping = true;
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.kill('SIGTERM');
-    cluster.disconnect(() => process.exit(0));
+    if (live.size === 0) void finish();
+    // The signal itself, not cluster's worker.kill(): that first cuts the worker's channel, and with it its last batches.
+    for (const worker of live) worker.process.kill('SIGTERM');
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

@@ -6,7 +6,9 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type Driver, typ
 import type pg from 'pg';
 import type { Database } from './schema.js';
 import { dialectOf } from './dialect.js';
-import { SqliteWriter } from './sqlite-writer.js';
+import cluster from 'node:cluster';
+import { SqliteWriter, type BatchWriter } from './sqlite-writer.js';
+import { PrimaryWriterClient } from './primary-writer.js';
 import { initial } from './migrations/0001-initial.js';
 import { videoTaskPolls } from './migrations/0002-video-task-polls.js';
 import { keyControls } from './migrations/0003-key-controls.js';
@@ -83,8 +85,9 @@ export async function connectSqlite(dataDir: string): Promise<Db> {
   sqlite.pragma('journal_size_limit = 67108864');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
-  // The batch writers' thread (db/sqlite-writer.ts) starts with its first batch and stops when the store closes.
-  const writer = new SqliteWriter(join(dataDir, SQLITE_FILE));
+  // The batch writers' thread (db/sqlite-writer.ts) starts with its first batch and stops when the
+  // store closes; a GATEWAY_WORKERS worker has none: its batches commit on the primary's (db/primary-writer.ts).
+  const writer = cluster.isWorker ? new PrimaryWriterClient() : new SqliteWriter(join(dataDir, SQLITE_FILE));
   const db = new Kysely<Database>({ dialect: new StoreSqliteDialect({ database: sqlite }, writer) });
   sqliteHandles.set(db, sqlite);
   sqliteWriters.set(db, writer);
@@ -93,11 +96,11 @@ export async function connectSqlite(dataDir: string): Promise<Db> {
 }
 
 const sqliteHandles = new WeakMap<Db, SqliteDatabase.Database>();
-const sqliteWriters = new WeakMap<Db, SqliteWriter>();
+const sqliteWriters = new WeakMap<Db, BatchWriter>();
 
 /** Kysely's SQLite dialect, whose `destroy` first lets the writer thread commit what it was given, then stops it. */
 class StoreSqliteDialect extends SqliteDialect {
-  constructor(config: ConstructorParameters<typeof SqliteDialect>[0], private readonly writer: SqliteWriter) {
+  constructor(config: ConstructorParameters<typeof SqliteDialect>[0], private readonly writer: BatchWriter) {
     super(config);
   }
 
@@ -117,7 +120,7 @@ class StoreSqliteDialect extends SqliteDialect {
  * their batches through it, never on the request thread. Undefined on PostgreSQL (its client is
  * asynchronous already).
  */
-export const sqliteWriterOf = (db: Db): SqliteWriter | undefined => sqliteWriters.get(db);
+export const sqliteWriterOf = (db: Db): BatchWriter | undefined => sqliteWriters.get(db);
 
 /**
  * The better-sqlite3 handle under an embedded store, for the one write hot enough to skip

@@ -53,6 +53,15 @@ parentPort.on('message', ({ id, insertSql, afterSql, rows }) => {
 });
 `;
 
+/** Where the store's batches commit off the request thread: this process's writer thread, or the cluster primary's (db/primary-writer.ts). */
+export interface BatchWriter {
+  write(insertSql: string, afterSql: string | undefined, rows: unknown[][]): Promise<void>;
+  /** Batches still waiting for their commit. */
+  readonly waiting: number;
+  /** Waits for every batch posted so far, then stops. */
+  close(): Promise<void>;
+}
+
 interface Pending {
   resolve: () => void;
   reject: (error: Error) => void;
@@ -63,7 +72,7 @@ interface Pending {
  * batch starts none) and is held (ref'd) only while a batch waits, so an idle writer never keeps
  * the process alive. Batches commit in the order they were posted: one thread, one queue.
  */
-export class SqliteWriter {
+export class SqliteWriter implements BatchWriter {
   private worker: Worker | undefined;
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;

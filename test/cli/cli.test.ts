@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request as httpRequest, Agent } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { connectDatabase } from '../../src/db/connect.js';
@@ -189,6 +190,37 @@ describe('gateway command line (issue 2)', () => {
       expect(statuses.filter((s) => s === 429)).toHaveLength(7);
     } finally {
       await gateway.stop();
+    }
+  }, 120_000);
+
+  it('GATEWAY_WORKERS=2 on SQLite: the workers\' batches commit on the primary\'s one writer, and a stop waits for every one (issue 36)', async () => {
+    const dataDir = freshDir();
+    const gateway = await startCli(dataDir, { GATEWAY_WORKERS: '2', GATEWAY_BOOTSTRAP_KEY: 'sk-gw-cli-writes' });
+    // Fresh connections land on both workers; no flush is awaited before the stop.
+    const statuses = await Promise.all(
+      Array.from({ length: 24 }, (_, i) =>
+        fetch(`${gateway.url}/v1/chat/completions`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer sk-gw-cli-writes', 'content-type': 'application/json', connection: 'close' },
+          body: JSON.stringify({ model: 'delta-4.1', messages: [{ role: 'user', content: `hi ${i}` }], max_tokens: 5 }),
+        }).then(async (r) => {
+          await r.arrayBuffer();
+          return r.status;
+        }),
+      ),
+    );
+    expect(statuses.filter((s) => s !== 200)).toEqual([]);
+    const exited = new Promise<number | null>((resolve) => gateway.child.once('exit', (code) => resolve(code)));
+    await gateway.stop();
+    expect(await exited).toBe(0);
+    const store = new SqliteDatabase(join(dataDir, 'gateway.sqlite'), { readonly: true });
+    try {
+      expect(store.prepare('select count(*) as n from usage_events').get()).toEqual({ n: 24 });
+      expect(store.prepare('select count(*) as n from request_details').get()).toEqual({ n: 24 });
+      // Nothing left for a next start to replay: the journals were written through.
+      expect(store.prepare("select sum(events) as n from usage_rollups where period = 'hour' and grain = 'all'").get()).toEqual({ n: 24 });
+    } finally {
+      store.close();
     }
   }, 120_000);
 
