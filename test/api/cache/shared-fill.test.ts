@@ -1,9 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GatewayConfig } from '../../../src/config/schema.js';
-import { call, startTestGateway, TEST_KEY, type TestGateway } from '../../helpers/gateway.js';
-import { createTestDatabase, TEST_REDIS_URL, type TestDatabase } from '../../helpers/services.js';
+import { call, TEST_KEY, type TestGateway } from '../../helpers/gateway.js';
+import { startSharedCacheInstances, type SharedCacheInstances, type SharedCacheStore } from '../../helpers/shared-cache-instances.js';
 
 const AUTH = { authorization: `Bearer ${TEST_KEY}` };
 const UPSTREAM = 'simulator-openai';
@@ -11,41 +9,27 @@ const UPSTREAM = 'simulator-openai';
 const FILL_WAIT_S = 2;
 const ask = (content: string, stream = false) => ({ model: 'delta-4.1', messages: [{ role: 'user', content }], ...(stream ? { stream: true } : {}) });
 
-const stores: Array<[string, (database: TestDatabase) => Partial<GatewayConfig>]> = [
-  ['PostgreSQL', (database) => ({ databaseUrl: database.url })],
-  ['Redis', (database) => ({ databaseUrl: database.url, redisUrl: TEST_REDIS_URL, cacheStore: 'redis' })],
-];
+const stores: SharedCacheStore[] = ['PostgreSQL', 'Redis'];
 
 /**
  * Identical misses on two instances that share the store go upstream once (issue 32): the first
  * miss across both claims the entry's fill lease; the other instance waits for its entry. Each
  * instance has its own simulator (a real HTTP server counting calls); the leader's streams slowly.
  */
-describe.each(stores)('response cache miss coalescing across two instances on %s (issue 32)', (_store, envOf) => {
-  const prefix = `test:fill:${randomUUID()}:`;
-  let database: TestDatabase;
+describe.each(stores)('response cache miss coalescing across two instances on %s (issue 32)', (store) => {
+  let instances: SharedCacheInstances;
   let first: TestGateway;
   let second: TestGateway;
   const upstream = (gateway: TestGateway) => gateway.deps.simulators.get(UPSTREAM)!;
   const upstreamCalls = () => upstream(first).requests.length + upstream(second).requests.length;
 
   beforeAll(async () => {
-    database = await createTestDatabase();
-    const file = { cache: { enabled: true, redis_prefix: prefix, fill_wait_seconds: FILL_WAIT_S } };
-    first = await startTestGateway({ file, env: envOf(database) });
-    second = await startTestGateway({ file, env: envOf(database) });
+    instances = await startSharedCacheInstances(store, { cache: { enabled: true, redis_prefix: `test:fill:${randomUUID()}:`, fill_wait_seconds: FILL_WAIT_S } });
+    ({ first, second } = instances);
     // Warm both instances (pool connections, the simulator's module): the timings below are tight.
     for (const gateway of [first, second]) await call(gateway, 'POST', '/v1/chat/completions', ask(`warm ${randomUUID()}`, true), AUTH);
   });
-  afterAll(async () => {
-    await first?.stop();
-    await second?.stop();
-    await database?.drop();
-    const redis = new Redis(TEST_REDIS_URL);
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
-    redis.disconnect();
-  });
+  afterAll(() => instances?.stop());
 
   it('six identical requests split across both instances reach the upstream once and all get its answer', async () => {
     upstream(first).setOptions({ first_token_delay_ms: 800 });

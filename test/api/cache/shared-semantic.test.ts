@@ -1,20 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GatewayConfig } from '../../../src/config/schema.js';
 import { bearer, createKey } from '../../helpers/admin.js';
-import { call, startTestGateway, TEST_KEY, type TestGateway } from '../../helpers/gateway.js';
-import { createTestDatabase, eventually, TEST_REDIS_URL, type TestDatabase } from '../../helpers/services.js';
+import { call, TEST_KEY, type TestGateway } from '../../helpers/gateway.js';
+import { eventually, TEST_REDIS_URL } from '../../helpers/services.js';
+import { startSharedCacheInstances, type SharedCacheInstances, type SharedCacheStore } from '../../helpers/shared-cache-instances.js';
 
 const AUTH = { authorization: `Bearer ${TEST_KEY}` };
 const chat = (content: string) => ({ model: 'delta-4.1', messages: [{ role: 'system', content: 'Answer briefly.' }, { role: 'user', content }] });
 
-type Store = [string, (database: TestDatabase) => Partial<GatewayConfig>, (first: TestGateway, redis: Redis, prefix: string) => Promise<number>];
+/** How many questions the store holds: rows of `cache_questions`, items of the Redis bucket lists. */
+type Store = [SharedCacheStore, (first: TestGateway, redis: Redis, prefix: string) => Promise<number>];
 const stores: Store[] = [
-  ['PostgreSQL', (database) => ({ databaseUrl: database.url }), async (first) => (await first.deps.db.selectFrom('cache_questions').select('entry_id').execute()).length],
+  ['PostgreSQL', async (first) => (await first.deps.db.selectFrom('cache_questions').select('entry_id').execute()).length],
   [
     'Redis',
-    (database) => ({ databaseUrl: database.url, redisUrl: TEST_REDIS_URL, cacheStore: 'redis' }),
     async (_first, redis, prefix) => {
       let count = 0;
       for (const key of await redis.keys(`${prefix}q:*`)) count += await redis.llen(key);
@@ -28,9 +28,9 @@ const stores: Store[] = [
  * (PostgreSQL `cache_questions`, Redis lists), so a question stored through one instance is
  * matched on the other. The simulator's embeddings are a bag of words (see semantic-cache.test.ts).
  */
-describe.each(stores)('semantic response cache shared by two instances on %s (issue 32)', (store, envOf, questionsStored) => {
+describe.each(stores)('semantic response cache shared by two instances on %s (issue 32)', (store, questionsStored) => {
   const prefix = `test:semantic:${randomUUID()}:`;
-  let database: TestDatabase;
+  let instances: SharedCacheInstances;
   let redis: Redis;
   let first: TestGateway;
   let second: TestGateway;
@@ -45,17 +45,13 @@ describe.each(stores)('semantic response cache shared by two instances on %s (is
 
   beforeAll(async () => {
     redis = new Redis(TEST_REDIS_URL);
-    database = await createTestDatabase();
-    const file = { cache: { enabled: true, mode: 'semantic' as const, redis_prefix: prefix, semantic: { embedding_model: 'text-embedding-3-small', threshold: 0.95 } } };
-    first = await startTestGateway({ file, env: envOf(database) });
-    second = await startTestGateway({ file, env: envOf(database) });
+    instances = await startSharedCacheInstances(store, {
+      cache: { enabled: true, mode: 'semantic', redis_prefix: prefix, semantic: { embedding_model: 'text-embedding-3-small', threshold: 0.95 } },
+    });
+    ({ first, second } = instances);
   });
   afterAll(async () => {
-    await first?.stop();
-    await second?.stop();
-    await database?.drop();
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length > 0) await redis.del(...keys);
+    await instances?.stop();
     redis.disconnect();
   });
 
