@@ -1,8 +1,19 @@
 import { sql } from 'kysely';
 import type { Db } from '../db/connect.js';
+import { dialectOf } from '../db/dialect.js';
 import type { ResponseCacheTable } from '../db/schema.js';
+import { DbFillLeases } from './db-fill-leases.js';
+import { DbSemanticQuestions } from './db-semantic-questions.js';
+import type { FillLeases } from './fill-leases.js';
+import type { SemanticQuestions } from './semantic-questions.js';
 
 export type CacheEntry = ResponseCacheTable;
+
+/** What instances sharing a store share besides the entries: semantic questions and fill leases. */
+export interface SharedCacheParts {
+  questions: SemanticQuestions;
+  leases: FillLeases;
+}
 
 /** Where entries live: the gateway's database (SQLite or PostgreSQL) or Redis (cache/redis-cache-store.ts). */
 export interface CacheStore {
@@ -14,6 +25,8 @@ export interface CacheStore {
   /** Removes expired entries, then the oldest until the store is under its cap. Runs in the background. */
   sweep(now: number, maxBytes: number): Promise<number>;
   totalBytes(): Promise<number>;
+  /** Where several instances use this store; undefined where one owns it (SQLite). */
+  shared(bucketLimit: number): SharedCacheParts | undefined;
 }
 
 /**
@@ -64,6 +77,12 @@ export class ResponseCacheStore implements CacheStore {
       removed += Number((await this.db.deleteFrom('response_cache').where('id', 'in', victims).executeTakeFirst()).numDeletedRows);
     }
     return removed;
+  }
+
+  /** PostgreSQL is shared by every instance on it; the SQLite file belongs to one. */
+  shared(bucketLimit: number): SharedCacheParts | undefined {
+    if (dialectOf(this.db) !== 'postgres') return undefined;
+    return { questions: new DbSemanticQuestions(this.db, bucketLimit), leases: new DbFillLeases(this.db) };
   }
 
   async totalBytes(): Promise<number> {

@@ -15,8 +15,8 @@ export interface WaitingMiss {
 /**
  * Concurrent identical misses go upstream once (issue 32): the first leads, the others wait and
  * are served what it stored; when it stores nothing (it failed, was cut, ended in tool calls the
- * cache keeps out) each waiter goes upstream itself. Per instance: misses on two instances that
- * share a store each go upstream once.
+ * cache keeps out) each waiter goes upstream itself. In memory, per instance: where instances
+ * share the store, only the leader here takes part in the fill across them (shared-fill.ts).
  */
 export class MissCoalescer {
   private readonly leaders = new Map<string, Promise<CacheEntry | undefined>>();

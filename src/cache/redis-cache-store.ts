@@ -1,5 +1,7 @@
 import type { Redis } from 'ioredis';
-import type { CacheEntry, CacheStore } from './cache-store.js';
+import type { CacheEntry, CacheStore, SharedCacheParts } from './cache-store.js';
+import { RedisFillLeases } from './redis-fill-leases.js';
+import { RedisSemanticQuestions } from './redis-semantic-questions.js';
 
 /**
  * Keys under the prefix: `e:<id>` the entry as JSON (Redis expires it at its TTL), and the indexes
@@ -125,6 +127,10 @@ export class RedisCacheStore implements CacheStore {
 
   async totalBytes(): Promise<number> {
     return Number((await this.redis.get(`${this.prefix}total`)) ?? 0);
+  }
+
+  shared(bucketLimit: number): SharedCacheParts {
+    return { questions: new RedisSemanticQuestions(this.redis, this.prefix, bucketLimit), leases: new RedisFillLeases(this.redis, this.prefix) };
   }
 
   private async remove(ids: readonly string[]): Promise<number> {

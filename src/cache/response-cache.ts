@@ -3,13 +3,18 @@ import type { Db } from '../db/connect.js';
 import type { ApiKey } from '../keys/key-store.js';
 import { CacheSwitches, type CachePolicy, type CacheSwitch } from './cache-policy.js';
 import { ResponseCacheStore, type CacheEntry, type CacheStore } from './cache-store.js';
+import type { FillLeases } from './fill-leases.js';
 import { MissCoalescer } from './miss-coalescer.js';
 import { SemanticIndex } from './semantic-index.js';
+import { DEFAULT_BUCKET_LIMIT, type SemanticQuestions } from './semantic-questions.js';
+import { SharedFills } from './shared-fill.js';
 
 const DEFAULT_MAX_BYTES = 256 * 1024 * 1024;
 const DEFAULT_SWEEP_S = 60;
 /** Cosine similarity a stored question must reach (semantic mode): close paraphrases, not related questions. */
 const DEFAULT_THRESHOLD = 0.95;
+/** How long a miss waits for another instance filling the same entry (the fill lease's bound). */
+const DEFAULT_FILL_WAIT_S = 30;
 
 /** Running totals for /metrics (read at scrape time). */
 export interface CacheCounts {
@@ -34,11 +39,14 @@ export class ResponseCache {
   readonly misses = new MissCoalescer();
   /** Writes in flight by entry id: looked up before the store, awaited before a purge. */
   private readonly writing = new Map<string, { entry: CacheEntry; done: Promise<void> }>();
-  /** Semantic mode's embedding model, match bar and index; undefined without `cache.semantic`. */
-  readonly semantic: { embeddingModel: string; threshold: number; index: SemanticIndex } | undefined;
+  /** Semantic mode's embedding model, match bar and stored questions; undefined without `cache.semantic`. */
+  readonly semantic: { embeddingModel: string; threshold: number; questions: SemanticQuestions } | undefined;
+  /** Identical misses across the instances sharing the store; undefined where one instance owns it. */
+  readonly fills: SharedFills | undefined;
   readonly hitCostFraction: number;
   readonly cachesToolCalls: boolean;
   readonly maxBytes: number;
+  private readonly leases: FillLeases | undefined;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -54,7 +62,15 @@ export class ResponseCache {
     this.cachesToolCalls = config?.cache_tool_calls ?? false;
     this.maxBytes = config?.max_bytes ?? DEFAULT_MAX_BYTES;
     const semantic = config?.semantic;
-    this.semantic = semantic && { embeddingModel: semantic.embedding_model, threshold: semantic.threshold ?? DEFAULT_THRESHOLD, index: new SemanticIndex(semantic.max_entries) };
+    const shared = this.store.shared(semantic?.bucket_limit ?? DEFAULT_BUCKET_LIMIT);
+    this.semantic = semantic && {
+      embeddingModel: semantic.embedding_model,
+      threshold: semantic.threshold ?? DEFAULT_THRESHOLD,
+      questions: shared?.questions ?? new SemanticIndex(semantic.max_entries),
+    };
+    const waitMs = (config?.fill_wait_seconds ?? DEFAULT_FILL_WAIT_S) * 1000;
+    this.fills = shared && new SharedFills(shared.leases, (id, scope) => this.lookup(id, scope), now, waitMs);
+    this.leases = shared?.leases;
   }
 
   policyFor(key: ApiKey | undefined, model: string): CachePolicy | undefined {
@@ -79,10 +95,17 @@ export class ResponseCache {
     });
   }
 
+  /** When this instance's write of the entry has landed (at once when none is in flight). */
+  landed(id: string): Promise<void> {
+    return this.writing.get(id)?.done ?? Promise.resolve();
+  }
+
   /** Purges once this instance's writes in flight have landed, so none of them comes back after it. */
   async purge(filter: { scope?: string | undefined; model?: string | undefined }): Promise<number> {
     await Promise.all([...this.writing.values()].map((w) => w.done));
-    return this.store.purge(filter);
+    const removed = await this.store.purge(filter);
+    await this.semantic?.questions.prune(this.now()).catch(() => undefined);
+    return removed;
   }
 
   /** Reads the admin API's switches (every instance, each sweep: a change elsewhere lands within one interval). */
@@ -119,7 +142,11 @@ export class ResponseCache {
 
   async sweep(): Promise<number> {
     await this.loadSwitches();
-    return this.store.sweep(this.now(), this.maxBytes);
+    const removed = await this.store.sweep(this.now(), this.maxBytes);
+    // After the entries: questions of entries the cap just removed go in the same pass.
+    await this.semantic?.questions.prune(this.now());
+    await this.leases?.prune(this.now());
+    return removed;
   }
 
   stop(): void {

@@ -1,3 +1,5 @@
+import { rankMatches, unitOf, type QuestionMatch, type SemanticQuestions } from './semantic-questions.js';
+
 /** A stored answer's question: its entry id, its embedding (unit length) and when the entry expires. */
 interface IndexedQuestion {
   entryId: string;
@@ -8,18 +10,18 @@ interface IndexedQuestion {
 const DEFAULT_MAX_ENTRIES = 10_000;
 
 /**
- * The semantic cache's in-process index (issue 32): questions grouped by bucket (family, model,
- * scope and the request without its last user turn), so a match is only ever searched among
- * requests that share everything but the question. Per instance and in memory: an instance knows
- * the questions it stored since it started. Past `maxEntries` the oldest bucket's oldest go first.
+ * The semantic cache's in-process index (issue 32), for the SQLite store, which one instance owns:
+ * questions grouped by bucket, so a match is only ever searched among requests that share
+ * everything but the question. In memory: the questions stored since the instance started. Past
+ * `maxEntries` the oldest bucket's oldest go first.
  */
-export class SemanticIndex {
+export class SemanticIndex implements SemanticQuestions {
   private readonly buckets = new Map<string, IndexedQuestion[]>();
   private size = 0;
 
   constructor(private readonly maxEntries = DEFAULT_MAX_ENTRIES) {}
 
-  add(bucket: string, entryId: string, vector: Float32Array, expiresAt: number): void {
+  async add(bucket: string, entryId: string, vector: Float32Array, _createdAt: number, expiresAt: number): Promise<void> {
     const questions = this.buckets.get(bucket) ?? [];
     const kept = questions.filter((q) => q.entryId !== entryId);
     this.size -= questions.length - kept.length;
@@ -30,22 +32,12 @@ export class SemanticIndex {
     while (this.size > this.maxEntries) this.dropOldest();
   }
 
-  /** The most similar live question of the bucket at or above the threshold. */
-  nearest(bucket: string, vector: Float32Array, now: number, threshold: number): { entryId: string; similarity: number } | undefined {
+  async matches(bucket: string, vector: Float32Array, now: number, threshold: number): Promise<QuestionMatch[]> {
     const questions = this.buckets.get(bucket);
-    if (!questions) return undefined;
-    const query = unitOf(vector);
-    let best: { entryId: string; similarity: number } | undefined;
-    for (const question of questions) {
-      if (question.expiresAt <= now || question.vector.length !== query.length) continue;
-      const similarity = dot(question.vector, query);
-      if (similarity >= threshold && (!best || similarity > best.similarity)) best = { entryId: question.entryId, similarity };
-    }
-    return best;
+    return questions ? rankMatches(questions.filter((q) => q.expiresAt > now), vector, threshold) : [];
   }
 
-  /** Forgets an entry the store no longer has (purged, expired, evicted). */
-  forget(bucket: string, entryId: string): void {
+  async forget(bucket: string, entryId: string): Promise<void> {
     const questions = this.buckets.get(bucket);
     if (!questions) return;
     const kept = questions.filter((q) => q.entryId !== entryId);
@@ -54,7 +46,10 @@ export class SemanticIndex {
     else this.buckets.set(bucket, kept);
   }
 
-  get count(): number {
+  /** Expired questions go when a lookup finds their entry gone, or as the oldest past the cap. */
+  async prune(): Promise<void> {}
+
+  async count(): Promise<number> {
     return this.size;
   }
 
@@ -66,17 +61,4 @@ export class SemanticIndex {
     this.size--;
     if (questions.length === 0) this.buckets.delete(bucket);
   }
-}
-
-function dot(a: Float32Array, b: Float32Array): number {
-  let sum = 0;
-  for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
-  return sum;
-}
-
-/** Vendors do not all return unit vectors; cosine similarity is the dot product of unit vectors. */
-function unitOf(vector: Float32Array): Float32Array {
-  const norm = Math.sqrt(dot(vector, vector));
-  if (norm === 0 || Math.abs(norm - 1) < 1e-6) return vector;
-  return vector.map((v) => v / norm);
 }

@@ -223,8 +223,10 @@ export const SemanticCacheSchema = Type.Object(
     embedding_model: Type.String({ minLength: 1 }),
     /** Cosine similarity a stored question must reach to be served (default 0.95). */
     threshold: Type.Optional(Type.Number({ minimum: 0.5, maximum: 1 })),
-    /** Questions the in-process index keeps per instance (default 10000); the oldest go first. */
+    /** SQLite: questions the in-process index keeps (default 10000); the oldest go first. */
     max_entries: Type.Optional(Type.Integer({ minimum: 1, maximum: 1_000_000 })),
+    /** PostgreSQL and Redis: the newest questions of a bucket one lookup compares (default 200). */
+    bucket_limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000 })),
   },
   { additionalProperties: false },
 );
@@ -251,6 +253,8 @@ export const CacheSchema = Type.Object(
     redis_prefix: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
     /** The global match mode: exact (default) or semantic; a model's and a key's win over it. */
     mode: Type.Optional(CacheModeSchema),
+    /** With a shared store: how long an identical miss waits for the instance filling it (default 30). */
+    fill_wait_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 600 })),
     semantic: Type.Optional(SemanticCacheSchema),
   },
   { additionalProperties: false },

@@ -34,6 +34,7 @@ import { rollupTokenParts } from './migrations/0025-rollup-token-parts.js';
 import { channelState } from './migrations/0026-channel-state.js';
 import { cacheHitRollups } from './migrations/0027-cache-hit-rollups.js';
 import { cacheMode } from './migrations/0028-cache-mode.js';
+import { sharedCacheFill } from './migrations/0029-shared-cache-fill.js';
 
 /** Migrations in order; the names are what the migration table records. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = { '0001-initial': initial, '0002-video-task-polls': videoTaskPolls, '0003-key-controls': keyControls,
@@ -59,6 +60,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = { '0001-initial':
   '0026-channel-state': channelState,
   '0027-cache-hit-rollups': cacheHitRollups,
   '0028-cache-mode': cacheMode,
+  '0029-shared-cache-fill': sharedCacheFill,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -195,6 +195,24 @@ export interface ResponseCacheTable {
   expires_at: number;
 }
 
+/** Semantic mode's questions where instances share them (0029, cache/db-semantic-questions.ts). */
+export interface CacheQuestionTable {
+  /** sha256 hex of family, model, scope and the request without its last user turn. */
+  bucket: string;
+  entry_id: string;
+  /** The question's unit embedding, float32 little-endian. */
+  vector: Uint8Array;
+  created_at: number;
+  expires_at: number;
+}
+
+/** Who fills a missed entry for every instance (0029, cache/db-fill-leases.ts). */
+export interface CacheFillLeaseTable {
+  id: string;
+  holder: string;
+  expires_at: number;
+}
+
 /** The admin API's cache switches (0023): `*` for the global one, else a model id. */
 export interface CacheSettingTable {
   target: string;
@@ -354,4 +372,6 @@ export interface Database {
   invitations: InvitationTable;
   response_cache: ResponseCacheTable;
   cache_settings: CacheSettingTable;
+  cache_questions: CacheQuestionTable;
+  cache_fill_leases: CacheFillLeaseTable;
 }

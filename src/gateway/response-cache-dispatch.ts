@@ -9,6 +9,7 @@ import type { CachePolicy } from '../cache/cache-policy.js';
 import type { CacheEntry } from '../cache/cache-store.js';
 import { chargeOf } from '../usage/charge.js';
 import { JsonChunks } from './json-chunks.js';
+import { leadMiss } from './leading-miss.js';
 import { findSimilarAnswer, indexQuestion, type SemanticProbe } from './semantic-cache-lookup.js';
 
 /** A request the cache applies to: its entry id and scope, what its headers asked, and the entry found. */
@@ -57,14 +58,14 @@ export async function openCacheSlot(options: CacheRequest): Promise<CacheSlot | 
     return slot;
   }
   const entry = await cache.lookup(id, scope).catch(() => undefined);
-  const ageS = entry ? Math.max(0, Math.floor((request.server.gateway.now() - entry.created_at) / 1000)) : 0;
+  const ageS = entry ? ageOf(request, entry) : 0;
   if (entry && (directives.maxAgeS === undefined || ageS <= directives.maxAgeS)) {
     serveHit(options, slot, entry, ageS);
     return slot;
   }
   if (policy.mode === 'semantic') {
     const similar = await findSimilarAnswer(options, slot);
-    const similarAgeS = similar ? Math.max(0, Math.floor((request.server.gateway.now() - similar.entry.created_at) / 1000)) : 0;
+    const similarAgeS = similar ? ageOf(request, similar.entry) : 0;
     if (similar && (directives.maxAgeS === undefined || similarAgeS <= directives.maxAgeS)) {
       serveHit(options, slot, similar.entry, similarAgeS);
       reply.header('x-cache-match', `semantic; similarity=${similar.similarity.toFixed(4)}`);
@@ -82,14 +83,25 @@ export async function openCacheSlot(options: CacheRequest): Promise<CacheSlot | 
         return slot;
       }
     } else {
-      slot.settle = joined.settle;
       // A leader that stores nothing (failed, cut, not cacheable) lets its waiters go upstream themselves.
-      reply.raw.once('close', () => joined.settle(undefined));
+      const lead = await leadMiss(cache, joined, id, scope, reply);
+      if (lead.filled) {
+        // Another instance sharing the store filled it meanwhile.
+        cache.counts.coalesced++;
+        serveHit(options, slot, lead.filled, ageOf(request, lead.filled));
+        return slot;
+      }
+      slot.settle = lead.settle;
     }
   }
   cache.counts.misses++;
   reply.header('x-cache', 'MISS');
   return slot;
+}
+
+/** Seconds since the entry was stored (the `age` header). */
+function ageOf(request: FastifyRequest, entry: CacheEntry): number {
+  return Math.max(0, Math.floor((request.server.gateway.now() - entry.created_at) / 1000));
 }
 
 function serveHit(options: CacheRequest, slot: CacheSlot, entry: CacheEntry, ageS: number): void {

@@ -10,6 +10,9 @@ export interface SemanticProbe {
   vector: Float32Array;
 }
 
+/** Matches whose entry is gone (purged, evicted) are skipped; past this many the lookup is a miss. */
+const MATCHES_TRIED = 3;
+
 /**
  * Semantic mode after an exact miss (issue 32): the last user turn is embedded through the
  * gateway's own /v1/embeddings with the caller's key (its limits, model list and billing apply)
@@ -27,17 +30,29 @@ export async function findSimilarAnswer(options: CacheRequest, slot: CacheSlot):
   const vector = await embedQuestion(request, semantic.embeddingModel, turn.text).catch(() => undefined);
   if (!vector) return undefined;
   slot.semantic = { bucket, vector };
-  const match = semantic.index.nearest(bucket, vector, request.server.gateway.now(), semantic.threshold);
-  if (!match) return undefined;
-  const entry = await cache.lookup(match.entryId, slot.scope).catch(() => undefined);
-  if (!entry) semantic.index.forget(bucket, match.entryId);
-  return entry && { entry, similarity: match.similarity };
+  const matches = await semantic.questions.matches(bucket, vector, request.server.gateway.now(), semantic.threshold).catch(() => []);
+  for (const match of matches.slice(0, MATCHES_TRIED)) {
+    const entry = await cache.lookup(match.entryId, slot.scope).catch(() => undefined);
+    if (entry) return { entry, similarity: match.similarity };
+    void semantic.questions.forget(bucket, match.entryId).catch(() => undefined);
+  }
+  return undefined;
 }
 
-/** Indexes a stored answer's question (semantic mode), when its lookup embedded one. */
+/**
+ * Indexes a stored answer's question (semantic mode), when its lookup embedded one, once the entry
+ * has landed: a question found before its entry would be forgotten as one whose entry is gone.
+ * A failed write only costs a later miss.
+ */
 export function indexQuestion(request: FastifyRequest, slot: CacheSlot, entry: CacheEntry): void {
-  const semantic = request.server.gateway.responseCache.semantic;
-  if (semantic && slot.semantic) semantic.index.add(slot.semantic.bucket, entry.id, slot.semantic.vector, entry.expires_at);
+  const cache = request.server.gateway.responseCache;
+  const probe = slot.semantic;
+  const questions = cache.semantic?.questions;
+  if (!questions || !probe) return;
+  void cache
+    .landed(entry.id)
+    .then(() => questions.add(probe.bucket, entry.id, probe.vector, entry.created_at, entry.expires_at))
+    .catch(() => undefined);
 }
 
 async function embedQuestion(request: FastifyRequest, model: string, text: string): Promise<Float32Array | undefined> {

@@ -33,7 +33,9 @@ export async function adminCacheRoutes(app: FastifyInstance, opts: (summary: str
     hit_cost_fraction: cache.hitCostFraction,
     cache_tool_calls: cache.cachesToolCalls,
     max_bytes: cache.maxBytes,
-    semantic: cache.semantic ? { embedding_model: cache.semantic.embeddingModel, threshold: cache.semantic.threshold, indexed: cache.semantic.index.count } : null,
+    semantic: cache.semantic
+      ? { embedding_model: cache.semantic.embeddingModel, threshold: cache.semantic.threshold, indexed: await cache.semantic.questions.count(app.gateway.now()).catch(() => null) }
+      : null,
     stored_bytes: await cache.store.totalBytes(),
     counts: cache.counts,
   }));

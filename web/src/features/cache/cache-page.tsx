@@ -13,7 +13,7 @@ interface CacheView {
   global: CacheSwitch | null;
   models: Record<string, CacheSwitch>;
   hit_cost_fraction: number;
-  semantic: { embedding_model: string; threshold: number; indexed: number } | null;
+  semantic: { embedding_model: string; threshold: number; indexed: number | null } | null;
   max_bytes: number;
   stored_bytes: number;
   counts: { hits: number; misses: number; bypasses: number; bytesServed: number; bytesStored: number };
@@ -73,7 +73,7 @@ export function CachePage() {
             <dt>Bypasses</dt>
             <dd>{formatCount(data.counts.bypasses)}</dd>
             <dt>Semantic mode</dt>
-            <dd>{data.semantic ? `${data.semantic.embedding_model}, similarity ≥ ${data.semantic.threshold}, ${formatCount(data.semantic.indexed)} questions indexed here` : 'not configured (cache.semantic): every mode matches exactly'}</dd>
+            <dd>{data.semantic ? `${data.semantic.embedding_model}, similarity ≥ ${data.semantic.threshold}, ${data.semantic.indexed === null ? 'questions shared in Redis' : `${formatCount(data.semantic.indexed)} questions indexed`}` : 'not configured (cache.semantic): every mode matches exactly'}</dd>
             <dt>Stored</dt>
             <dd>
               {megabytes(data.stored_bytes)} of {megabytes(data.max_bytes)}
