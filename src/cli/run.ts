@@ -44,14 +44,20 @@ async function main(argv: string[]): Promise<number> {
     }
     // The first signal drains (within GATEWAY_SHUTDOWN_TIMEOUT_MS) and exits 0; a second one exits at once.
     let stopping = false;
-    const stop = async () => {
-      if (stopping) process.exit(1);
+    let signals = 0;
+    const stop = async (bySignal: boolean) => {
+      if (bySignal && ++signals > 1) process.exit(1);
+      if (stopping) return;
       stopping = true;
       await gateway.close();
       process.exit(0);
     };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
+    process.on('SIGINT', () => void stop(true));
+    process.on('SIGTERM', () => void stop(true));
+    // A worker's primary asks over the channel, not with a signal, and its ask never counts as a
+    // signal: a terminal's Ctrl-C signals every process of the group, in either order with the
+    // ask, and a second signal would drop the worker's last batches.
+    if (cluster.isWorker) process.on('message', (message: { gwStop?: boolean }) => void (message?.gwStop && stop(false)));
     return -1;
   }
   if (command === 'admin') {
@@ -188,8 +194,12 @@ async function startPrimary(config: ReturnType<typeof loadConfig>): Promise<numb
   const stop = () => {
     stopping = true;
     if (live.size === 0) void finish();
-    // The signal itself, not cluster's worker.kill(): that first cuts the worker's channel, and with it its last batches.
-    for (const worker of live) worker.process.kill('SIGTERM');
+    // Asked over the channel (or, where it is gone, signalled), not cluster's worker.kill(): that
+    // first cuts the worker's channel, and with it its last batches.
+    for (const worker of live) {
+      if (worker.isConnected()) worker.send({ gwStop: true });
+      else worker.process.kill('SIGTERM');
+    }
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

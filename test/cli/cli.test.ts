@@ -32,8 +32,9 @@ const baseEnv = (dataDir: string) => {
 };
 
 /** Starts `gateway start`, waits for its listening line, returns what it printed and a stop function. */
-async function startCli(dataDir: string, extraEnv: NodeJS.ProcessEnv = {}): Promise<{ output: string; url: string; stop: () => Promise<void>; child: ChildProcess }> {
-  const child = spawn(process.execPath, [CLI, 'start'], { env: { ...baseEnv(dataDir), ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
+/** `detached`: the gateway leads a process group of its own, so a test can signal the group as a terminal's Ctrl-C does. */
+async function startCli(dataDir: string, extraEnv: NodeJS.ProcessEnv = {}, detached = false): Promise<{ output: string; url: string; stop: () => Promise<void>; child: ChildProcess }> {
+  const child = spawn(process.execPath, [CLI, 'start'], { env: { ...baseEnv(dataDir), ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'], detached });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no listening line: ${output}`)), 60_000);
@@ -193,9 +194,12 @@ describe('gateway command line (issue 2)', () => {
     }
   }, 120_000);
 
-  it('GATEWAY_WORKERS=2 on SQLite: the workers\' batches commit on the primary\'s one writer, and a stop waits for every one (issue 36)', async () => {
+  it.each([
+    ['SIGTERM to the primary', false],
+    ["SIGINT to every process of the group (a terminal's Ctrl-C)", true],
+  ])('GATEWAY_WORKERS=2 on SQLite: the workers\' batches commit on the primary\'s one writer, and a stop (%s) waits for every one (issue 36)', async (_how, wholeGroup) => {
     const dataDir = freshDir();
-    const gateway = await startCli(dataDir, { GATEWAY_WORKERS: '2', GATEWAY_BOOTSTRAP_KEY: 'sk-gw-cli-writes' });
+    const gateway = await startCli(dataDir, { GATEWAY_WORKERS: '2', GATEWAY_BOOTSTRAP_KEY: 'sk-gw-cli-writes' }, wholeGroup);
     // Fresh connections land on both workers; no flush is awaited before the stop.
     const statuses = await Promise.all(
       Array.from({ length: 24 }, (_, i) =>
@@ -211,7 +215,8 @@ describe('gateway command line (issue 2)', () => {
     );
     expect(statuses.filter((s) => s !== 200)).toEqual([]);
     const exited = new Promise<number | null>((resolve) => gateway.child.once('exit', (code) => resolve(code)));
-    await gateway.stop();
+    if (wholeGroup) process.kill(-gateway.child.pid!, 'SIGINT');
+    else await gateway.stop();
     expect(await exited).toBe(0);
     const store = new SqliteDatabase(join(dataDir, 'gateway.sqlite'), { readonly: true });
     try {
