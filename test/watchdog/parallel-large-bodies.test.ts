@@ -86,15 +86,23 @@ describe('parallel 2 MB bodies from one key (issue 34)', () => {
       return performance.now() - started;
     };
     for (let i = 0; i < 5; i++) await probeOnce();
-    // The calibration: the same flood with a key that does not exist, refused on its headers on
-    // every version of the gateway; the machine's load and the upload's own cost are in it.
-    const calibration = await probeDuring('sk-gw-no-such-key-000000000000', probeOnce);
-    expect(calibration.statuses.every((status) => status === 401)).toBe(true);
-    const flood = await probeDuring(attacker.key, probeOnce);
-    // The flood ran: most of it refused (on main too, but after each 2 MB body was parsed).
-    expect(flood.statuses.filter((status) => status === 429).length).toBeGreaterThan(PARALLEL * ROUNDS * 0.8);
-    const floodMs = median(flood.latencies);
-    const calibrationMs = median(calibration.latencies);
-    expect(floodMs, `probe ${floodMs.toFixed(1)} ms under the flood (${flood.latencies.length} probes) against ${calibrationMs.toFixed(1)} ms under the refused one`).toBeLessThanOrEqual(RATIO * calibrationMs);
+    // A pair of runs: the calibration (the same flood with a key that does not exist, refused on
+    // its headers on every version of the gateway; the machine's load and the upload's own cost
+    // are in it), then the flood. Other work on a shared machine can land on one run of a pair, so
+    // a second pair is run when the first is over the bound; a gateway that starves the probe
+    // (5.4× before issue 34) is over it in both.
+    const attempts: string[] = [];
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const calibration = await probeDuring('sk-gw-no-such-key-000000000000', probeOnce);
+      expect(calibration.statuses.every((status) => status === 401)).toBe(true);
+      const flood = await probeDuring(attacker.key, probeOnce);
+      // The flood ran: most of it refused (on main too, but after each 2 MB body was parsed).
+      expect(flood.statuses.filter((status) => status === 429).length).toBeGreaterThan(PARALLEL * ROUNDS * 0.8);
+      const floodMs = median(flood.latencies);
+      const calibrationMs = median(calibration.latencies);
+      attempts.push(`probe ${floodMs.toFixed(1)} ms under the flood (${flood.latencies.length} probes) against ${calibrationMs.toFixed(1)} ms under the refused one`);
+      if (floodMs <= RATIO * calibrationMs) return;
+    }
+    expect.fail(`over ${RATIO}× in both pairs: ${attempts.join('; ')}`);
   });
 });
