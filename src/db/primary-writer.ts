@@ -1,5 +1,5 @@
 import type { Worker } from 'node:cluster';
-import type { BatchWriter, SqliteWriter } from './sqlite-writer.js';
+import { BatchReplies, type BatchError, type BatchWriter, type SqliteWriter } from './sqlite-writer.js';
 
 /**
  * GATEWAY_WORKERS on the embedded store (issue 36, memory): one writer thread for the whole
@@ -24,7 +24,7 @@ interface WriteAsk {
 /** Primary → worker: the batch committed, or the error it failed with. */
 interface WriteReply {
   gwWriteReply: number;
-  error?: { message: string; code?: string };
+  error?: BatchError;
 }
 
 /** Per process, not per client: every client of the channel sees every reply, and takes only its own ids. */
@@ -32,56 +32,38 @@ let nextId = 0;
 
 /** A worker's writer: its batches commit on the primary's writer thread. */
 export class PrimaryWriterClient implements BatchWriter {
-  private readonly pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
-  private readonly inFlight = new Set<Promise<void>>();
+  private readonly replies = new BatchReplies();
   private closed = false;
 
   constructor(private readonly channel: NodeJS.Process = process) {
     channel.on('message', (message: Partial<WriteReply>) => {
-      if (typeof message?.gwWriteReply !== 'number') return;
-      const pending = this.pending.get(message.gwWriteReply);
-      if (!pending) return;
-      this.pending.delete(message.gwWriteReply);
-      const { error } = message;
-      if (error) pending.reject(Object.assign(new Error(error.message), error.code ? { code: error.code } : {}));
-      else pending.resolve();
+      if (typeof message?.gwWriteReply === 'number') this.replies.settle(message.gwWriteReply, message.error);
     });
     // The primary is gone: nothing will answer; the batches stay with their writers (journaled).
-    channel.on('disconnect', () => this.failAll(new Error('the primary process is gone: its SQLite writer cannot answer')));
+    channel.on('disconnect', () => this.replies.failAll(new Error('the primary process is gone: its SQLite writer cannot answer')));
   }
 
   write(insertSql: string, afterSql: string | undefined, rows: unknown[][]): Promise<void> {
     if (this.closed) return Promise.reject(new Error('the SQLite writer is closed'));
     if (!this.channel.connected || !this.channel.send) return Promise.reject(new Error('the primary process is gone: its SQLite writer cannot answer'));
     const id = ++nextId;
-    const written = new Promise<void>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      const ask: WriteAsk = { gwWrite: id, insertSql, afterSql, rows };
+    const ask: WriteAsk = { gwWrite: id, insertSql, afterSql, rows };
+    return this.replies.expect(id, (reject) => {
       this.channel.send!(ask, undefined, undefined, (error: Error | null) => {
-        if (error && this.pending.delete(id)) reject(error);
+        if (error) reject(error);
       });
     });
-    this.inFlight.add(written);
-    const forget = () => void this.inFlight.delete(written);
-    written.then(forget, forget);
-    return written;
   }
 
   get waiting(): number {
-    return this.pending.size;
+    return this.replies.waiting;
   }
 
   /** Waits for every batch posted so far to be answered (the primary outlives its workers' stops). */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.allSettled(this.inFlight);
-  }
-
-  private failAll(error: Error): void {
-    const waiting = [...this.pending.values()];
-    this.pending.clear();
-    for (const pending of waiting) pending.reject(error);
+    await this.replies.drained();
   }
 }
 

@@ -67,6 +67,61 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
+/** A batch's failure as it crossed a thread or process boundary: its message and SQLite code. */
+export interface BatchError {
+  message: string;
+  code?: string;
+}
+
+/**
+ * The batches a writer posted and not yet heard back about, by id, for both writers (this
+ * process's thread, the cluster primary's): each answer settles its batch, a writer that dies
+ * fails them all, and a close waits for every one.
+ */
+export class BatchReplies {
+  private readonly pending = new Map<number, Pending>();
+  private readonly inFlight = new Set<Promise<void>>();
+
+  /** The batch `id`'s outcome; `post` sends it (and may reject at once, e.g. a failed send). */
+  expect(id: number, post: (reject: (error: Error) => void) => void): Promise<void> {
+    const written = new Promise<void>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      post((error) => {
+        if (this.pending.delete(id)) reject(error);
+      });
+    });
+    this.inFlight.add(written);
+    const forget = () => void this.inFlight.delete(written);
+    written.then(forget, forget);
+    return written;
+  }
+
+  /** The answer to batch `id`; false when no such batch waits (another writer's id). */
+  settle(id: number, error: BatchError | undefined): boolean {
+    const pending = this.pending.get(id);
+    if (!pending) return false;
+    this.pending.delete(id);
+    if (error) pending.reject(Object.assign(new Error(error.message), error.code ? { code: error.code } : {}));
+    else pending.resolve();
+    return true;
+  }
+
+  failAll(error: Error): void {
+    const waiting = [...this.pending.values()];
+    this.pending.clear();
+    for (const pending of waiting) pending.reject(error);
+  }
+
+  get waiting(): number {
+    return this.pending.size;
+  }
+
+  /** Until every batch posted so far is answered. */
+  async drained(): Promise<void> {
+    await Promise.allSettled(this.inFlight);
+  }
+}
+
 /**
  * One writer thread for a SQLite file; it starts with the first batch (a process that writes no
  * batch starts none) and is held (ref'd) only while a batch waits, so an idle writer never keeps
@@ -74,9 +129,8 @@ interface Pending {
  */
 export class SqliteWriter implements BatchWriter {
   private worker: Worker | undefined;
-  private readonly pending = new Map<number, Pending>();
+  private readonly replies = new BatchReplies();
   private nextId = 0;
-  private readonly inFlight = new Set<Promise<void>>();
   private closed = false;
   private readonly driver = createRequire(import.meta.url).resolve('better-sqlite3');
 
@@ -95,27 +149,22 @@ export class SqliteWriter implements BatchWriter {
     if (this.closed) return Promise.reject(new Error('the SQLite writer is closed'));
     const worker = (this.worker ??= this.spawn());
     const id = ++this.nextId;
-    const written = new Promise<void>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
+    return this.replies.expect(id, () => {
       worker.ref();
       worker.postMessage({ id, insertSql, afterSql, rows });
     });
-    this.inFlight.add(written);
-    const forget = () => void this.inFlight.delete(written);
-    written.then(forget, forget);
-    return written;
   }
 
   /** Batches still waiting for their commit. */
   get waiting(): number {
-    return this.pending.size;
+    return this.replies.waiting;
   }
 
   /** Waits for every batch posted so far (they are not abandoned), then stops the thread. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.allSettled(this.inFlight);
+    await this.replies.drained();
     await this.worker?.terminate();
     this.worker = undefined;
   }
@@ -128,21 +177,14 @@ export class SqliteWriter implements BatchWriter {
       resourceLimits: { maxYoungGenerationSizeMb: 2 },
     });
     worker.unref();
-    worker.on('message', ({ id, error }: { id: number; error?: { message: string; code?: string } }) => {
-      const pending = this.pending.get(id);
-      if (!pending) return;
-      this.pending.delete(id);
-      if (this.pending.size === 0) worker.unref();
-      if (error) pending.reject(Object.assign(new Error(error.message), error.code ? { code: error.code } : {}));
-      else pending.resolve();
+    worker.on('message', ({ id, error }: { id: number; error?: BatchError }) => {
+      if (this.replies.settle(id, error) && this.replies.waiting === 0) worker.unref();
     });
     const fail = (error: Error) => {
       if (this.worker !== worker) return;
       // A thread that died (it should not): its batches failed (their writers keep and retry them); the next batch starts a new one.
       this.worker = undefined;
-      const waiting = [...this.pending.values()];
-      this.pending.clear();
-      for (const pending of waiting) pending.reject(error);
+      this.replies.failAll(error);
     };
     worker.on('error', fail);
     worker.on('exit', (code) => fail(new Error(`the SQLite writer thread stopped (${code})`)));
