@@ -1,10 +1,11 @@
 import { GatewayError } from '../errors.js';
+import { mintedSecrets, type MintedSecrets } from '../providers/minted-token.js';
+import { compileMasker, maskDeep, type Masker } from './secret-masker.js';
 
 /** Removes what a channel knows to be secret or internal from upstream text. */
 export type Redactor = (text: string) => string;
 
-/** Values shorter than this are not matched: a 3-letter key would redact every word that holds it. */
-const MIN_LENGTH = 6;
+const MIN_SECRET_LENGTH = 6;
 
 export interface RedactedValues {
   /** API keys, access and secret keys, the values of the channel's own headers. */
@@ -14,22 +15,30 @@ export interface RedactedValues {
 }
 
 /**
- * Redaction by value (issue 34): an upstream error quoting the channel's credential
- * (`invalid api key vllm-token-Q7r2x9…`) or its internal host name passes every pattern, but the
- * gateway knows both. One case-insensitive alternation, compiled when the channel is built (not
- * per request), longest value first so a value holding another is removed whole.
+ * Redaction by value (issue 34), in every encoding (issue 44): an upstream error quoting the
+ * channel's credential (`invalid api key vllm-token-Q7r2x9…`), JSON-escaped, URL-encoded or in a
+ * `Basic` header, or its internal host name, passes every pattern, but the gateway knows them.
+ * The masker of secret-masker.ts (the MCP gateway's too), compiled when the channel is built and
+ * again only when a token was minted for some channel (those are masked as well: an upstream that
+ * echoes its `Authorization` would hand one back), never per request.
  */
-export function buildChannelRedactor(values: RedactedValues): Redactor {
-  const words = new Set<string>();
-  for (const secret of values.secrets) if (secret && secret.length >= MIN_LENGTH) words.add(secret);
+export function buildChannelRedactor(values: RedactedValues, minted: MintedSecrets = mintedSecrets, now: () => number = Date.now): Redactor {
+  // A secret shorter than 6 would mask ordinary words; a host name is one from 3 characters.
+  const words: string[] = values.secrets.filter((secret): secret is string => secret !== undefined && secret.length >= MIN_SECRET_LENGTH);
   const host = hostOf(values.baseUrl);
   if (host) {
-    words.add(host.name);
-    if (host.withPort) words.add(host.withPort);
+    words.push(host.name);
+    if (host.withPort) words.push(host.withPort);
   }
-  if (words.size === 0) return (text) => text;
-  const pattern = new RegExp([...words].sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), 'gi');
-  return (text) => text.replace(pattern, '[redacted]');
+  let compiled: { version: number; mask: Masker } | undefined;
+  return (text) => {
+    if (compiled?.version !== minted.version) {
+      // values() drops expired tokens first (a version of its own).
+      const live = minted.values(now());
+      compiled = { version: minted.version, mask: compileMasker([...words, ...live], { minLength: 3 }) };
+    }
+    return compiled.mask(text);
+  };
 }
 
 /** The error with its message redacted; the same error when nothing in it was secret. */
@@ -46,11 +55,7 @@ export function redactError(error: GatewayError, redact: Redactor | undefined): 
  * it: its pattern rules would otherwise cut a credential in pieces that no longer match.
  */
 export function redactBody(body: unknown, redact: Redactor | undefined): unknown {
-  if (!redact) return body;
-  if (typeof body === 'string') return redact(body);
-  if (Array.isArray(body)) return body.map((item) => redactBody(item, redact));
-  if (body && typeof body === 'object') return Object.fromEntries(Object.entries(body).map(([key, value]) => [key, redactBody(value, redact)]));
-  return body;
+  return redact ? maskDeep(body, redact) : body;
 }
 
 function hostOf(baseUrl: string | undefined): { name: string; withPort: string | undefined } | undefined {
@@ -64,4 +69,3 @@ function hostOf(baseUrl: string | undefined): { name: string; withPort: string |
   }
 }
 
-const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -21,6 +21,54 @@ interface Entry<T> {
 }
 
 /**
+ * Every minted secret still valid (issue 44): an upstream that echoes the `Authorization` it got
+ * hands back a token the channel's configuration never held, so the channel redactor masks these
+ * too. Values leave once expired; `version` changes with the set, so a masker recompiles only then.
+ */
+export class MintedSecrets {
+  private readonly live = new Map<string, number>();
+  version = 0;
+
+  add(values: readonly string[], expiresAtMs: number, nowMs: number): void {
+    let changed = this.prune(nowMs);
+    for (const value of values) {
+      if (!value) continue;
+      if (!this.live.has(value)) changed = true;
+      this.live.set(value, Math.max(expiresAtMs, this.live.get(value) ?? 0));
+    }
+    // Bounded like the token caches: the oldest go first (they expire first).
+    while (this.live.size > MAX_ENTRIES * 4) this.live.delete(this.live.keys().next().value!);
+    if (changed) this.version++;
+  }
+
+  /** The values still valid at `nowMs`. */
+  values(nowMs: number): string[] {
+    if (this.prune(nowMs)) this.version++;
+    return [...this.live.keys()];
+  }
+
+  private prune(nowMs: number): boolean {
+    let pruned = false;
+    for (const [value, until] of this.live) {
+      if (until > nowMs) continue;
+      this.live.delete(value);
+      pruned = true;
+    }
+    return pruned;
+  }
+}
+
+/** The secrets of every token minted in this process (the caches below are per vendor module, so this is too). */
+export const mintedSecrets = new MintedSecrets();
+
+/** A minted token's secret strings: the token itself, or each string field of a key set (AWS's). */
+function secretsOf(token: unknown): string[] {
+  if (typeof token === 'string') return [token];
+  if (token && typeof token === 'object') return Object.values(token).filter((value): value is string => typeof value === 'string');
+  return [];
+}
+
+/**
  * Access tokens minted per channel credentials (Azure's Entra ID client credentials, a Vertex
  * service-account key, AWS role credentials): cached until shortly before they expire, one mint
  * for all concurrent callers. Keyed by a hash of the credentials, so a channel edited to new
@@ -44,6 +92,7 @@ export class MintedTokenCache<T = string> {
       .then((minted) => {
         const lifetime = Math.max(0, minted.expiresAtMs - nowMs);
         slot.current = { ...minted, refreshAtMs: minted.expiresAtMs - Math.min(REFRESH_EARLY_MS, lifetime / 4) };
+        mintedSecrets.add(secretsOf(minted.token), minted.expiresAtMs, nowMs);
         return minted;
       })
       .finally(() => {

@@ -139,7 +139,7 @@ describe('MCP gateway over Streamable HTTP', () => {
     const { client } = await connect(gateway, full.key);
     const who = await client.callTool({ name: 'docs__whoami', arguments: {} });
     // The upstream got its own credential (it answers 401 otherwise) and echoed it: the gateway masks it.
-    expect(who.content).toEqual([{ type: 'text', text: 'Bearer ***' }]);
+    expect(who.content).toEqual([{ type: 'text', text: 'Bearer [redacted]' }]);
     for (const headers of [...docs.seen, ...tickets.seen]) expect(JSON.stringify(headers)).not.toContain(full.key);
     await client.close();
     // An upstream that refuses the gateway: a clear JSON-RPC error, no credential in it.

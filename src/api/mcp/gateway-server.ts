@@ -8,7 +8,6 @@ import {
 import type { ApiKey } from '../../keys/key-store.js';
 import type { McpServer } from '../../gateway/mcp/server-store.js';
 import { DEFAULT_MCP_TIMEOUT_MS, UpstreamMcpError } from '../../gateway/mcp/upstream.js';
-import { scrubSecrets } from '../../gateway/mcp/upstream-auth.js';
 import { mayCallTool, namespacedTool, splitToolName } from '../../gateway/mcp/tool-names.js';
 import type { UpstreamSessionRef } from '../../gateway/mcp/session-store.js';
 import { limitsFor } from '../../ratelimit/policy.js';
@@ -116,9 +115,9 @@ export function buildGatewayServer(scope: McpRequestScope): Server {
         }),
       // The upstream's work joins the caller's trace.
       span?.headers)) as CallToolResult;
-      // An upstream that echoes the credential it was sent (a debugging tool, an error dump) must not hand it to the client.
-      const resultText = scrubSecrets(JSON.stringify(answered), allowed);
-      const result = JSON.parse(resultText) as CallToolResult;
+      // Already masked of the server's secrets as it arrived (gateway/mcp/upstream.ts), like every upstream answer.
+      const result = answered;
+      const resultText = JSON.stringify(result);
       finish({ ...record, outcome: result.isError ? 'tool_error' : 'success', errorCode: result.isError ? 'tool_error' : null, resultText });
       return result;
     } catch (error) {

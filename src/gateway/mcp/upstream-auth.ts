@@ -1,5 +1,6 @@
 import type { McpAuthConfig } from '../../config/schema.js';
 import type { McpServer } from './server-store.js';
+import { compileMasker, type Masker } from '../secret-masker.js';
 
 interface CachedToken {
   token: string;
@@ -13,6 +14,9 @@ interface CachedToken {
  */
 export class McpUpstreamAuth {
   private readonly tokens = new Map<string, CachedToken>();
+  /** Every token fetched per server, until it expires (a refused or renewed one may still work): all are masked. */
+  private readonly issued = new Map<string, Map<string, number>>();
+  private readonly maskers = new Map<string, { fingerprint: string; mask: Masker }>();
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -24,6 +28,30 @@ export class McpUpstreamAuth {
     else if (auth.type === 'header') headers[auth.header.toLowerCase()] = auth.value;
     else headers.authorization = `Bearer ${await this.clientCredentialsToken(server.name, auth)}`;
     return headers;
+  }
+
+  /**
+   * The masker of everything secret the gateway sends this server (issue 44): its static headers,
+   * its credential and the OAuth tokens it was given. Compiled again only when one of them changed.
+   */
+  maskerFor(server: McpServer): Masker {
+    const values = [...secretValuesOf(server), ...this.liveTokens(server.name)];
+    const fingerprint = values.join('\u0000');
+    const known = this.maskers.get(server.name);
+    if (known?.fingerprint === fingerprint) return known.mask;
+    // Servers removed at run time leave no trail: a bounded map, oldest out.
+    if (this.maskers.size >= MAX_MASKERS) this.maskers.delete(this.maskers.keys().next().value!);
+    const mask = compileMasker(values, { minLength: MIN_SECRET_LENGTH });
+    this.maskers.set(server.name, { fingerprint, mask });
+    return mask;
+  }
+
+  private liveTokens(server: string): string[] {
+    const issued = this.issued.get(server);
+    if (!issued) return [];
+    const now = this.now();
+    for (const [token, until] of issued) if (until <= now) issued.delete(token);
+    return [...issued.keys()];
   }
 
   /** Forgets a server's token (it was refused: the next call fetches a new one). */
@@ -43,25 +71,25 @@ export class McpUpstreamAuth {
     if (typeof body.access_token !== 'string') throw new UpstreamAuthError(`the token endpoint of MCP server '${server}' gave no access_token`);
     const lifetime = typeof body.expires_in === 'number' ? body.expires_in * 1000 : 3_600_000;
     this.tokens.set(server, { token: body.access_token, until: this.now() + Math.max(0, lifetime - 30_000) });
+    const issued = this.issued.get(server) ?? new Map<string, number>();
+    issued.set(body.access_token, this.now() + lifetime);
+    this.issued.set(server, issued);
     return body.access_token;
   }
 }
 
 export class UpstreamAuthError extends Error {}
 
+/** Credential values shorter than this are not masked (they would mask ordinary words). */
+const MIN_SECRET_LENGTH = 4;
+const MAX_MASKERS = 1_000;
+
 /** Every credential value of a server: what must never appear in anything the client or the log gets. */
-export function secretValuesOf(server: McpServer): string[] {
+function secretValuesOf(server: McpServer): string[] {
   const values = Object.values(server.headers ?? {});
   const auth = server.auth;
   if (auth?.type === 'bearer') values.push(auth.token);
   if (auth?.type === 'header') values.push(auth.value);
   if (auth?.type === 'oauth_client_credentials') values.push(auth.client_secret);
-  return values.filter((value) => value.length >= 4);
-}
-
-/** The text with each of the server's credential values masked (an upstream may echo what it was sent). */
-export function scrubSecrets(text: string, server: McpServer): string {
-  let out = text;
-  for (const value of secretValuesOf(server)) out = out.split(value).join('***');
-  return out;
+  return values;
 }

@@ -1,9 +1,10 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError, type JSONRPCNotification, type ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type JSONRPCMessage, type JSONRPCNotification, type ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServer } from './server-store.js';
 import type { UpstreamSessionRef } from './session-store.js';
-import { scrubSecrets, UpstreamAuthError, type McpUpstreamAuth } from './upstream-auth.js';
+import { UpstreamAuthError, type McpUpstreamAuth } from './upstream-auth.js';
+import { maskDeep, type Masker } from '../secret-masker.js';
 import type { McpHealth } from './health.js';
 import { listenUpstream, type UpstreamListening } from './upstream-listen.js';
 
@@ -109,7 +110,8 @@ export class McpUpstreams {
       this.health.failed(server.name, this.explain(server, error).message);
       return undefined;
     }
-    return listenUpstream({ credentials, health: this.health, timeoutMs: server.timeout_ms ?? DEFAULT_MCP_TIMEOUT_MS }, server, ref, signal, onNotification);
+    const mask = this.auth.maskerFor(server);
+    return listenUpstream({ credentials, health: this.health, timeoutMs: server.timeout_ms ?? DEFAULT_MCP_TIMEOUT_MS }, server, ref, signal, (notification) => onNotification(maskMessage(notification, mask)));
   }
 
   /** Ends an upstream session (the client's DELETE); an upstream that refuses is left to expire it. */
@@ -136,6 +138,7 @@ export class McpUpstreams {
       reconnectionOptions: { maxReconnectionDelay: 1_000, initialReconnectionDelay: 1_000, reconnectionDelayGrowFactor: 1, maxRetries: 0 },
     });
     if (ref) transport.setProtocolVersion(ref.protocolVersion);
+    maskIncoming(transport, this.auth.maskerFor(server));
     return transport;
   }
 
@@ -178,9 +181,32 @@ export class McpUpstreams {
       if (error.code === ErrorCode.RequestTimeout) return new UpstreamMcpError(UPSTREAM_TIMEOUT, `MCP server '${name}' did not answer within ${server.timeout_ms ?? DEFAULT_MCP_TIMEOUT_MS} ms`, 504);
       if (error.code === ErrorCode.ConnectionClosed) return new UpstreamMcpError(UPSTREAM_UNAVAILABLE, `MCP server '${name}' closed the connection`, 502);
       // The upstream's own JSON-RPC error (unknown tool, bad arguments): passed on, credentials masked.
-      const message = scrubSecrets(error.message.replace(/^MCP error -?\d+: /, ''), server);
+      const message = this.auth.maskerFor(server)(error.message.replace(/^MCP error -?\d+: /, ''));
       return new UpstreamMcpError(error.code, message, 200);
     }
     return new UpstreamMcpError(UPSTREAM_UNAVAILABLE, `MCP server '${name}' is unreachable`, 502);
   }
+}
+
+/**
+ * Every message from the upstream masked of the server's secrets before the SDK's client reads it
+ * (issue 44): results of every method, errors, progress and other notifications alike, so nothing
+ * the upstream echoes of what the gateway sent it reaches a client, the request log or a trace.
+ * The transport calls whatever `onmessage` holds; the client sets it on connect.
+ */
+function maskIncoming(transport: StreamableHTTPClientTransport, mask: Masker): void {
+  let handler: StreamableHTTPClientTransport['onmessage'];
+  Object.defineProperty(transport, 'onmessage', {
+    configurable: true,
+    get: () => handler,
+    set: (next: StreamableHTTPClientTransport['onmessage']) => {
+      handler = next && ((message) => next(maskMessage(message, mask)));
+    },
+  });
+}
+
+/** The message with its payload masked; `id` and `method` as they came (the client matches on them). */
+function maskMessage<T extends JSONRPCMessage>(message: T, mask: Masker): T {
+  const { jsonrpc, id, method, ...payload } = message as T & { id?: unknown; method?: unknown };
+  return { ...maskDeep(payload, mask), jsonrpc, ...(id === undefined ? {} : { id }), ...(method === undefined ? {} : { method }) } as unknown as T;
 }
