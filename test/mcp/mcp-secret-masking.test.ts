@@ -117,7 +117,7 @@ describe('no upstream secret reaches an MCP client or the request log, in any en
   let gateway: TestGateway;
   let hostile: HostileServer;
   let key: string;
-  const secrets = () => [CLIENT_SECRET, EXTRA_SECRET, BEARER_SECRET, ...hostile.tokensIssued];
+  const secrets = () => [...hostile.tokensIssued, CLIENT_SECRET, EXTRA_SECRET, BEARER_SECRET];
   const expectNoSecret = (seen: string) => {
     for (const secret of secrets()) for (const form of formsOf(secret)) expect(seen, `a form of ${secret.slice(0, 12)}…: ${form}`).not.toContain(form);
   };
@@ -151,11 +151,11 @@ describe('no upstream secret reaches an MCP client or the request log, in any en
       const progress: string[] = [];
       const result = await client.callTool({ name: `${server}__echo_headers`, arguments: {} }, undefined, { onprogress: (p) => progress.push(JSON.stringify(p)) });
       const seen = JSON.stringify(result);
+      expect(progress.length).toBe(1);
+      expectNoSecret(seen + progress.join('\n'));
       // The upstream answered (the credentials it needs reached it) and what is not secret passes.
       expect(seen).toContain('[redacted]');
       expect(seen).toContain('mcp-protocol-version');
-      expect(progress.length).toBe(1);
-      expectNoSecret(seen + progress.join('\n'));
       const error = await client.callTool({ name: `${server}__fail_with_headers`, arguments: {} }).catch((e: Error) => e);
       expect(error).toBeInstanceOf(Error);
       expect(String((error as Error).message)).toMatch(/bad call, I was sent/);
@@ -170,13 +170,19 @@ describe('no upstream secret reaches an MCP client or the request log, in any en
       const client = await connect(gateway, key, `/mcp/${server}`);
       const read = await client.readResource({ uri: 'file:///headers.txt' });
       const prompt = await client.getPrompt({ name: 'headers' });
-      expect(JSON.stringify(read)).toContain('[redacted]');
       expectNoSecret(JSON.stringify(read) + JSON.stringify(prompt));
+      expect(JSON.stringify(read)).toContain('[redacted]');
       await client.close();
     }
   });
 
   it('the request log detail bodies and error messages of MCP calls hold no form of a secret', async () => {
+    const client = await connect(gateway, key, '/mcp');
+    for (const server of ['oauth', 'bearer']) {
+      await client.callTool({ name: `${server}__echo_headers`, arguments: {} });
+      await client.callTool({ name: `${server}__fail_with_headers`, arguments: {} }).catch(() => undefined);
+    }
+    await client.close();
     const list = await admin(gateway, 'GET', '/requests?family=mcp&limit=50');
     expect(list.status).toBe(200);
     const ids = (list.json.data as Array<{ id: string }>).map((row) => row.id);
@@ -187,8 +193,8 @@ describe('no upstream secret reaches an MCP client or the request log, in any en
       expect(detail.status).toBe(200);
       details += detail.text;
     }
-    expect(details).toContain('[redacted]');
     expectNoSecret(details);
+    expect(details).toContain('[redacted]');
   });
 
   it('a re-minted OAuth token is masked too', async () => {
