@@ -22,4 +22,11 @@ describe('redaction by value (issue 34)', () => {
     expect(message).not.toMatch(/fe80|2001:db8|\/srv|eyJ/);
     expect(message).toContain('12:30:45 in std::vector and [host]');
   });
+
+  it('removes a credential holding quotes and backslashes JSON-escaped, URL-encoded and in base64 too (issue 44)', () => {
+    const secret = 'vllm-"tok\\en-Q7r2';
+    const quoted = buildChannelRedactor({ secrets: [secret], baseUrl: undefined });
+    const forms = [JSON.stringify({ key: secret }), encodeURIComponent(secret), Buffer.from(`user:${secret}`).toString('base64')];
+    expect(forms.map(quoted)).toEqual(['{"key":"[redacted]"}', '[redacted]', '[redacted]']);
+  });
 });
