@@ -20,7 +20,7 @@ describe('vendor azure-openai (issue 30)', () => {
     gateway = await startTestGateway({
       file: {
         models: [
-          ...['az-gpt4o', 'az-filtered', 'az-busy', 'azv1-gpt4o', 'azv1-resp', 'az-resp', 'az-broken', 'az-runtime', 'az-sim'].map((id) => ({ id, kind: 'chat' as const })),
+          ...['az-gpt4o', 'az-filtered', 'az-busy', 'azv1-gpt4o', 'azv1-resp', 'az-resp', 'az-broken', 'az-runtime', 'az-sim', 'azv1-echo'].map((id) => ({ id, kind: 'chat' as const })),
           { id: 'az-embed', kind: 'embedding' },
           { id: 'az-image', kind: 'image' },
         ],
@@ -32,7 +32,7 @@ describe('vendor azure-openai (issue 30)', () => {
           {
             name: 'azure-v1-entra', vendor: 'azure-openai', base_url: azure.url, authority_host: azure.url,
             tenant_id: ENTRA.tenant, client_id: ENTRA.clientId, client_secret: ENTRA.clientSecret,
-            models: { 'azv1-gpt4o': 'gpt4o-prod', 'azv1-resp': 'gpt4o-prod' },
+            models: { 'azv1-gpt4o': 'gpt4o-prod', 'azv1-resp': 'gpt4o-prod', 'azv1-echo': 'echo-auth' },
           },
           { name: 'azure-sim', vendor: 'azure-openai', models: { 'az-sim': 'gpt-4o' } },
           { name: 'azure-preview', vendor: 'azure-openai', base_url: azure.url, api_key: AZURE_KEY, api_version: RESPONSES_API_VERSION, models: { 'az-resp': 'gpt4o-prod' } },
@@ -111,6 +111,19 @@ describe('vendor azure-openai (issue 30)', () => {
     expect(response.json.error.message).toContain('invalid_client');
     expect(response.text).not.toContain('not-the-secret-at-all');
     expect(response.text).not.toContain(ENTRA.clientId);
+  });
+
+  it('an upstream error quoting the minted Entra token shows it to no client, request log or channel view (issue 44)', async () => {
+    const response = await call(gateway, 'POST', '/v1/chat/completions', { model: 'azv1-echo', messages: [{ role: 'user', content: 'Hi' }] });
+    expect(response.status).toBe(400);
+    expect(azure.issued.length).toBeGreaterThan(0);
+    const entries = await admin(gateway, 'GET', '/requests?limit=1');
+    const detail = await admin(gateway, 'GET', `/requests/${entries.json.data[0].id}`);
+    expect(detail.status).toBe(200);
+    const channel = await admin(gateway, 'GET', '/channels/azure-v1-entra');
+    for (const token of azure.issued) {
+      for (const seen of [response.text, detail.text, channel.text]) expect(seen).not.toContain(token);
+    }
   });
 
   it("content filter: a filtered completion finishes with content_filter; a filtered prompt is a clear 400", async () => {

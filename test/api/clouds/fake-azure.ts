@@ -14,7 +14,7 @@ export const ENTRA = { tenant: 'tenant-1111', clientId: 'client-2222', clientSec
 /** A second tenant of the same app registration (a fresh token cache key in the tests). */
 export const OTHER_TENANT = 'tenant-4444';
 /** Deployments this resource has, and the model each runs. */
-const DEPLOYMENTS = new Set(['gpt4o-prod', 'filtered', 'busy', 'embed-small', 'image-gen']);
+const DEPLOYMENTS = new Set(['gpt4o-prod', 'filtered', 'busy', 'embed-small', 'image-gen', 'echo-auth']);
 export const USAGE = { prompt_tokens: 11, completion_tokens: 5, total_tokens: 16 };
 
 export interface FakeAzure {
@@ -23,6 +23,8 @@ export interface FakeAzure {
   /** Every API request: path, query, auth kind, body. */
   seen: { path: string; query: Record<string, string>; auth: 'api-key' | 'bearer'; body: any }[];
   tokenLifetimeS: number;
+  /** Every Entra token it issued. */
+  issued: string[];
   close(): Promise<void>;
 }
 
@@ -36,6 +38,7 @@ export async function startFakeAzure(): Promise<FakeAzure> {
     mints: 0,
     seen: [],
     tokenLifetimeS: 3600,
+    issued: [],
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
   const error = (res: ServerResponse, status: number, code: string, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) => {
@@ -66,6 +69,7 @@ export async function startFakeAzure(): Promise<FakeAzure> {
       fake.mints++;
       const issued = `entra-token-${fake.mints}-${Math.random().toString(36).slice(2)}`;
       tokens.set(issued, Date.now() + fake.tokenLifetimeS * 1000);
+      fake.issued.push(issued);
       json(res, { token_type: 'Bearer', expires_in: fake.tokenLifetimeS, ext_expires_in: fake.tokenLifetimeS, access_token: issued });
       return;
     }
@@ -99,6 +103,8 @@ export async function startFakeAzure(): Promise<FakeAzure> {
     }
     if (!DEPLOYMENTS.has(deployment)) return error(res, 404, 'DeploymentNotFound', 'The API deployment for this resource does not exist.');
 
+    // A deployment whose errors quote the credential it got (issue 44: a minted token is masked too).
+    if (deployment === 'echo-auth') return error(res, 400, 'BadRequest', `Token ${bearer} may not call this deployment (headers ${JSON.stringify(req.headers)})`);
     if (deployment === 'busy' && busyCalls++ % 2 === 0) {
       return error(res, 429, '429', 'Requests to the ChatCompletions_Create Operation under Azure OpenAI API version 2024-10-21 have exceeded call rate limit. Please retry after 30 seconds.', {}, { 'retry-after': '30', 'retry-after-ms': '20' });
     }
