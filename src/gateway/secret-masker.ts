@@ -99,16 +99,20 @@ function encodedFormsPattern(value: string): string {
 const JSON_SHORT_ESCAPES: Readonly<Record<string, string>> = { '\n': 'n', '\r': 'r', '\t': 't', '\b': 'b', '\f': 'f' };
 const HTML_NAMED: Readonly<Record<string, string>> = { '"': '&quot;', '&': '&amp;', '<': '&lt;', '>': '&gt;', "'": '&apos;' };
 
+/** A backslash in a pattern. */
+const BACKSLASHES = '\\\\';
+
 /** Every form one character takes in JSON (nested escapes too), HTML and percent-encoded text. */
 function charForms(char: string): string[] {
   const forms: string[] = [];
-  // `\\*` before `"` and `/`: escaped once (`\"`), or inside JSON held as a JSON string (`\\\"`).
-  if (char === '"' || char === '/') forms.push(`\\\\*${escapeRegExp(char)}`);
-  else if (char === '\\') forms.push('\\\\+');
+  // Backslashes before `"` and `/`: escaped once (`\"`), or inside JSON held as a JSON string (`\\\"`).
+  // Bounded (three levels of nesting), so a long run of backslashes costs no backtracking.
+  if (char === '"' || char === '/') forms.push(`${BACKSLASHES}{0,7}${escapeRegExp(char)}`);
+  else if (char === '\\') forms.push(`${BACKSLASHES}{1,8}`);
   else forms.push(escapeRegExp(char));
-  if (JSON_SHORT_ESCAPES[char]) forms.push(`\\\\+${JSON_SHORT_ESCAPES[char]}`);
+  if (JSON_SHORT_ESCAPES[char]) forms.push(`${BACKSLASHES}{1,4}${JSON_SHORT_ESCAPES[char]}`);
   const units: string[] = [];
-  for (let i = 0; i < char.length; i++) units.push(`\\\\+u${char.charCodeAt(i).toString(16).padStart(4, '0')}`);
+  for (let i = 0; i < char.length; i++) units.push(`${BACKSLASHES}{1,4}u${char.charCodeAt(i).toString(16).padStart(4, '0')}`);
   forms.push(units.join(''));
   forms.push([...Buffer.from(char, 'utf8')].map((byte) => `%${byte.toString(16).padStart(2, '0')}`).join(''));
   if (char === ' ') forms.push('\\+');

@@ -79,3 +79,12 @@ describe('minted tokens are masked by every channel redactor, and recompiled onl
     expect(mintedSecrets.values(0).filter((value) => !before.has(value)).sort()).toEqual(Object.values(keys).sort());
   });
 });
+
+describe('a hostile text costs no backtracking (issue 44)', () => {
+  it('a long run of backslashes and quotes against secrets that start with them', () => {
+    const mask = compileMasker(['\\"lead-secret-1', '"\\quote-secret-2']);
+    const text = `${'\\'.repeat(200_000)}${'"'.repeat(200_000)}\\"lead-secret-1`;
+    // Linear: a quadratic pattern would take minutes on this text.
+    expect(mask(text).endsWith('[redacted]')).toBe(true);
+  });
+});
