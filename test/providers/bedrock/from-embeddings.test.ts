@@ -3,6 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startTestGateway, TEST_KEY, type TestGateway } from '../../helpers/gateway.js';
 import { createKey } from '../../helpers/admin.js';
 import { startFakeBedrock, type FakeAnswer, type FakeBedrock, type FakeCall } from './fake-bedrock.js';
+import { bedrock } from '../../../src/providers/bedrock/index.js';
+import { loadCases } from '../../helpers/golden.js';
+import { runPairCase, type GoldenPair } from '../../helpers/golden-pair.js';
 
 const REGION = 'us-west-2';
 const KEYS = { accessKeyId: 'AKIAFAKEBEDROCKEMBED1', secretAccessKey: 'fake/Embed+Secret/0123456789abcdefghijklmn' };
@@ -114,4 +117,17 @@ describe('Bedrock embeddings (issue 30): Titan and Cohere through InvokeModel, S
     expect(response.status).toBe(400);
     expect((response.json as { error: { param: string } }).error.param).toBe('input');
   });
+});
+
+/** Every embeddings-* case under test/fixtures/bedrock/ through the pure InvokeModel embeddings translator. */
+describe('embeddings → Bedrock InvokeModel golden cases (issue 43)', () => {
+  const cases = loadCases('bedrock', (name) => name.startsWith('embeddings-'));
+
+  it('covers Titan v2, its size rule and Cohere', () => {
+    expect(cases.map((c) => c.name)).toEqual(['embeddings-cohere-base64', 'embeddings-titan-dimensions-refused', 'embeddings-titan-v2']);
+  });
+
+  for (const golden of cases) {
+    it(`${golden.name}: ${golden.meta.description}`, () => runPairCase(golden, bedrock.pairs.embeddings as GoldenPair));
+  }
 });

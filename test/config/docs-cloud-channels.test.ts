@@ -2,10 +2,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfigFile } from '../../../src/config/load.js';
-import { call, startTestGateway } from '../../helpers/gateway.js';
+import { loadConfigFile } from '../../src/config/load.js';
+import { call, startTestGateway } from '../helpers/gateway.js';
 
-const ROOT = join(import.meta.dirname, '..', '..', '..');
+const ROOT = join(import.meta.dirname, '..', '..');
 const ENV = {
   AWS_ACCESS_KEY_ID: 'AKIADOCS', AWS_SECRET_ACCESS_KEY: 'docs-secret', AZURE_OPENAI_API_KEY: 'docs-azure-key',
   AZURE_TENANT_ID: 'docs-tenant', AZURE_CLIENT_ID: 'docs-client', AZURE_CLIENT_SECRET: 'docs-client-secret', VERTEX_SERVICE_ACCOUNT_JSON: '{"type":"service_account"}',

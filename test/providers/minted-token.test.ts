@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MintedTokenCache } from '../../../src/providers/minted-token.js';
-import { GatewayError } from '../../../src/errors.js';
+import { MintedTokenCache } from '../../src/providers/minted-token.js';
+import { GatewayError } from '../../src/errors.js';
 
 /** The token cache the cloud vendors share (issue 30): one mint per credentials, renewed early, failures not kept. */
 describe('MintedTokenCache', () => {
