@@ -33,6 +33,8 @@ export interface GoldenPairMeta {
 export interface GoldenPair {
   toUpstream(req: never, ctx: TranslateContext): UpstreamCall;
   fromUpstream(res: unknown, ctx: TranslateContext): { body: unknown; usage: unknown };
+  fromUpstreamText?(text: string, ctx: TranslateContext): { text: string; usage: unknown } | undefined;
+  fromUpstreamChunks?(chunks: Buffer[], ctx: TranslateContext): { chunks: Buffer[]; usage: unknown } | undefined;
   createStreamTranslator?(ctx: TranslateContext): StreamTranslator;
   createStreamDecoder?(ctx: TranslateContext): StreamBytesDecoder;
   fromUpstreamError(status: number, body: unknown): GatewayError;
@@ -82,11 +84,30 @@ export async function runPairCase(golden: GoldenCase, pair: GoldenPair, options:
     const { body, usage } = pair.fromUpstream(golden.json('upstream-response.json'), ctx);
     expectGolden(golden, 'client-response.json', body);
     expectGolden(golden, 'usage.json', usage);
+    expectFastPathsAgree(golden, pair, ctx);
   } else if (isUpstreamAnswered) {
     const { out, usage, error } = await translateStream(pair, ctx, bytes ? decodeReads(pair, ctx, bytes) : golden.text('upstream-stream.sse')!);
     await expectGoldenStream(golden, out);
     expectGolden(golden, 'usage.json', usage ?? null);
     if (error || golden.has('client-error.json')) expectGolden(golden, 'client-error.json', error ? errorView(error) : null);
+  }
+}
+
+/**
+ * The same answer through the pair's text and chunk fast paths (what dispatch tries first), where
+ * they take it: the client must get the same body and usage whichever path ran.
+ */
+function expectFastPathsAgree(golden: GoldenCase, pair: GoldenPair, ctx: TranslateContext): void {
+  const text = golden.text('upstream-response.json')!;
+  const fromChunks = pair.fromUpstreamChunks?.([Buffer.from(text)], ctx);
+  if (fromChunks) {
+    expect(JSON.parse(Buffer.concat(fromChunks.chunks).toString('utf8'))).toEqual(golden.json('client-response.json'));
+    expect(fromChunks.usage).toEqual(golden.json('usage.json'));
+  }
+  const fromText = pair.fromUpstreamText?.(text, ctx);
+  if (fromText) {
+    expect(JSON.parse(fromText.text)).toEqual(golden.json('client-response.json'));
+    expect(fromText.usage).toEqual(golden.json('usage.json'));
   }
 }
 
