@@ -18,6 +18,7 @@ describe('Vertex AI pairs: golden cases (issue 43)', () => {
       'chat-claude',
       'chat-claude-stream',
       'chat-error-claude-overloaded',
+      'chat-error-claude-quota-google-shaped',
       'chat-error-invalid-argument',
       'chat-error-permission-denied',
       'chat-error-resource-exhausted',
