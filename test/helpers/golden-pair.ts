@@ -49,7 +49,7 @@ export interface GoldenPairOptions {
   upstreamBytes?: ((golden: GoldenCase) => Buffer[] | undefined) | undefined;
 }
 
-export function contextOf(golden: GoldenCase): TranslateContext {
+function contextOf(golden: GoldenCase): TranslateContext {
   const meta = golden.meta as GoldenCase['meta'] & GoldenPairMeta;
   const ctx = goldenContext(golden.meta.context);
   if (meta.clientTextPassThrough) ctx.passThrough = { ...ctx.passThrough, text: golden.text('client-request.json')! };
