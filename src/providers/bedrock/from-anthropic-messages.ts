@@ -55,7 +55,7 @@ export const anthropicMessagesToBedrock: TranslatorPair<AnthropicMessagesRequest
     return {
       onEvent(event: SseEvent): OutEvent[] {
         if (event.event === 'exception') throw bedrockStreamError(event.data);
-        return inner.onEvent(event);
+        return inner.onEvent(event.event === 'message_stop' ? withoutInvocationMetrics(event) : event);
       },
       onEnd: () => inner.onEnd(),
       usage: () => inner.usage(),
@@ -65,6 +65,26 @@ export const anthropicMessagesToBedrock: TranslatorPair<AnthropicMessagesRequest
   createStreamDecoder: createEventStreamDecoder,
   fromUpstreamError: bedrockUpstreamError,
 };
+
+const INVOCATION_METRICS = 'amazon-bedrock-invocationMetrics';
+
+/**
+ * Bedrock adds its invocation metrics to Claude's last event (clouds.md §2 "Claude via
+ * InvokeModel"); Anthropic's message_stop carries none (anthropic.md), and the client is not told
+ * which cloud served it.
+ */
+function withoutInvocationMetrics(event: SseEvent): SseEvent {
+  if (!event.data.includes(INVOCATION_METRICS)) return event;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(event.data);
+  } catch {
+    return event;
+  }
+  if (!parsed || typeof parsed !== 'object') return event;
+  const { [INVOCATION_METRICS]: _metrics, ...rest } = parsed as Record<string, unknown>;
+  return { ...event, data: JSON.stringify(rest) };
+}
 
 /** The client's body as sent (its text, so nothing is re-typed on the way), else the validated request. */
 function clientBody(req: AnthropicMessagesRequest, ctx: TranslateContext): Record<string, unknown> {
