@@ -1,8 +1,10 @@
+import type { Dispatcher } from 'undici';
 import { JSONRPCNotificationSchema, type JSONRPCNotification } from '@modelcontextprotocol/sdk/types.js';
 import { parseSse } from '../../sse/parse.js';
 import type { McpServer } from './server-store.js';
 import type { UpstreamSessionRef } from './session-store.js';
 import type { McpHealth } from './health.js';
+import { fetchThrough } from './upstream-fetch.js';
 
 /** An upstream's open server-to-client stream: `ended` settles when the upstream closes it or `signal` aborts. */
 export interface UpstreamListening {
@@ -18,7 +20,7 @@ export interface UpstreamListening {
  * for nobody. Undefined when the upstream offers no stream (405) or cannot be reached.
  */
 export async function listenUpstream(
-  parts: { credentials: Record<string, string>; health: McpHealth; timeoutMs: number },
+  parts: { credentials: Record<string, string>; health: McpHealth; timeoutMs: number; dispatcher: Dispatcher },
   server: McpServer,
   ref: UpstreamSessionRef,
   signal: AbortSignal,
@@ -30,7 +32,7 @@ export async function listenUpstream(
   const timer = setTimeout(() => opening.abort(), parts.timeoutMs);
   let response: Response;
   try {
-    response = await fetch(server.url, { method: 'GET', headers, signal: AbortSignal.any([signal, opening.signal]) });
+    response = await fetchThrough(parts.dispatcher, server.url, { method: 'GET', headers, signal: AbortSignal.any([signal, opening.signal]) });
   } catch {
     if (!signal.aborted) parts.health.failed(server.name, `MCP server '${server.name}': its server-to-client stream could not be opened`);
     return undefined;
