@@ -18,6 +18,8 @@ export interface HostileMcpUpstream {
   huge: { written: number; cutOff: boolean }[];
   /** Bytes the next `huge` call answers with. */
   hugeBytes: number;
+  /** When set, a GET stream sends one event of `hugeBytes` (recorded in `huge` too). */
+  hugeEventOnGet: boolean;
   close(): Promise<void>;
 }
 
@@ -31,7 +33,7 @@ export const HOSTILE_TOOL_NAMES = ['<img src=x onerror=alert(1)>', 'javascript:a
  * gateway hung up is known), resources and prompts, GET streams and DELETE counted.
  */
 export async function startHostileMcpUpstream(options: { hugeBytes?: number } = {}): Promise<HostileMcpUpstream> {
-  const state: HostileMcpUpstream = { url: '', initializations: 0, deleted: [], live: new Set(), openStreams: 0, methods: [], huge: [], hugeBytes: options.hugeBytes ?? 1024 * 1024, close: async () => undefined };
+  const state: HostileMcpUpstream = { url: '', initializations: 0, deleted: [], live: new Set(), openStreams: 0, methods: [], huge: [], hugeBytes: options.hugeBytes ?? 1024 * 1024, hugeEventOnGet: false, close: async () => undefined };
   const json = (res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
     res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
 
@@ -54,14 +56,15 @@ export async function startHostileMcpUpstream(options: { hugeBytes?: number } = 
     }
   };
 
-  /** A JSON-RPC answer of about `bytes`, written piece by piece with backpressure. */
-  const writeHuge = (res: ServerResponse, id: unknown, bytes: number) => {
+  /** A JSON-RPC answer (or an SSE event) of about `bytes`, written piece by piece with backpressure. */
+  const writeHuge = (res: ServerResponse, id: unknown, bytes: number, sse = false) => {
     const record = { written: 0, cutOff: false };
     state.huge.push(record);
-    const head = Buffer.from(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text":"`);
-    const tail = Buffer.from('"}]}}');
+    const message = `{"jsonrpc":"2.0","${sse ? 'method":"notifications/message","params":{"data' : `id":${JSON.stringify(id)},"result":{"content":[{"type":"text","text`}":"`;
+    const head = Buffer.from(sse ? `data: ${message}` : message);
+    const tail = Buffer.from(sse ? '"}}\n\n' : '"}]}}');
     const piece = Buffer.alloc(64 * 1024, 'a');
-    res.writeHead(200, { 'content-type': 'application/json' });
+    if (!res.headersSent) res.writeHead(200, { 'content-type': 'application/json' });
     res.on('close', () => (record.cutOff = !res.writableFinished));
     res.write(head);
     const pump = () => {
@@ -90,6 +93,7 @@ export async function startHostileMcpUpstream(options: { hugeBytes?: number } = 
       res.on('close', () => state.openStreams--);
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
       res.write(': open\n\n');
+      if (state.hugeEventOnGet) writeHuge(res, null, state.hugeBytes, true);
       return;
     }
     const chunks: Buffer[] = [];

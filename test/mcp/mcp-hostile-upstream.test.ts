@@ -102,6 +102,26 @@ describe('MCP gateway against a hostile upstream', () => {
     expect(row).toMatchObject({ outcome: 'error', status: 502, error_code: 'upstream_bad_response' });
   });
 
+  it('an upstream GET stream event over max_result_bytes ends that stream, connection closed', async () => {
+    const key = await createKey(gateway, { name: 'huge-event', mcp: { hostile: null } });
+    const opened = await post(gateway, key.key, '/mcp/hostile', initialize);
+    const sessionId = opened.headers.get('mcp-session-id')!;
+    await opened.body?.cancel();
+    hostile.hugeBytes = 8 * 1024 * 1024;
+    hostile.hugeEventOnGet = true;
+    const records = hostile.huge.length;
+    try {
+      const stream = await fetch(`${gateway.url}/mcp/hostile`, { headers: { authorization: `Bearer ${key.key}`, accept: 'text/event-stream', 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18' } });
+      expect(stream.status).toBe(200);
+      // The gateway stops reading past the bound and hangs up; the client's stream ends with it.
+      await vi.waitFor(() => expect(hostile.huge[records]?.cutOff).toBe(true), { timeout: 5_000 });
+      expect(hostile.huge[records]!.written).toBeLessThan(hostile.hugeBytes);
+      expect(await stream.text()).toMatch(/^: stream open/);
+    } finally {
+      hostile.hugeEventOnGet = false;
+    }
+  });
+
   it('a key with max_parallel_requests 1 calls tools: the request holds its one slot (the admission gate)', async () => {
     const key = await createKey(gateway, { name: 'one-at-a-time', max_parallel_requests: 1, mcp: { hostile: ['echo'] } });
     const { client } = await connect(gateway, key.key);

@@ -129,7 +129,7 @@ export class McpUpstreams {
       this.health.failed(server.name, this.explain(server, error).message);
       return undefined;
     }
-    return listenUpstream({ credentials, health: this.health, timeoutMs: server.timeout_ms ?? DEFAULT_MCP_TIMEOUT_MS, dispatcher: this.options.dispatcher }, server, ref, signal, onNotification);
+    return listenUpstream({ credentials, health: this.health, timeoutMs: server.timeout_ms ?? DEFAULT_MCP_TIMEOUT_MS, dispatcher: this.options.dispatcher, maxEventBytes: this.maxResultBytes(server) }, server, ref, signal, onNotification);
   }
 
   /** Ends an upstream session (the client's DELETE); an upstream that refuses is left to expire it. */
