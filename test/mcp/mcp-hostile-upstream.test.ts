@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { DEFAULT_TIMEOUTS } from '../../src/gateway/channel.js';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { admin, createKey } from '../helpers/admin.js';
 import { HOSTILE_TOOL_NAMES, startHostileMcpUpstream, type HostileMcpUpstream } from '../helpers/hostile-mcp-upstream.js';
@@ -96,6 +97,8 @@ describe('MCP gateway against a hostile upstream', () => {
     // The same session goes on.
     expect((await client.callTool({ name: 'hostile__echo', arguments: {} })).content).toEqual([{ type: 'text', text: 'called echo' }]);
     await client.close();
+    // Upstream MCP calls went through the gateway's shared undici agent (its pools, connect timeout), not the global fetch's.
+    expect(Object.keys(gateway.deps.upstream.agent(DEFAULT_TIMEOUTS.connectMs).stats)).toContain(new URL(hostile.url).origin);
     await gateway.deps.usage.flush();
     const row = await gateway.deps.db.selectFrom('usage_events').selectAll().where('family', '=', 'mcp').where('model', '=', 'hostile__huge').executeTakeFirstOrThrow();
     // Codes of the GW_* catalogue (GW_UPSTREAM_BAD_RESPONSE), not ad-hoc ones.
