@@ -10,6 +10,7 @@ import { KeyStore } from './keys/key-store.js';
 import { KeyCacheBus } from './keys/key-cache-bus.js';
 import { ensureAdminToken, ensureBootstrapKey } from './keys/bootstrap.js';
 import { UpstreamClient } from './gateway/upstream-client.js';
+import { DEFAULT_TIMEOUTS } from './gateway/channel.js';
 import type { GatewayDeps } from './gateway-deps.js';
 import { connectRedis } from './db/redis.js';
 import { UsageRecorder } from './usage/usage-recorder.js';
@@ -165,7 +166,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     throw error;
   }
   const { catalog, prices, sync: catalogSync } = runtime;
-  const upstream = new UpstreamClient();
+  const upstream = new UpstreamClient({ maxBodyBytes: config.maxUpstreamBodyBytes });
   const routing = config.file.routing ?? {};
   const instanceId = UsageJournal.instanceName();
   const instances = redis
@@ -203,12 +204,17 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   runtime.attach(channelControl);
   const mcpDeps = () => {
     const health = new McpHealth();
-    return {
-      servers: new McpServerStore(db, runtime.channelStore.box, config.file.mcp_servers ?? []),
-      sessions: new McpSessionStore(db),
-      upstreams: new McpUpstreams(new McpUpstreamAuth(), health),
-      health,
-    };
+    // Upstream MCP calls share the channels' agent (its pools and connect timeout).
+    const dispatcher = upstream.agent(DEFAULT_TIMEOUTS.connectMs);
+    const servers = new McpServerStore(db, runtime.channelStore.box, config.file.mcp_servers ?? []);
+    const upstreams = new McpUpstreams(new McpUpstreamAuth(dispatcher), health, { dispatcher, maxResultBytes: config.mcpMaxResultBytes });
+    const sessions = new McpSessionStore(db, {
+      perKey: config.mcpSessionsPerKey,
+      idleMs: config.mcpSessionIdleMs,
+      // A session that ends without a client's DELETE (idle, over the key's cap) ends its upstream sessions too.
+      onEnded: (session) => void servers.all().then((all) => upstreams.endSessions(session.upstreams, all), () => undefined),
+    });
+    return { servers, sessions, upstreams, health };
   };
   const responseCache = new ResponseCache(db, config.file.cache, Date.now, chooseCacheStore(config, redis));
   await responseCache.start();

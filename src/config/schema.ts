@@ -195,6 +195,8 @@ export const McpServerSchema = Type.Object(
     tools: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 128 }), { uniqueItems: true, maxItems: 1000 })),
     /** Per upstream request, milliseconds (default 60000). */
     timeout_ms: Type.Optional(Type.Integer({ minimum: 100, maximum: 600_000 })),
+    /** Most bytes of one upstream answer (a tool result, a resource), counted as they arrive; default GATEWAY_MCP_MAX_RESULT_BYTES. */
+    max_result_bytes: Type.Optional(Type.Integer({ minimum: 1024, maximum: 1024 * 1024 * 1024 })),
     enabled: Type.Optional(Type.Boolean()),
   },
   { additionalProperties: false },
@@ -322,6 +324,14 @@ export interface GatewayConfig {
   maxBodyBytesInFlight?: number;
   /** GATEWAY_MAX_BODY_BYTES_PER_KEY: of those, what one API key may hold; past it, 429 for that key. Default: an eighth. */
   maxBodyBytesPerKey?: number;
+  /** GATEWAY_MAX_UPSTREAM_BODY_BYTES: most bytes of an upstream body the gateway reads whole (non-streamed answers, error bodies). */
+  maxUpstreamBodyBytes?: number;
+  /** GATEWAY_MCP_MAX_RESULT_BYTES: most bytes of one upstream MCP answer, for servers without max_result_bytes. */
+  mcpMaxResultBytes?: number;
+  /** GATEWAY_MCP_SESSIONS_PER_KEY: MCP sessions one key holds at once; a new one ends its least recently used. */
+  mcpSessionsPerKey?: number;
+  /** GATEWAY_MCP_SESSION_IDLE_MS: an MCP session unused this long ends (its upstream sessions with it). */
+  mcpSessionIdleMs?: number;
   /** GATEWAY_SHUTDOWN_TIMEOUT_MS: how long a stop waits for in-flight requests and streams. */
   shutdownTimeoutMs?: number;
   /** GATEWAY_CORS_ORIGINS: origins browsers may call from (`*` for any); empty: CORS off. */

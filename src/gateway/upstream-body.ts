@@ -1,4 +1,5 @@
 import type { StreamBytesDecoder } from '../contracts/translator.js';
+import { GatewayError } from '../errors.js';
 
 /** Above this many unread bytes the upstream socket is paused until the reader catches up. */
 const HIGH_WATER_BYTES = 64 * 1024;
@@ -28,7 +29,11 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
   /** Non-SSE streams (decodeWith): each read comes out as the SSE text of its complete frames. */
   private decoder: StreamBytesDecoder | undefined;
 
-  constructor(private readonly flow: FlowControl) {}
+  constructor(
+    private readonly flow: FlowControl,
+    /** Most bytes `text`, `json` and `allChunks` gather: past it the exchange is aborted (streamed reads are not counted). */
+    private readonly maxWholeBytes = Number.POSITIVE_INFINITY,
+  ) {}
 
   /**
    * Reads from now on come out through `decoder` (a binary event stream as SSE text); a read that
@@ -116,16 +121,40 @@ export class UpstreamBody implements AsyncIterable<Buffer> {
    * The whole body as the chunks it arrived in, uncopied: a body of megabytes is handled without
    * joining it (embeddings). They may be views of the connection's read buffers: not to be edited.
    */
-  async allChunks(): Promise<Buffer[]> {
+  async allChunks(limit = this.maxWholeBytes): Promise<Buffer[]> {
     const parts: Buffer[] = [];
+    let bytes = 0;
     for (;;) {
       const taken = this.decoder ? this.read() : this.take();
       if (Buffer.isBuffer(taken)) parts.push(taken);
       else if (taken) for (const chunk of taken) parts.push(chunk);
       else if (this.finished) break;
       else await this.readable();
+      if (taken) {
+        bytes += Buffer.isBuffer(taken) ? taken.length : taken.reduce((sum, chunk) => sum + chunk.length, 0);
+        if (bytes > limit) {
+          this.destroy();
+          throw new GatewayError('GW_UPSTREAM_BAD_RESPONSE', `The upstream provider's answer was larger than ${limit} bytes`);
+        }
+      }
     }
     return parts;
+  }
+
+  /** At most the first `limit` bytes, as text; the rest is not read (the exchange is aborted). */
+  async head(limit: number): Promise<string> {
+    const parts: Buffer[] = [];
+    let bytes = 0;
+    while (bytes < limit) {
+      const taken = this.read();
+      if (taken) {
+        parts.push(taken);
+        bytes += taken.length;
+      } else if (this.finished) break;
+      else await this.readable();
+    }
+    if (!this.finished) this.destroy();
+    return Buffer.concat(parts).subarray(0, limit).toString('utf8');
   }
 
   async json(): Promise<unknown> {

@@ -12,6 +12,11 @@ export interface UpstreamResponse {
   body: UpstreamBody;
 }
 
+/** The most bytes of an upstream body read whole (GATEWAY_MAX_UPSTREAM_BODY_BYTES): a large batch of embeddings fits. */
+export const DEFAULT_MAX_UPSTREAM_BODY_BYTES = 256 * 1024 * 1024;
+/** An error body is read this far at most: enough for any vendor's message. */
+const ERROR_BODY_BYTES = 64 * 1024;
+
 /** Serialised request bodies longer than this (about 1 MB) reach undici in a later turn of the event loop. */
 const LARGE_BODY_CHARS = 1024 * 1024;
 
@@ -27,10 +32,15 @@ export class UpstreamClient {
   /** Told of every attempt: seconds to the response headers, and '2xx'…'5xx' or 'error' (metrics). */
   observer: ((channel: string, seconds: number, outcome: string) => void) | undefined;
 
-  constructor(private readonly options: { connections?: number | null } = {}) {}
+  constructor(private readonly options: { connections?: number | null; maxBodyBytes?: number | undefined } = {}) {}
 
   private dispatcherFor(channel: Channel): Agent {
-    let agent = this.agents.get(channel.timeouts.connectMs);
+    return this.agent(channel.timeouts.connectMs);
+  }
+
+  /** The shared agent of this connect timeout: also what upstream MCP calls go through. */
+  agent(connectMs: number): Agent {
+    let agent = this.agents.get(connectMs);
     if (!agent) {
       agent = new Agent({
         // No cap by default: long streams must not queue behind each other for a connection.
@@ -38,9 +48,9 @@ export class UpstreamClient {
         keepAliveTimeout: 30_000,
         keepAliveMaxTimeout: 600_000,
         pipelining: 1,
-        connect: { timeout: channel.timeouts.connectMs },
+        connect: { timeout: connectMs },
       });
-      this.agents.set(channel.timeouts.connectMs, agent);
+      this.agents.set(connectMs, agent);
     }
     return agent;
   }
@@ -99,7 +109,7 @@ export class UpstreamClient {
 
   private dispatch(channel: Channel, origin: string, path: string, method: UpstreamCall['method'], headers: Record<string, string>, body: string | undefined, cancel: Cancellation): Promise<UpstreamResponse> {
     return new Promise((resolve, reject) => {
-      const exchange = new Exchange(channel, cancel, this.observer, resolve, reject);
+      const exchange = new Exchange(channel, cancel, this.observer, resolve, reject, this.options.maxBodyBytes ?? DEFAULT_MAX_UPSTREAM_BODY_BYTES);
       this.dispatcherFor(channel).dispatch(
         {
           origin,
@@ -146,6 +156,7 @@ class Exchange implements Dispatcher.DispatchHandler {
     private readonly observer: UpstreamClient['observer'],
     private readonly resolve: (response: UpstreamResponse) => void,
     private readonly reject: (error: unknown) => void,
+    private readonly maxBodyBytes: number,
   ) {
     this.timer = setTimeout(() => this.abort(new GatewayError('GW_UPSTREAM_TIMEOUT', 'The upstream provider timed out')), channel.timeouts.totalMs);
     this.firstByteTimer = setTimeout(() => this.abort(new GatewayError('GW_UPSTREAM_TIMEOUT', 'The upstream provider did not answer in time')), channel.timeouts.firstByteMs);
@@ -168,7 +179,7 @@ class Exchange implements Dispatcher.DispatchHandler {
     clearTimeout(this.firstByteTimer);
     this.lastReadAt = performance.now();
     this.armIdle(this.channel.timeouts.idleMs);
-    this.body = new UpstreamBody(controller);
+    this.body = new UpstreamBody(controller, this.maxBodyBytes);
     this.observer?.(this.channel.name, (performance.now() - this.sentAt) / 1000, `${Math.floor(statusCode / 100)}xx`);
     this.resolve({ status: statusCode, headers, body: this.body });
   }
@@ -223,10 +234,10 @@ export function toTransportError(error: unknown, channel: Channel): GatewayError
   return new GatewayError('GW_UPSTREAM_UNAVAILABLE', 'The upstream provider could not be reached', { cause: error });
 }
 
-/** Reads an upstream error body as JSON when it is JSON (bounded), for fromUpstreamError. */
+/** Reads an upstream error body as JSON when it is JSON (its first 64 KiB; the rest is not read), for fromUpstreamError. */
 export async function readErrorBody(body: UpstreamBody): Promise<unknown> {
-  const text = await body.text().catch(() => '');
-  const bounded = text.slice(0, 64 * 1024);
+  const text = await body.head(ERROR_BODY_BYTES).catch(() => '');
+  const bounded = text.slice(0, ERROR_BODY_BYTES);
   try {
     return JSON.parse(bounded) as unknown;
   } catch {

@@ -53,4 +53,10 @@ describe('configuration (issue 2 settings, issue 3 channels)', () => {
     expect(config.dataDir.endsWith('data')).toBe(true);
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
   });
+
+  it('reads the MCP and upstream body bounds (issue 44)', () => {
+    const env = { GATEWAY_MAX_UPSTREAM_BODY_BYTES: '1048576', GATEWAY_MCP_MAX_RESULT_BYTES: '65536', GATEWAY_MCP_SESSIONS_PER_KEY: '4', GATEWAY_MCP_SESSION_IDLE_MS: '60000' };
+    expect(loadConfig(env)).toMatchObject({ maxUpstreamBodyBytes: 1048576, mcpMaxResultBytes: 65536, mcpSessionsPerKey: 4, mcpSessionIdleMs: 60000 });
+    expect(() => loadConfig({ GATEWAY_MCP_SESSIONS_PER_KEY: 'many' })).toThrow(/GATEWAY_MCP_SESSIONS_PER_KEY/);
+  });
 });

@@ -29,6 +29,7 @@ export async function adminMcpServerRoutes(app: FastifyInstance, { opts }: { opt
       header_names: Object.keys(server.headers ?? {}),
       tools: server.tools ?? null,
       timeout_ms: server.timeout_ms ?? null,
+      max_result_bytes: server.max_result_bytes ?? null,
       health: {
         status: health.status,
         last_ok_at: health.lastOkAt === null ? null : new Date(health.lastOkAt).toISOString(),

@@ -18,6 +18,7 @@ export const PatchMcpServerBody = Type.Object(
     headers: Type.Optional(Nullable(fields.headers)),
     tools: Type.Optional(Nullable(fields.tools)),
     timeout_ms: Type.Optional(Nullable(fields.timeout_ms)),
+    max_result_bytes: Type.Optional(Nullable(fields.max_result_bytes)),
     enabled: Type.Optional(fields.enabled),
   },
   { additionalProperties: false },

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
@@ -8,7 +8,10 @@ import {
 import type { ApiKey } from '../../keys/key-store.js';
 import type { McpServer } from '../../gateway/mcp/server-store.js';
 import { DEFAULT_MCP_TIMEOUT_MS, UpstreamMcpError } from '../../gateway/mcp/upstream.js';
-import { mayCallTool, namespacedTool, splitToolName } from '../../gateway/mcp/tool-names.js';
+import { isSafeToolName, mayCallTool, namespacedTool, splitToolName } from '../../gateway/mcp/tool-names.js';
+import { catalogueCodeOf, MCP_ERROR } from '../../gateway/mcp/json-rpc-errors.js';
+import { ERRORS, GatewayError } from '../../errors.js';
+import { holdParallelSlot } from '../../plugins/admission-gate.js';
 import type { UpstreamSessionRef } from '../../gateway/mcp/session-store.js';
 import { limitsFor } from '../../ratelimit/policy.js';
 import { recordToolCall, type ToolCallRecord } from './tool-call-log.js';
@@ -17,6 +20,7 @@ import { toolCallSpanEnd, toolCallSpanStart } from '../../telemetry/tool-call-sp
 /** What one HTTP request to the MCP endpoint may reach. */
 export interface McpRequestScope {
   request: FastifyRequest;
+  reply: FastifyReply;
   key: ApiKey;
   /** The servers it may use: one for `/mcp/{server}`, those of its grant for `/mcp`. */
   servers: McpServer[];
@@ -26,9 +30,6 @@ export interface McpRequestScope {
   sessionId: string | undefined;
   upstreams: Record<string, UpstreamSessionRef>;
 }
-
-/** A JSON-RPC code for refusals by the gateway's own rules (rate limit, parallel cap). */
-const LIMITED = -32029;
 
 /**
  * The gateway as an MCP server for one HTTP request (issue 31), on the SDK's `Server`: the key's
@@ -70,6 +71,9 @@ export function buildGatewayServer(scope: McpRequestScope): Server {
       } while (cursor);
     });
     mcp.health.toolsSeen(upstream.name, tools.map((tool) => tool.name));
+    // Names outside MCP's characters (markup, `javascript:`) are left out, as tools/call refuses them.
+    const unsafe = tools.filter((tool) => !isSafeToolName(tool.name));
+    if (unsafe.length > 0) request.log.warn({ server: upstream.name, tools: unsafe.slice(0, 10).map((tool) => JSON.stringify(tool.name).slice(0, 200)), count: unsafe.length }, 'MCP server lists tools whose names are outside [A-Za-z0-9_.-]: left out of tools/list');
     return tools.filter((tool) => mayCallTool(key, upstream, tool.name));
   };
 
@@ -97,10 +101,10 @@ export function buildGatewayServer(scope: McpRequestScope): Server {
     if (!target || !allowed) {
       // Nothing reaches the upstream: the tool is outside what tools/list showed this key.
       const message = `Tool '${asked}' is not available to this API key`;
-      finish({ ...record, status: 403, outcome: 'denied', errorCode: 'permission_denied', errorMessage: message });
+      finish({ ...record, status: 403, outcome: 'denied', errorCode: ERRORS.GW_PERMISSION_DENIED.publicCode, errorMessage: message });
       throw new McpError(ErrorCode.InvalidParams, message);
     }
-    const release = await admitToolCall(request, key, record, finish);
+    await admitToolCall(request, scope.reply, key, record, finish);
     try {
       const progressToken = extra._meta?.progressToken;
       const answered = (await onUpstream(allowed, (client) =>
@@ -122,10 +126,8 @@ export function buildGatewayServer(scope: McpRequestScope): Server {
       return result;
     } catch (error) {
       const failure = error instanceof UpstreamMcpError ? error : undefined;
-      finish({ ...record, status: failure?.status ?? 502, outcome: 'error', errorCode: failure ? `mcp_${Math.abs(failure.code)}` : 'upstream_error', errorMessage: failure?.message ?? 'upstream call failed' });
+      finish({ ...record, status: failure?.status ?? 502, outcome: 'error', errorCode: ERRORS[failure ? catalogueCodeOf(failure.code) : 'GW_UPSTREAM_ERROR'].publicCode, errorMessage: failure?.message ?? 'upstream call failed' });
       throw failure ?? new McpError(ErrorCode.InternalError, `MCP server '${allowed.name}' call failed`);
-    } finally {
-      release();
     }
   });
 
@@ -143,26 +145,25 @@ export function buildGatewayServer(scope: McpRequestScope): Server {
 
 /**
  * A tool call counts against the key's requests per minute (its own `mcp` counter, tiers' `mcp`
- * or `default` entry) and its max parallel requests, like a model request. Returns the release.
+ * or `default` entry) and its max parallel requests, like a model request: the request's slot
+ * of the admission gate (plugins/admission-gate.ts), taken on its headers and given back at its end.
  */
-async function admitToolCall(request: FastifyRequest, key: ApiKey, record: ToolCallRecord, finish: (final: ToolCallRecord) => void): Promise<() => void> {
+async function admitToolCall(request: FastifyRequest, reply: FastifyReply, key: ApiKey, record: ToolCallRecord, finish: (final: ToolCallRecord) => void): Promise<void> {
   const { admission } = request.server;
   const refuse = (message: string): never => {
-    finish({ ...record, status: 429, outcome: 'rate_limited', errorCode: 'rate_limit_exceeded', errorMessage: message });
-    throw new McpError(LIMITED, message);
+    finish({ ...record, status: 429, outcome: 'rate_limited', errorCode: ERRORS.GW_RATE_LIMITED.publicCode, errorMessage: message });
+    throw new McpError(MCP_ERROR.limited, message);
   };
   const limits = limitsFor(key, 'mcp', request.server.gateway.config.file.tiers);
   if (limits.rpm !== null) {
     const taken = await admission.limiters.take('requests', `${key.id}:mcp`, limits.rpm, 1);
     if (!taken.admitted) refuse(`Rate limit of ${limits.rpm} requests per minute reached on this API key (${key.prefix}…); retry in ${Math.max(1, Math.ceil(taken.state.resetMs / 1000))} s`);
   }
-  if (key.maxParallel === null) return () => undefined;
-  const running = admission.parallel.get(key.id) ?? 0;
-  if (running >= key.maxParallel) refuse(`This API key (${key.prefix}…) already has ${key.maxParallel} requests in flight, its max_parallel_requests; retry when one ends`);
-  admission.parallel.set(key.id, running + 1);
-  return () => {
-    const left = (admission.parallel.get(key.id) ?? 1) - 1;
-    if (left <= 0) admission.parallel.delete(key.id);
-    else admission.parallel.set(key.id, left);
-  };
+  if (key.maxParallel === null || request.gw.parallelSlot) return;
+  try {
+    holdParallelSlot(request, reply, key, key.maxParallel);
+  } catch (error) {
+    if (error instanceof GatewayError) refuse(error.message);
+    throw error;
+  }
 }

@@ -2,8 +2,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { GatewayError } from '../../errors.js';
 import type { McpServer } from '../../gateway/mcp/server-store.js';
 import type { McpSession } from '../../gateway/mcp/session-store.js';
-import { serversForKey } from '../../gateway/mcp/tool-names.js';
-import { HTTP_LEVEL_ERROR, jsonRpcError, SESSION_NOT_FOUND } from './errors.js';
+import { grantsServer, serversForKey } from '../../gateway/mcp/tool-names.js';
+import { MCP_ERROR } from '../../gateway/mcp/json-rpc-errors.js';
+import { jsonRpcError } from './errors.js';
 
 export const SESSION_HEADER = 'mcp-session-id';
 /** The scope of the aggregate `/mcp` (a server's name is the scope of `/mcp/{server}`). */
@@ -21,7 +22,8 @@ export async function serversOf(request: FastifyRequest): Promise<{ scope: strin
   }
   const server = all.get(name);
   if (!server || server.enabled === false) throw new GatewayError('GW_RESOURCE_NOT_FOUND', `No MCP server '${name}'`);
-  if (!key.mcp || !Object.hasOwn(key.mcp, name)) throw new GatewayError('GW_PERMISSION_DENIED', `This API key may not use the MCP server '${name}'`);
+  // A grant of no tools (`{name: []}`) reaches none of the server: not its resources or prompts either.
+  if (!grantsServer(key, name)) throw new GatewayError('GW_PERMISSION_DENIED', `This API key may not use the MCP server '${name}'`);
   return { scope: name, servers: [server] };
 }
 
@@ -29,13 +31,13 @@ export async function serversOf(request: FastifyRequest): Promise<{ scope: strin
 export async function sessionOf(request: FastifyRequest, reply: FastifyReply, scope: string): Promise<McpSession | undefined> {
   const id = request.headers[SESSION_HEADER];
   if (typeof id !== 'string' || id === '') {
-    void reply.code(400).send(jsonRpcError(HTTP_LEVEL_ERROR, 'Bad Request: Mcp-Session-Id header is required'));
+    void reply.code(400).send(jsonRpcError(MCP_ERROR.httpLevel, 'Bad Request: Mcp-Session-Id header is required'));
     return undefined;
   }
   const session = await request.server.gateway.mcp.sessions.find(id);
   // Another key's session, or one of another endpoint, is not found either: ids are not shared.
   if (!session || session.keyId !== request.gw.key!.id || session.scope !== scope) {
-    void reply.code(404).send(jsonRpcError(SESSION_NOT_FOUND, 'Session not found'));
+    void reply.code(404).send(jsonRpcError(MCP_ERROR.sessionNotFound, 'Session not found'));
     return undefined;
   }
   return session;

@@ -5,7 +5,7 @@ import { McpSessionStore, type UpstreamSessionRef } from '../../gateway/mcp/sess
 import { OPEN_SESSIONS_WITHIN_MS } from '../../gateway/mcp/upstream.js';
 import { buildGatewayServer } from './gateway-server.js';
 import { mcpErrors } from './errors.js';
-import { listen, NotificationStreams } from './notification-stream.js';
+import { listen, NotificationStreams, revokedStreams } from './notification-stream.js';
 import { AGGREGATE, serversOf, SESSION_HEADER, sessionOf } from './request-scope.js';
 
 /**
@@ -27,14 +27,18 @@ const JSON_RPC_MESSAGE = {
 export async function mcpRoutes(app: FastifyInstance): Promise<void> {
   const config = { errors: mcpErrors, operation: 'mcp' };
   const schema = (summary: string) => ({ summary, tags: ['mcp'], security: [{ bearer: [] }], hide: false });
-  // This app's open GET streams: ended by a DELETE of their session and when the app closes.
-  const streams = new NotificationStreams();
+  // This app's open GET streams: ended by a DELETE of their session, a revocation, and when the app closes.
+  const streams = new NotificationStreams(revokedStreams(app));
+  // Sessions no client asks for again end when idle (their upstream sessions with them: main.ts).
+  const { sessions } = app.gateway.mcp;
+  const sweep = setInterval(() => void sessions.sweep().catch(() => undefined), Math.min(60_000, Math.max(100, Math.floor(sessions.idleMs / 2)))).unref();
   app.addHook('preClose', (done) => {
+    clearInterval(sweep);
     streams.closeAll();
     done();
   });
   for (const path of ['/mcp', '/mcp/:server']) {
-    app.post(path, { config, schema: { ...schema('MCP (Streamable HTTP): one JSON-RPC message'), body: JSON_RPC_MESSAGE } }, (request, reply) => post(request, reply));
+    app.post(path, { config, schema: { ...schema('MCP (Streamable HTTP): one JSON-RPC message'), body: JSON_RPC_MESSAGE } }, (request, reply) => post(request, reply, streams));
     app.get(path, { config, schema: schema('MCP server-to-client stream (SSE): the upstreams\' notifications') }, (request, reply) => listen(request, reply, streams));
     app.delete(path, { config, schema: schema('End an MCP session') }, (request, reply) => end(request, reply, streams));
   }
@@ -49,7 +53,7 @@ const isDiscoverProbe = (request: FastifyRequest): boolean => {
   return body?.method === 'server/discover' && body.id !== undefined && request.headers[SESSION_HEADER] === undefined;
 };
 
-async function post(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+async function post(request: FastifyRequest, reply: FastifyReply, streams: NotificationStreams): Promise<void> {
   const { scope, servers } = await serversOf(request);
   const { sessions } = request.server.gateway.mcp;
   const key = request.gw.key!;
@@ -59,7 +63,8 @@ async function post(request: FastifyRequest, reply: FastifyReply): Promise<void>
     sessionId = McpSessionStore.newId();
     // The upstream sessions open with the gateway's: the client's GET stream, opened next, listens on them.
     upstreams = await request.server.gateway.mcp.upstreams.openSessions(servers, {}, OPEN_SESSIONS_WITHIN_MS);
-    await sessions.create(sessionId, key.id, scope, upstreams);
+    // Past the key's cap its least recently used sessions end (their upstream sessions too: main.ts); their streams here now.
+    for (const ended of await sessions.create(sessionId, key.id, scope, upstreams)) streams.closeSession(ended.id);
   } else if (isDiscoverProbe(request)) {
     // A 2026-07-28 client's probe (Claude Code sends one first): the answer that marks a server of
     // the initialize era, so it falls back to initialize. The SDK speaks up to 2025-11-25.
@@ -71,7 +76,7 @@ async function post(request: FastifyRequest, reply: FastifyReply): Promise<void>
     sessionId = session.id;
     upstreams = session.upstreams;
   }
-  const server = buildGatewayServer({ request, key, servers, single: scope !== AGGREGATE, sessionId, upstreams });
+  const server = buildGatewayServer({ request, reply, key, servers, single: scope !== AGGREGATE, sessionId, upstreams });
   // Stateless for the SDK (no session check of its own): the session is ours, checked above.
   const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
   await server.connect(transport);
@@ -84,7 +89,7 @@ async function post(request: FastifyRequest, reply: FastifyReply): Promise<void>
 }
 
 async function end(request: FastifyRequest, reply: FastifyReply, streams: NotificationStreams): Promise<void> {
-  const { scope, servers } = await serversOf(request);
+  const { scope } = await serversOf(request);
   const session = await sessionOf(request, reply, scope);
   if (!session) return;
   const { mcp } = request.server.gateway;
@@ -92,11 +97,6 @@ async function end(request: FastifyRequest, reply: FastifyReply, streams: Notifi
   // Its GET stream here ends now; one on another instance ends with the upstream sessions below.
   streams.closeSession(session.id);
   // The upstream sessions it opened end too (best effort: an upstream may not support DELETE).
-  await Promise.all(
-    Object.entries(session.upstreams).map(([name, ref]) => {
-      const upstream = servers.find((candidate) => candidate.name === name);
-      return upstream ? mcp.upstreams.end(upstream, ref) : undefined;
-    }),
-  );
+  await mcp.upstreams.endSessions(session.upstreams, await mcp.servers.all());
   void reply.code(200).send();
 }

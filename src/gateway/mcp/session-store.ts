@@ -15,10 +15,21 @@ export interface McpSession {
   upstreams: Record<string, UpstreamSessionRef>;
 }
 
-/** A session unused this long is over (the client re-initializes on the 404, as the spec asks). */
-const IDLE_MS = 24 * 60 * 60_000;
-/** `used_at` is written at most this often per session: one write per call would be most of an MCP call's cost. */
+/** A session unused this long is over (GATEWAY_MCP_SESSION_IDLE_MS; the client re-initializes on the 404, as the spec asks). */
+export const DEFAULT_MCP_SESSION_IDLE_MS = 30 * 60_000;
+/** Sessions one key holds at once (GATEWAY_MCP_SESSIONS_PER_KEY): each holds a session on every upstream it uses. */
+export const DEFAULT_MCP_SESSIONS_PER_KEY = 32;
+/** `used_at` is written at most this often per session (or a quarter of the idle time): one write per call would be most of an MCP call's cost. */
 const TOUCH_EVERY_MS = 60_000;
+/** Idle sessions ended per sweep. */
+const SWEEP_BATCH = 500;
+
+export interface McpSessionSettings {
+  perKey?: number | undefined;
+  idleMs?: number | undefined;
+  /** Told of each session that ended here without the client's DELETE (idle, over its key's cap), once. */
+  onEnded?: (session: McpSession) => void;
+}
 
 /**
  * Client sessions with the gateway (issue 31), in the shared store (`mcp_sessions`, 0022) rather
@@ -26,19 +37,60 @@ const TOUCH_EVERY_MS = 60_000;
  * sessions it opened (their `Mcp-Session-Id`s) are reused wherever the next request lands.
  */
 export class McpSessionStore {
+  readonly idleMs: number;
+  readonly perKey: number;
+  private readonly touchEveryMs: number;
+
   constructor(
     private readonly db: Db,
+    private readonly settings: McpSessionSettings = {},
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.idleMs = settings.idleMs || DEFAULT_MCP_SESSION_IDLE_MS;
+    this.perKey = settings.perKey || DEFAULT_MCP_SESSIONS_PER_KEY;
+    this.touchEveryMs = Math.min(TOUCH_EVERY_MS, Math.floor(this.idleMs / 4));
+  }
 
   /** A new session id: 32 random bytes, base64url (within the spec's visible ASCII). */
   static newId(): string {
     return `mcps_${randomBytes(32).toString('base64url')}`;
   }
 
-  async create(id: string, keyId: string, scope: string, upstreams: Record<string, UpstreamSessionRef> = {}): Promise<void> {
+  /**
+   * Stores a new session; past the key's cap its least recently used sessions end (a client that
+   * never sends DELETE, or one key opening thousands, holds at most `perKey`). Returns those ended.
+   */
+  async create(id: string, keyId: string, scope: string, upstreams: Record<string, UpstreamSessionRef> = {}): Promise<McpSession[]> {
     const at = this.now();
     await this.db.insertInto('mcp_sessions').values({ id, key_id: keyId, scope, upstreams: JSON.stringify(upstreams), created_at: at, used_at: at }).execute();
+    const older = await this.db
+      .selectFrom('mcp_sessions')
+      .selectAll()
+      .where('key_id', '=', keyId)
+      .where('id', '!=', id)
+      .orderBy('used_at', 'desc')
+      .orderBy('created_at', 'desc')
+      .execute();
+    const ended: McpSession[] = [];
+    for (const row of older.slice(this.perKey - 1)) {
+      if (await this.end(row)) ended.push(toSession(row));
+    }
+    return ended;
+  }
+
+  /** Ends the sessions idle past `idleMs` (the ones no client asks for again); returns how many. */
+  async sweep(): Promise<number> {
+    const rows = await this.db.selectFrom('mcp_sessions').selectAll().where('used_at', '<', this.now() - this.idleMs).limit(SWEEP_BATCH).execute();
+    let ended = 0;
+    for (const row of rows) if (await this.end(row)) ended++;
+    return ended;
+  }
+
+  /** Removes one stored session and tells `onEnded`, unless another instance ended it first. */
+  private async end(row: SessionRow): Promise<boolean> {
+    if (!(await this.remove(row.id))) return false;
+    this.settings.onEnded?.(toSession(row));
+    return true;
   }
 
   /** The live session of this id, or undefined (unknown, ended or idle too long). */
@@ -47,12 +99,12 @@ export class McpSessionStore {
     if (!row) return undefined;
     const usedAt = Number(row.used_at);
     const now = this.now();
-    if (now - usedAt > IDLE_MS) {
-      await this.remove(id);
+    if (now - usedAt > this.idleMs) {
+      await this.end(row);
       return undefined;
     }
-    if (now - usedAt > TOUCH_EVERY_MS) await this.db.updateTable('mcp_sessions').set({ used_at: now }).where('id', '=', id).execute();
-    return { id: row.id, keyId: row.key_id, scope: row.scope, upstreams: JSON.parse(row.upstreams) as Record<string, UpstreamSessionRef> };
+    if (now - usedAt > this.touchEveryMs) await this.db.updateTable('mcp_sessions').set({ used_at: now }).where('id', '=', id).execute();
+    return toSession(row);
   }
 
   /** Records (or, with undefined, forgets) the upstream session a gateway session holds on `server`. */
@@ -70,3 +122,12 @@ export class McpSessionStore {
     return Number(result.numDeletedRows) > 0;
   }
 }
+
+interface SessionRow {
+  id: string;
+  key_id: string;
+  scope: string;
+  upstreams: string;
+}
+
+const toSession = (row: SessionRow): McpSession => ({ id: row.id, keyId: row.key_id, scope: row.scope, upstreams: JSON.parse(row.upstreams) as Record<string, UpstreamSessionRef> });

@@ -8,6 +8,12 @@ import type { McpServer } from './server-store.js';
  */
 export const TOOL_SEPARATOR = '__';
 
+/** MCP's tool-name characters and length (the 2025-11-25 revision): what the gateway publishes. */
+const SAFE_TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/** Whether an upstream's tool name is within MCP's characters; others (`<img …>`, `javascript:…`) are neither listed nor called. */
+export const isSafeToolName = (name: string): boolean => SAFE_TOOL_NAME.test(name);
+
 export const namespacedTool = (server: string, tool: string): string => `${server}${TOOL_SEPARATOR}${tool}`;
 
 export function splitToolName(name: string): { server: string; tool: string } | undefined {
@@ -16,11 +22,21 @@ export function splitToolName(name: string): { server: string; tool: string } | 
   return { server: name.slice(0, at), tool: name.slice(at + TOOL_SEPARATOR.length) };
 }
 
+/**
+ * Whether the key's grant reaches the server at all: the whole server (`null`) or at least one of
+ * its tools. An empty list (`{a: []}`) reaches nothing: no initialize, resources or prompts either.
+ */
+export function grantsServer(key: ApiKey, server: string): boolean {
+  const grant = key.mcp?.[server];
+  return grant !== undefined && Object.hasOwn(key.mcp!, server) && (grant === null || grant.length > 0);
+}
+
 /** The servers a key may use (deny by default: a key without an `mcp` grant uses none); enabled ones only. */
 export function serversForKey(key: ApiKey, servers: ReadonlyMap<string, McpServer>): McpServer[] {
   const grant = key.mcp;
   if (!grant) return [];
   return Object.keys(grant)
+    .filter((name) => grantsServer(key, name))
     .map((name) => servers.get(name))
     .filter((server): server is McpServer => server !== undefined && server.enabled !== false);
 }
@@ -31,7 +47,7 @@ export function serversForKey(key: ApiKey, servers: ReadonlyMap<string, McpServe
  * ask this, so a client sees exactly what it may call.
  */
 export function mayCallTool(key: ApiKey, server: McpServer, tool: string): boolean {
-  if (server.enabled === false) return false;
+  if (server.enabled === false || !isSafeToolName(tool)) return false;
   if (server.tools && !server.tools.includes(tool)) return false;
   const grant = key.mcp?.[server.name];
   if (grant === undefined) return false;

@@ -1,6 +1,8 @@
+import type { Dispatcher } from 'undici';
 import type { McpAuthConfig } from '../../config/schema.js';
 import type { McpServer } from './server-store.js';
 import { compileMasker, type Masker } from '../secret-masker.js';
+import { fetchThrough } from './upstream-fetch.js';
 
 interface CachedToken {
   token: string;
@@ -18,7 +20,11 @@ export class McpUpstreamAuth {
   private readonly issued = new Map<string, Map<string, number>>();
   private readonly maskers = new Map<string, { fingerprint: string; mask: Masker }>();
 
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(
+    /** The shared undici agent (gateway/upstream-client.ts); the global one when absent. */
+    private readonly dispatcher?: Dispatcher,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   async headersFor(server: McpServer): Promise<Record<string, string>> {
     const headers: Record<string, string> = { ...server.headers };
@@ -64,7 +70,7 @@ export class McpUpstreamAuth {
     if (cached && cached.until > this.now()) return cached.token;
     const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: auth.client_id, client_secret: auth.client_secret });
     if (auth.scope) form.set('scope', auth.scope);
-    const response = await fetch(auth.token_url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body: form, signal: AbortSignal.timeout(15_000) });
+    const response = await fetchThrough(this.dispatcher, auth.token_url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body: form, signal: AbortSignal.timeout(15_000) });
     // The token endpoint's body is not repeated: it may echo the client secret.
     if (!response.ok) throw new UpstreamAuthError(`the token endpoint of MCP server '${server}' answered HTTP ${response.status}`);
     const body = (await response.json().catch(() => ({}))) as { access_token?: unknown; expires_in?: unknown };

@@ -1,8 +1,11 @@
+import type { Dispatcher } from 'undici';
 import { JSONRPCNotificationSchema, type JSONRPCNotification } from '@modelcontextprotocol/sdk/types.js';
-import { parseSse } from '../../sse/parse.js';
+import { parseSseBatches } from '../../sse/parse.js';
+import type { SseEvent } from '../../contracts/sse-event.js';
 import type { McpServer } from './server-store.js';
 import type { UpstreamSessionRef } from './session-store.js';
 import type { McpHealth } from './health.js';
+import { fetchThrough, ResultTooLargeError } from './upstream-fetch.js';
 
 /** An upstream's open server-to-client stream: `ended` settles when the upstream closes it or `signal` aborts. */
 export interface UpstreamListening {
@@ -18,7 +21,7 @@ export interface UpstreamListening {
  * for nobody. Undefined when the upstream offers no stream (405) or cannot be reached.
  */
 export async function listenUpstream(
-  parts: { credentials: Record<string, string>; health: McpHealth; timeoutMs: number },
+  parts: { credentials: Record<string, string>; health: McpHealth; timeoutMs: number; dispatcher: Dispatcher; maxEventBytes: number },
   server: McpServer,
   ref: UpstreamSessionRef,
   signal: AbortSignal,
@@ -30,7 +33,7 @@ export async function listenUpstream(
   const timer = setTimeout(() => opening.abort(), parts.timeoutMs);
   let response: Response;
   try {
-    response = await fetch(server.url, { method: 'GET', headers, signal: AbortSignal.any([signal, opening.signal]) });
+    response = await fetchThrough(parts.dispatcher, server.url, { method: 'GET', headers, signal: AbortSignal.any([signal, opening.signal]) });
   } catch {
     if (!signal.aborted) parts.health.failed(server.name, `MCP server '${server.name}': its server-to-client stream could not be opened`);
     return undefined;
@@ -43,21 +46,34 @@ export async function listenUpstream(
     return undefined;
   }
   const body = response.body;
+  // The stream lasts, but no one event may be larger than the server's max_result_bytes: past it the stream ends (connection closed).
+  let pending = 0;
+  const counted = async function* () {
+    for await (const chunk of body) {
+      pending += chunk.byteLength;
+      if (pending > parts.maxEventBytes) throw new ResultTooLargeError(parts.maxEventBytes);
+      yield chunk;
+    }
+  };
+  const relay = (event: SseEvent) => {
+    if (event.event !== undefined && event.event !== 'message') return;
+    let message: unknown;
+    try {
+      message = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    const notification = JSONRPCNotificationSchema.safeParse(message);
+    if (notification.success) onNotification(notification.data);
+  };
   const ended = (async () => {
     try {
-      for await (const event of parseSse(body)) {
-        if (event.event !== undefined && event.event !== 'message') continue;
-        let message: unknown;
-        try {
-          message = JSON.parse(event.data);
-        } catch {
-          continue;
-        }
-        const notification = JSONRPCNotificationSchema.safeParse(message);
-        if (notification.success) onNotification(notification.data);
+      for await (const batch of parseSseBatches(counted())) {
+        if (batch.length > 0) pending = 0;
+        for (const event of batch) relay(event);
       }
     } catch {
-      // Aborted by the client's end, or the upstream cut the connection: either way the stream is over.
+      // Aborted by the client's end, an event over the bound, or the upstream cut the connection: either way the stream is over.
     }
   })();
   return { ended };
