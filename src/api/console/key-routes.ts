@@ -87,7 +87,7 @@ export async function consoleKeyRoutes(app: FastifyInstance, { opts }: ConsoleRo
   app.patch(
     '/console/api/keys/:id',
     {
-      ...opts('Change one of your keys (disable, re-enable, rename, limits within your allowance)', { params: KeyIdParams, body: PatchKeyBody, response: { 200: KeyView } }),
+      ...opts('Change one of your keys (disable, re-enable, rename, limits within your allowance and never above what an operator set on the key)', { params: KeyIdParams, body: PatchKeyBody, response: { 200: KeyView } }),
       validatorCompiler: validated(validatePatchKey),
     },
     async (request) => {
