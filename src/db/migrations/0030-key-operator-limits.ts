@@ -1,5 +1,4 @@
 import type { Kysely, Migration } from 'kysely';
-import { withOperatorPatch } from '../../keys/operator-limits.js';
 import type { Database } from '../schema.js';
 
 /**
@@ -17,22 +16,16 @@ export const keyOperatorLimits: Migration = {
     const typed = db as Kysely<Database>;
     const rows = await typed.selectFrom('api_keys').selectAll().where('owner', '!=', 'operator').where('revoked_at', 'is', null).execute();
     for (const row of rows) {
-      const limits = withOperatorPatch(null, {
-        models: row.models ? (JSON.parse(row.models) as string[]) : null,
-        endpoints: row.endpoints ? (JSON.parse(row.endpoints) as never[]) : null,
-        tier: row.tier,
-        rpm: numberOrNull(row.rpm),
-        tpm: numberOrNull(row.tpm),
-        maxParallel: numberOrNull(row.max_parallel),
-        budgetUsd: numberOrNull(row.budget_usd),
-        expiresAt: numberOrNull(row.expires_at),
-        cacheEnabled: row.cache_enabled === null || row.cache_enabled === undefined ? null : Number(row.cache_enabled) === 1,
-        cacheTtlS: numberOrNull(row.cache_ttl_s),
-        cacheMode: row.cache_mode === 'exact' ? 'exact' : null,
-      });
-      if (limits) await typed.updateTable('api_keys').set({ operator_limits: JSON.stringify(limits) }).where('id', '=', row.id).execute();
+      // The shape of keys/operator-limits.ts, written out here: a migration is frozen when it ships.
+      const limits: Record<string, unknown> = {};
+      if (row.models) limits.models = JSON.parse(row.models);
+      if (row.endpoints) limits.endpoints = JSON.parse(row.endpoints);
+      if (row.tier !== null) limits.tier = row.tier;
+      const numbers = { rpm: row.rpm, tpm: row.tpm, maxParallel: row.max_parallel, budgetUsd: row.budget_usd, expiresAt: row.expires_at, cacheTtlS: row.cache_ttl_s };
+      for (const [field, value] of Object.entries(numbers)) if (value !== null && value !== undefined) limits[field] = Number(value);
+      if (row.cache_enabled !== null && row.cache_enabled !== undefined && Number(row.cache_enabled) === 0) limits.cacheOff = true;
+      if (row.cache_mode === 'exact') limits.cacheExact = true;
+      if (Object.keys(limits).length > 0) await typed.updateTable('api_keys').set({ operator_limits: JSON.stringify(limits) }).where('id', '=', row.id).execute();
     }
   },
 };
-
-const numberOrNull = (value: number | string | null | undefined): number | null => (value === null || value === undefined ? null : Number(value));
