@@ -1,11 +1,12 @@
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../db/connect.js';
 import { dialectOf } from '../db/dialect.js';
-import type { ResponseCacheTable } from '../db/schema.js';
+import type { Database, ResponseCacheTable } from '../db/schema.js';
 import { DbFillLeases } from './db-fill-leases.js';
 import { DbSemanticQuestions } from './db-semantic-questions.js';
 import type { FillLeases } from './fill-leases.js';
 import type { SemanticQuestions } from './semantic-questions.js';
+import { bytesToShed, tenantOf } from './tenant-shares.js';
 
 export type CacheEntry = ResponseCacheTable;
 
@@ -22,7 +23,10 @@ export interface CacheStore {
   put(entry: CacheEntry): Promise<void>;
   /** Removes a scope's entries (with its sub-namespaces), optionally of one model only; all when no scope. */
   purge(filter: { scope?: string | undefined; model?: string | undefined }): Promise<number>;
-  /** Removes expired entries, then the oldest until the store is under its cap. Runs in the background. */
+  /**
+   * Removes expired entries, then, past the cap, the oldest entries of the tenants holding the
+   * most (cache/tenant-shares.ts) until the store is under it. Runs in the background.
+   */
   sweep(now: number, maxBytes: number): Promise<number>;
   totalBytes(): Promise<number>;
   /** Where several instances use this store; undefined where one owns it (SQLite). */
@@ -51,28 +55,40 @@ export class ResponseCacheStore implements CacheStore {
   /** Removes a scope's entries (with its sub-namespaces), optionally of one model only; all when no scope. */
   async purge(filter: { scope?: string | undefined; model?: string | undefined }): Promise<number> {
     let query = this.db.deleteFrom('response_cache');
-    if (filter.scope !== undefined) {
-      const prefix = `${filter.scope}/`;
-      // substr, not LIKE: ids may hold `_`, which LIKE reads as a wildcard (another tenant's scope).
-      query = query.where((eb) => eb.or([eb('scope', '=', filter.scope!), eb(sql<string>`substr(scope, 1, ${prefix.length})`, '=', prefix)]));
-    }
+    if (filter.scope !== undefined) query = query.where(inScope(filter.scope));
     if (filter.model !== undefined) query = query.where('model', '=', filter.model);
     const result = await query.executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 
-  /** Removes expired entries, then the oldest until the store is under its cap. Runs in the background. */
+  /**
+   * Removes expired entries, then brings the store under its cap tenant by tenant (issue 44): the
+   * tenants holding the most lose their oldest entries first, so no tenant's entries go while
+   * another holds more. A few rounds, for entries other instances write meanwhile.
+   */
   async sweep(now: number, maxBytes: number): Promise<number> {
     let removed = Number((await this.db.deleteFrom('response_cache').where('expires_at', '<=', now).executeTakeFirst()).numDeletedRows);
-    let total = await this.totalBytes();
-    while (total > maxBytes) {
-      const oldest = await this.db.selectFrom('response_cache').select(['id', 'bytes']).orderBy('created_at').limit(200).execute();
+    for (let round = 0; round < SHARE_ROUNDS && (await this.totalBytes()) > maxBytes; round++) {
+      const held = new Map<string, number>();
+      const scopes = await this.db.selectFrom('response_cache').select((eb) => ['scope', eb.fn.sum<number | string>('bytes').as('bytes')]).groupBy('scope').execute();
+      for (const row of scopes) held.set(tenantOf(row.scope), (held.get(tenantOf(row.scope)) ?? 0) + Number(row.bytes));
+      for (const [tenant, bytes] of bytesToShed(held, maxBytes)) removed += await this.removeOldest(tenant, bytes);
+    }
+    return removed;
+  }
+
+  /** Removes a tenant's oldest entries until at least `bytes` are gone. */
+  private async removeOldest(tenant: string, bytes: number): Promise<number> {
+    let left = bytes;
+    let removed = 0;
+    while (left > 0) {
+      const oldest = await this.db.selectFrom('response_cache').select(['id', 'bytes']).where(inScope(tenant)).orderBy('created_at').limit(200).execute();
       if (oldest.length === 0) break;
       const victims: string[] = [];
       for (const row of oldest) {
-        if (total <= maxBytes) break;
+        if (left <= 0) break;
         victims.push(row.id);
-        total -= Number(row.bytes);
+        left -= Number(row.bytes);
       }
       removed += Number((await this.db.deleteFrom('response_cache').where('id', 'in', victims).executeTakeFirst()).numDeletedRows);
     }
@@ -89,4 +105,14 @@ export class ResponseCacheStore implements CacheStore {
     const row = await this.db.selectFrom('response_cache').select((eb) => eb.fn.coalesce(eb.fn.sum<number>('bytes'), sql<number>`0`).as('total')).executeTakeFirst();
     return Number(row?.total ?? 0);
   }
+}
+
+/** Rounds of per-tenant eviction one sweep makes at most. */
+const SHARE_ROUNDS = 3;
+
+/** A scope's entries with its sub-namespaces' (`scope/ns:…`). */
+function inScope(scope: string) {
+  const prefix = `${scope}/`;
+  // substr, not LIKE: ids may hold `_`, which LIKE reads as a wildcard (another tenant's scope).
+  return (eb: ExpressionBuilder<Database, 'response_cache'>) => eb.or([eb('scope', '=', scope), eb(sql<string>`substr(scope, 1, ${prefix.length})`, '=', prefix)]);
 }

@@ -2,12 +2,15 @@ import type { Redis } from 'ioredis';
 import type { CacheEntry, CacheStore, SharedCacheParts } from './cache-store.js';
 import { RedisFillLeases } from './redis-fill-leases.js';
 import { RedisSemanticQuestions } from './redis-semantic-questions.js';
+import { bytesToShed } from './tenant-shares.js';
 
 /**
  * Keys under the prefix: `e:<id>` the entry as JSON (Redis expires it at its TTL), and the indexes
- * the background sweep and purges read: `exp` (ids by expiry), `age` (ids by creation, for the
- * size cap), `idx` (`scope \0 model \0 id`, lexically, for purges by scope and model), `meta`
- * (id -> `bytes \0 scope \0 model`) and `total` (bytes stored). The scripts keep them in step.
+ * the background sweep and purges read: `exp` (ids by expiry), `age` (ids by creation), `idx`
+ * (`scope \0 model \0 id`, lexically, for purges by scope and model), `meta` (id -> `bytes \0
+ * scope \0 model`), `total` (bytes stored), and per tenant (cache/tenant-shares.ts, issue 44)
+ * `ta:<tenant>` (its ids by creation) and `tb` (tenant -> bytes), for the size cap. The scripts
+ * keep them in step; an entry stored before the tenant indexes existed is in none of them.
  */
 const REMOVE_ONE = `
 local function remove_one(prefix, id)
@@ -20,6 +23,10 @@ local function remove_one(prefix, id)
   redis.call('ZREM', prefix .. 'idx', scope .. '\\0' .. model .. '\\0' .. id)
   redis.call('HDEL', prefix .. 'meta', id)
   redis.call('DECRBY', prefix .. 'total', bytes)
+  local tenant = string.match(scope, '^[^/]*')
+  if redis.call('ZREM', prefix .. 'ta:' .. tenant, id) == 1 and redis.call('HINCRBY', prefix .. 'tb', tenant, '-' .. bytes) <= 0 then
+    redis.call('HDEL', prefix .. 'tb', tenant)
+  end
   return 1
 end`;
 
@@ -39,11 +46,18 @@ redis.call('ZADD', prefix .. 'age', ARGV[5], id)
 redis.call('ZADD', prefix .. 'idx', 0, scope .. '\\0' .. model .. '\\0' .. id)
 redis.call('HSET', prefix .. 'meta', id, bytes .. '\\0' .. scope .. '\\0' .. model)
 redis.call('INCRBY', prefix .. 'total', bytes)
+local tenant = string.match(scope, '^[^/]*')
+redis.call('ZADD', prefix .. 'ta:' .. tenant, ARGV[5], id)
+redis.call('HINCRBY', prefix .. 'tb', tenant, bytes)
 return 1`;
 
 const BATCH = 200;
-/** Oldest entries removed per step past the cap, before the total is read again. */
+/** Oldest entries of one tenant read per step past the cap. */
 const EVICT_STEP = 20;
+/** Rounds of per-tenant eviction one sweep makes at most (other instances write meanwhile). */
+const SHARE_ROUNDS = 3;
+/** The pseudo-tenant of entries stored before the tenant indexes (no scope has a NUL). */
+const UNTRACKED = '\0untracked';
 
 type ScriptedRedis = Redis & {
   gwCacheRemove(prefix: string, ...ids: string[]): Promise<number>;
@@ -53,7 +67,8 @@ type ScriptedRedis = Redis & {
 /**
  * The response cache in Redis, for several instances that share one Redis (issue 32). An entry
  * expires by Redis's own TTL; the background sweep drops the expired entries' index rows and keeps
- * the size cap, oldest first. Redis's own eviction (maxmemory) may drop an entry earlier: a miss.
+ * the size cap, the oldest entries of the tenants holding the most first (issue 44). Redis's own
+ * eviction (maxmemory) may drop an entry earlier, whoever's it is: a miss.
  */
 export class RedisCacheStore implements CacheStore {
   private readonly redis: ScriptedRedis;
@@ -105,22 +120,38 @@ export class RedisCacheStore implements CacheStore {
       removed += await this.remove(expired);
     }
     let total = await this.totalBytes();
-    while (total > maxBytes) {
-      const oldest = await this.redis.zrange(`${this.prefix}age`, '0', String(EVICT_STEP - 1));
+    for (let round = 0; round < SHARE_ROUNDS && total > maxBytes; round++) {
+      const held = new Map(Object.entries(await this.redis.hgetall(`${this.prefix}tb`)).map(([tenant, bytes]) => [tenant, Number(bytes)] as const));
+      // Entries from before the tenant indexes count as one more tenant, evicted oldest first overall.
+      const untracked = total - [...held.values()].reduce((sum, bytes) => sum + bytes, 0);
+      if (untracked > 0) held.set(UNTRACKED, untracked);
+      const shed = bytesToShed(held, maxBytes);
+      if (shed.size === 0) break;
+      for (const [tenant, bytes] of shed) removed += await this.removeOldest(tenant === UNTRACKED ? 'age' : `ta:${tenant}`, bytes);
+      total = await this.totalBytes();
+    }
+    return removed;
+  }
+
+  /** Removes the oldest ids of one index (a tenant's, or `age` for all) until at least `bytes` are gone. */
+  private async removeOldest(index: string, bytes: number): Promise<number> {
+    let left = bytes;
+    let removed = 0;
+    while (left > 0) {
+      const oldest = await this.redis.zrange(`${this.prefix}${index}`, '0', String(EVICT_STEP - 1));
       if (oldest.length === 0) break;
       const metas = await this.redis.hmget(`${this.prefix}meta`, ...oldest);
       // An id without its meta row has nothing left to remove but itself (it would stall the loop).
       const orphans = oldest.filter((_, i) => metas[i] === null);
-      if (orphans.length > 0) await this.redis.zrem(`${this.prefix}age`, ...orphans);
+      if (orphans.length > 0) await this.redis.zrem(`${this.prefix}${index}`, ...orphans);
       const victims: string[] = [];
       for (const [i, id] of oldest.entries()) {
         if (metas[i] === null) continue;
-        if (total <= maxBytes) break;
+        if (left <= 0) break;
         victims.push(id);
-        total -= Number.parseInt(metas[i] ?? '0', 10) || 0;
+        left -= Number.parseInt(metas[i] ?? '0', 10) || 0;
       }
       removed += await this.remove(victims);
-      total = await this.totalBytes();
     }
     return removed;
   }

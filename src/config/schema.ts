@@ -245,7 +245,7 @@ export const CacheSchema = Type.Object(
     hit_cost_fraction: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
     /** Store answers that end in tool calls the client must run (default false). */
     cache_tool_calls: Type.Optional(Type.Boolean()),
-    /** The store's size cap in bytes (default 256 MiB); the oldest entries go first past it. */
+    /** The store's size cap in bytes (default 256 MiB); past it, the tenants holding the most lose their oldest entries first (cache/tenant-shares.ts). */
     max_bytes: Type.Optional(Type.Integer({ minimum: 1024 })),
     /** How often expired entries are removed and the cap enforced, in the background (default 60). */
     sweep_interval_seconds: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400 })),

@@ -35,6 +35,7 @@ import { channelState } from './migrations/0026-channel-state.js';
 import { cacheHitRollups } from './migrations/0027-cache-hit-rollups.js';
 import { cacheMode } from './migrations/0028-cache-mode.js';
 import { sharedCacheFill } from './migrations/0029-shared-cache-fill.js';
+import { keyOperatorLimits } from './migrations/0030-key-operator-limits.js';
 
 /** Migrations in order; the names are what the migration table records. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = { '0001-initial': initial, '0002-video-task-polls': videoTaskPolls, '0003-key-controls': keyControls,
@@ -61,6 +62,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = { '0001-initial':
   '0027-cache-hit-rollups': cacheHitRollups,
   '0028-cache-mode': cacheMode,
   '0029-shared-cache-fill': sharedCacheFill,
+  '0030-key-operator-limits': keyOperatorLimits,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -38,6 +38,8 @@ export interface ApiKeyTable {
   cache_namespace?: string | null;
   /** Response cache match mode (0028): exact, semantic, or null to follow the model's or the global one. */
   cache_mode?: string | null;
+  /** The limits an operator set on the key (0030, keys/operator-limits.ts), JSON; null: none. */
+  operator_limits?: string | null;
 }
 
 /** Operators and key holders (0005). `operator` is built in and signs in with the admin token. */

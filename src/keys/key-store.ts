@@ -5,6 +5,7 @@ import { isStoreUnavailable, storeUnavailable } from '../db/store-errors.js';
 import type { ApiKeyTable } from '../db/schema.js';
 import type { EndpointFamily } from '../contracts/endpoint-family.js';
 import { digestsEqual, displayPrefix, generateSecret, hashSecret } from './secrets.js';
+import { parseOperatorLimits, touchesLimits, withOperatorPatch, type OperatorLimits } from './operator-limits.js';
 
 export interface ApiKey {
   id: string;
@@ -35,6 +36,8 @@ export interface ApiKey {
   cacheNamespace?: string | null;
   /** Response cache match mode (issue 32): exact or semantic; null follows the model's or the global one. */
   cacheMode?: CacheMode | null;
+  /** What an operator set on the key (issue 44): its holder may lower these, never raise them. */
+  operatorLimits?: OperatorLimits | null;
 }
 
 /** How the response cache matches a request: the same body only, or also a similar last question. */
@@ -68,6 +71,13 @@ export interface CreateKeyInput extends Omit<KeyPatch, 'name' | 'disabled'> {
   secret?: string;
   /** The owning user's id; the built-in operator when absent. */
   owner?: string;
+  /** An operator makes the key: the limits given become bounds its holder cannot lift (issue 44). */
+  byOperator?: boolean;
+}
+
+/** Who writes a key change: an operator's limits become bounds its holder cannot lift (issue 44). */
+export interface KeyWriteOptions {
+  byOperator?: boolean;
 }
 
 /** The built-in user who owns keys made by the admin API, the CLI and the bootstrap. */
@@ -135,6 +145,7 @@ export class KeyStore {
       created_at: this.now(),
       disabled_at: null,
       owner: input.owner ?? OPERATOR_USER_ID,
+      operator_limits: input.byOperator ? jsonOrNull(withOperatorPatch(null, input)) : null,
     };
     await this.db.insertInto('api_keys').values(row).execute();
     this.generation++;
@@ -253,8 +264,12 @@ export class KeyStore {
   }
 
   /** Applies a patch; returns the key as stored afterwards, or undefined when there is no such key. */
-  async update(id: string, patch: KeyPatch): Promise<ApiKey | undefined> {
+  async update(id: string, patch: KeyPatch, options: KeyWriteOptions = {}): Promise<ApiKey | undefined> {
     const set: Partial<ApiKeyTable> = {};
+    if (options.byOperator && touchesLimits(patch)) {
+      const row = await this.db.selectFrom('api_keys').select('operator_limits').where('id', '=', id).executeTakeFirst();
+      set.operator_limits = jsonOrNull(withOperatorPatch(parseOperatorLimits(row?.operator_limits), patch));
+    }
     if (patch.name !== undefined) set.name = patch.name;
     if (patch.models !== undefined) set.models = patch.models === null ? null : JSON.stringify(patch.models);
     if (patch.endpoints !== undefined) set.endpoints = patch.endpoints === null ? null : JSON.stringify(patch.endpoints);
@@ -397,5 +412,8 @@ function toApiKey(row: ApiKeyTable): ApiKey {
     cacheTtlS: row.cache_ttl_s === null || row.cache_ttl_s === undefined ? null : Number(row.cache_ttl_s),
     cacheNamespace: row.cache_namespace ?? null,
     cacheMode: row.cache_mode === 'exact' || row.cache_mode === 'semantic' ? row.cache_mode : null,
+    operatorLimits: parseOperatorLimits(row.operator_limits),
   };
 }
+
+const jsonOrNull = (value: object | undefined): string | null => (value === undefined ? null : JSON.stringify(value));

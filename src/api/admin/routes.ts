@@ -60,7 +60,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
       if (body.owner !== undefined && !(await users.get(body.owner))) {
         throw new GatewayError('GW_REQ_INVALID_PARAM', `'owner': no user '${body.owner}'`, { param: 'owner' });
       }
-      const { key, secret } = await keys.create({ ...patch, name: body.name, ...(body.owner === undefined ? {} : { owner: body.owner }) });
+      const { key, secret } = await keys.create({ ...patch, name: body.name, byOperator: true, ...(body.owner === undefined ? {} : { owner: body.owner }) });
       return reply.code(201).send({ ...(await views.one(key)), key: secret });
     },
   );
@@ -82,7 +82,7 @@ export async function adminRoutes(app: FastifyInstance): Promise<void> {
       const id = idOf(request);
       const current = await found(id);
       if (current.revokedAt !== null) throw new GatewayError('GW_REQ_INVALID_PARAM', `API key '${id}' is revoked and cannot be changed`);
-      const updated = await keys.update(id, toKeyPatch(request.body as PatchBody, config.file.tiers, app.gateway.catalog));
+      const updated = await keys.update(id, toKeyPatch(request.body as PatchBody, config.file.tiers, app.gateway.catalog), { byOperator: true });
       return views.one(updated ?? current);
     },
   );

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { GatewayError } from '../../errors.js';
 import { scopeOf } from '../../cache/cache-policy.js';
-import { KeyStore, type ApiKey } from '../../keys/key-store.js';
-import { budgetClaims, fitKeyToAllowance, withUserLocked } from '../../users/key-allowance.js';
+import { KeyStore, type ApiKey, type KeyPatch } from '../../keys/key-store.js';
+import { budgetClaims, fitKeyToAllowance, withUserLocked, type BudgetClaims } from '../../users/key-allowance.js';
+import { fitKeyToOperatorLimits } from '../../users/operator-bounds.js';
 import { toKeyPatch } from '../management/key-input.js';
 import { knownModelsOnly } from '../management/known-models.js';
 import type { User } from '../../users/user-store.js';
@@ -35,6 +36,13 @@ export async function consoleKeyRoutes(app: FastifyInstance, { opts }: ConsoleRo
   };
   // A store over the transaction's connection; the key's change is announced once it is committed.
   const inTransaction = (trx: typeof db) => new KeyStore(trx, now);
+  // Issue 44: a key holder stays within their allowance and within what an operator set on the key (its tier included).
+  const fit = (user: User, asked: KeyPatch, key: ApiKey | undefined, claims: BudgetClaims | undefined): KeyPatch => {
+    const patch = fitKeyToAllowance(user, asked, key ? 'patch' : 'create', claims);
+    if (user.role !== 'operator') fitKeyToOperatorLimits(patch, key?.operatorLimits, config.file.tiers);
+    return patch;
+  };
+  const asOperator = (user: User) => ({ byOperator: user.role === 'operator' });
   const live = (key: ApiKey, doing: string): ApiKey => {
     if (key.revokedAt !== null) throw new GatewayError('GW_REQ_INVALID_PARAM', `API key '${key.id}' is revoked and cannot be ${doing}`);
     return key;
@@ -56,17 +64,17 @@ export async function consoleKeyRoutes(app: FastifyInstance, { opts }: ConsoleRo
       const user = withKnownModels(sessionOfRequest(request).user);
       const body = request.body as CreateBody;
       refuseSharedNamespace(body, user.role);
-      const asked = toKeyPatch(body, config.file.tiers, app.gateway.catalog);
+      const asked = toKeyPatch(body, config.file.tiers, app.gateway.catalog, { listTiers: user.role === 'operator' });
       // Users have no MCP allowance to grant from (issue 31): only an operator gives keys MCP servers.
       if (user.role !== 'operator' && asked.mcp !== undefined) throw new GatewayError('GW_PERMISSION_DENIED', "Only an operator may change a key's MCP servers");
       if (user.role === 'operator' || user.budgetUsd === null) {
-        const { key, secret } = await keys.create({ ...fitKeyToAllowance(user, asked, 'create', undefined), name: body.name, owner: user.id });
+        const { key, secret } = await keys.create({ ...fit(user, asked, undefined, undefined), name: body.name, owner: user.id, ...asOperator(user) });
         return reply.code(201).send({ ...(await views.one(key)), key: secret });
       }
       // The user's budget: what their keys spent is read from the ledger, this instance's queued events first.
       await usage.flush();
       const { key, secret } = await withUserLocked(db, user.id, async (trx) => {
-        const patch = fitKeyToAllowance(user, asked, 'create', await budgetClaims(trx, user.id));
+        const patch = fit(user, asked, undefined, await budgetClaims(trx, user.id));
         return inTransaction(trx).create({ ...patch, name: body.name, owner: user.id });
       });
       keys.changed(key.id);
@@ -79,7 +87,7 @@ export async function consoleKeyRoutes(app: FastifyInstance, { opts }: ConsoleRo
   app.patch(
     '/console/api/keys/:id',
     {
-      ...opts('Change one of your keys (disable, re-enable, rename, limits within your allowance)', { params: KeyIdParams, body: PatchKeyBody, response: { 200: KeyView } }),
+      ...opts('Change one of your keys (disable, re-enable, rename, limits within your allowance and never above what an operator set on the key)', { params: KeyIdParams, body: PatchKeyBody, response: { 200: KeyView } }),
       validatorCompiler: validated(validatePatchKey),
     },
     async (request) => {
@@ -87,15 +95,15 @@ export async function consoleKeyRoutes(app: FastifyInstance, { opts }: ConsoleRo
       const key = live(await ownKey(request), 'changed');
       const body = request.body as PatchBody;
       refuseSharedNamespace(body, user.role);
-      const asked = toKeyPatch(body, config.file.tiers, app.gateway.catalog);
+      const asked = toKeyPatch(body, config.file.tiers, app.gateway.catalog, { listTiers: user.role === 'operator' });
       // Users have no MCP allowance to grant from (issue 31): only an operator gives keys MCP servers.
       if (user.role !== 'operator' && asked.mcp !== undefined) throw new GatewayError('GW_PERMISSION_DENIED', "Only an operator may change a key's MCP servers");
       if (user.role === 'operator' || user.budgetUsd === null || body.budget_usd === undefined) {
-        return views.one((await keys.update(key.id, fitKeyToAllowance(user, asked, 'patch', undefined))) ?? key);
+        return views.one((await keys.update(key.id, fit(user, asked, key, undefined), asOperator(user))) ?? key);
       }
       await usage.flush();
       const updated = await withUserLocked(db, user.id, async (trx) => {
-        const patch = fitKeyToAllowance(user, asked, 'patch', await budgetClaims(trx, user.id, key.id));
+        const patch = fit(user, asked, key, await budgetClaims(trx, user.id, key.id));
         return inTransaction(trx).update(key.id, patch);
       });
       keys.changed(key.id);

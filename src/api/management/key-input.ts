@@ -27,9 +27,13 @@ function parseIso(value: string): number {
   return isIso ? Date.parse(hasZone || !value.includes('T') ? value : `${value}Z`) : NaN;
 }
 
-/** A key's tier must be one the configuration defines; otherwise its limits would silently be none. */
-function checkTier(tier: string | null | undefined, tiers: Readonly<Record<string, TierConfig>> | undefined): void {
+/**
+ * A key's tier must be one the configuration defines; otherwise its limits would silently be none.
+ * Only an operator is told the tiers there are (issue 44: a key holder learns no tier names).
+ */
+function checkTier(tier: string | null | undefined, tiers: Readonly<Record<string, TierConfig>> | undefined, listTiers: boolean): void {
   if (tier === undefined || tier === null || tiers?.[tier]) return;
+  if (!listTiers) throw new GatewayError('GW_REQ_INVALID_PARAM', `'tier': there is no tier '${tier}' for your keys`, { param: 'tier' });
   const known = Object.keys(tiers ?? {});
   const hint = known.length > 0 ? `one of: ${known.join(', ')}` : 'defined under `tiers` in the configuration (none are)';
   throw new GatewayError('GW_REQ_INVALID_PARAM', `'tier' must be ${hint}`, { param: 'tier' });
@@ -43,9 +47,14 @@ export function checkModelIds(models: readonly string[] | null | undefined, cata
   throw new GatewayError('GW_REQ_INVALID_PARAM', `'${field}[${index}]' must be one of: ${known.join(', ')}`, { param: `${field}[${index}]` });
 }
 
-/** The admin body as a KeyStore patch (create bodies are patches with a name). */
-export function toKeyPatch(body: CreateKeyBody | PatchKeyBody, tiers: Readonly<Record<string, TierConfig>> | undefined, catalog: Pick<Catalog, 'find' | 'modelsFor'>): KeyPatch {
-  checkTier(body.tier, tiers);
+/** The admin body as a KeyStore patch (create bodies are patches with a name); `listTiers` false for a key holder. */
+export function toKeyPatch(
+  body: CreateKeyBody | PatchKeyBody,
+  tiers: Readonly<Record<string, TierConfig>> | undefined,
+  catalog: Pick<Catalog, 'find' | 'modelsFor'>,
+  options: { listTiers: boolean } = { listTiers: true },
+): KeyPatch {
+  checkTier(body.tier, tiers, options.listTiers);
   checkModelIds(body.models, catalog);
   const patch: KeyPatch = {};
   if (body.name !== undefined) patch.name = body.name;
