@@ -28,6 +28,8 @@ import { forgetInstances } from './usage/shared-budget-holds.js';
 import { RuntimeCatalog } from './gateway/runtime-catalog.js';
 import { RuntimeChannelStore } from './gateway/channel-store.js';
 import { McpServerStore } from './gateway/mcp/server-store.js';
+import { buildUpstreamGuard, refusedUrl } from './gateway/upstream-guard.js';
+import { checkFileUpstreams, mcpServerUpstreamUrls } from './gateway/upstream-urls.js';
 import { McpSessionStore } from './gateway/mcp/session-store.js';
 import { McpUpstreams } from './gateway/mcp/upstream.js';
 import { McpUpstreamAuth } from './gateway/mcp/upstream-auth.js';
@@ -140,6 +142,9 @@ function requestOrigin(request: FastifyRequest): string | undefined {
 /** Builds every dependency once, then the app, then listens. */
 export async function startGateway(config: GatewayConfig, options: StartOptions = {}): Promise<RunningGateway> {
   const announce = options.announce ?? ((line: string) => process.stdout.write(line + '\n'));
+  // A file URL on a link-local or metadata address stops the start before anything opens.
+  const upstreamGuard = buildUpstreamGuard(config);
+  checkFileUpstreams(config, upstreamGuard);
   const db: Db = await connectDatabase(config);
   const redis = config.redisUrl ? connectRedis(config.redisUrl, SHARED_REDIS_OPTIONS) : undefined;
   let keyCacheBus: KeyCacheBus | undefined;
@@ -204,7 +209,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   const mcpDeps = () => {
     const health = new McpHealth();
     return {
-      servers: new McpServerStore(db, runtime.channelStore.box, config.file.mcp_servers ?? []),
+      servers: new McpServerStore(db, runtime.channelStore.box, config.file.mcp_servers ?? [], Date.now, (server) => !refusedUrl(upstreamGuard, mcpServerUpstreamUrls(server))),
       sessions: new McpSessionStore(db),
       upstreams: new McpUpstreams(new McpUpstreamAuth(), health),
       health,
