@@ -5,7 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
 import { admin } from '../helpers/admin.js';
 import { assertEnvelope } from '../helpers/envelopes.js';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../src/config/load.js';
+import { McpUpstreamAuth } from '../../src/gateway/mcp/upstream-auth.js';
+import { fetchAccessToken } from '../../src/providers/minted-token.js';
 import type { FileConfig } from '../../src/config/schema.js';
 import { buildUpstreamGuard, linkLocalRefusal } from '../../src/gateway/upstream-guard.js';
 
@@ -237,5 +241,37 @@ describe('definitions stored while link-local addresses were allowed', () => {
     await again.stop({ keepData: true });
     await expect(startTestGateway({ dataDir })).rejects.toThrow(/channel 'imds': 'base_url' points at a link-local or cloud metadata address \(169\.254\.169\.254\)/);
     rmSync(dataDir, { recursive: true, force: true });
+  });
+});
+
+describe('token endpoints are never redirected (a redirect would pass the guard)', () => {
+  let target: Server;
+  let redirecting: Server;
+  let targetHits = 0;
+  let redirectUrl = '';
+  const listen = async (server: Server) => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+  beforeAll(async () => {
+    // The target stands in for the metadata service: loopback, so a followed redirect would reach it.
+    target = createServer((_request, response) => {
+      targetHits++;
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ access_token: 'from-the-target', expires_in: 3600 }));
+    });
+    const targetUrl = await listen(target);
+    redirecting = createServer((_request, response) => response.writeHead(307, { location: `${targetUrl}/token` }).end());
+    redirectUrl = `${await listen(redirecting)}/token`;
+  });
+  afterAll(async () => {
+    await Promise.all([target, redirecting].map((server) => new Promise((resolve) => server.close(resolve))));
+  });
+
+  it('a cloud identity service (Entra ID, Google, the MCP OAuth token_url)', async () => {
+    await expect(fetchAccessToken('Microsoft Entra ID', redirectUrl, { grant_type: 'client_credentials' }, Date.now())).rejects.toMatchObject({ code: 'GW_UPSTREAM_AUTH' });
+    const auth = new McpUpstreamAuth();
+    const server = { name: 'docs', url: 'http://127.0.0.1:9/mcp', origin: 'file' as const, auth: { type: 'oauth_client_credentials' as const, token_url: redirectUrl, client_id: 'c', client_secret: 's' } };
+    await expect(auth.headersFor(server)).rejects.toThrow();
+    expect(targetHits).toBe(0);
   });
 });
