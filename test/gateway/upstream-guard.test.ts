@@ -8,7 +8,9 @@ import { assertEnvelope } from '../helpers/envelopes.js';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadConfig } from '../../src/config/load.js';
+import { McpHealth } from '../../src/gateway/mcp/health.js';
 import { McpUpstreamAuth } from '../../src/gateway/mcp/upstream-auth.js';
+import { listenUpstream } from '../../src/gateway/mcp/upstream-listen.js';
 import { fetchAccessToken } from '../../src/providers/minted-token.js';
 import type { FileConfig } from '../../src/config/schema.js';
 import { buildUpstreamGuard, linkLocalRefusal } from '../../src/gateway/upstream-guard.js';
@@ -244,7 +246,7 @@ describe('definitions stored while link-local addresses were allowed', () => {
   });
 });
 
-describe('token endpoints are never redirected (a redirect would pass the guard)', () => {
+describe('token endpoints and MCP streams are not redirected elsewhere (a redirect would pass the guard)', () => {
   let target: Server;
   let redirecting: Server;
   let targetHits = 0;
@@ -272,6 +274,13 @@ describe('token endpoints are never redirected (a redirect would pass the guard)
     const auth = new McpUpstreamAuth();
     const server = { name: 'docs', url: 'http://127.0.0.1:9/mcp', origin: 'file' as const, auth: { type: 'oauth_client_credentials' as const, token_url: redirectUrl, client_id: 'c', client_secret: 's' } };
     await expect(auth.headersFor(server)).rejects.toThrow();
+    expect(targetHits).toBe(0);
+  });
+
+  it("an MCP server's server-to-client stream (the SDK's own requests follow same-origin redirects only)", async () => {
+    const server = { name: 'hop', url: redirectUrl, origin: 'runtime' as const };
+    const listening = await listenUpstream({ credentials: {}, health: new McpHealth(), timeoutMs: 5_000 }, server, { sessionId: 's', protocolVersion: '2025-03-26' }, new AbortController().signal, () => undefined);
+    expect(listening).toBeUndefined();
     expect(targetHits).toBe(0);
   });
 });
