@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { call, startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { startFakeVendor, type FakeVendor } from '../helpers/fake-vendor.js';
+import { pollUntil } from '../helpers/video.js';
 import { admin } from '../helpers/admin.js';
 import { assertEnvelope } from '../helpers/envelopes.js';
 import { createServer, type Server } from 'node:http';
@@ -215,6 +217,32 @@ describe('the admin API: 400 naming the field', () => {
     refused(await admin(guarded, 'PATCH', '/mcp-servers/docs', { auth: { ...oauth, token_url: 'http://[fe80::a9fe:a9fe]/token' } }), 'auth.token_url');
 
     expect((await admin(open, 'POST', '/mcp-servers', { name: 'docs', url: 'http://127.0.0.1:9/mcp', auth: oauth })).status).toBe(201);
+  });
+});
+
+describe('URLs an upstream names: a video result on the metadata service is not downloaded', () => {
+  let gateway: TestGateway;
+  let vendor: FakeVendor;
+  beforeAll(async () => {
+    const task = { task_id: '867283741759111202', task_info: {}, created_at: 1722769557708, updated_at: 1722769557708 };
+    // A Kling-shaped upstream whose finished task lies on the metadata service.
+    vendor = await startFakeVendor(({ method }) => ({
+      json: { code: 0, message: 'SUCCEED', request_id: 'r', data: method === 'POST' ? { ...task, task_status: 'submitted' } : { ...task, task_status: 'succeed', task_status_msg: '', task_result: { videos: [{ id: 'v', url: 'http://[::ffff:169.254.169.254]/latest/meta-data/iam/video.mp4', duration: '5' }] } } },
+    }));
+    gateway = await startTestGateway({ file: { channels: [{ name: 'kling-direct', vendor: 'kling', base_url: vendor.url, access_key: 'ak', secret_key: 'sk', models: { 'kling-v2-6': 'kling-v2-6' } }] } });
+  });
+  afterAll(async () => {
+    await gateway.stop();
+    await vendor.close();
+  });
+
+  it('the task fails at once, saying why', async () => {
+    const created = await call(gateway, 'POST', '/videoalt/v1/videos/text2video', { model_name: 'kling-v2-6', prompt: 'A rabbit', duration: '5' });
+    expect(created.status, created.text).toBe(200);
+    const seen = await pollUntil(gateway, `/videoalt/v1/videos/${created.json.data.task_id}`, (json) => json.data.task_status === 'succeed' || json.data.task_status === 'failed');
+    const done = seen.at(-1).data;
+    expect(done.task_status).toBe('failed');
+    expect(done.task_status_msg).toContain('link-local or cloud metadata address (169.254.169.254');
   });
 });
 
