@@ -35,6 +35,7 @@ const REFUSED: [url: string, named: string][] = [
   ['http://[FEBF::abcd]:8080/', 'febf::abcd'],
   ['http://[fe80::1%25eth0]/', 'fe80::1'],
   ['http://[FE80::1%eth0]:8080/v1', 'fe80::1'],
+  ['http://[::ffff:169.254.169.254%25eth0]/', '169.254.169.254'],
   // IPv4 inside IPv6: mapped, compatible, translated, NAT64 (well-known and local-use), 6to4.
   ['http://[::ffff:169.254.169.254]/', '169.254.169.254'],
   ['http://[::ffff:a9fe:a9fe]/', '169.254.169.254'],
