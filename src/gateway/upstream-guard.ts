@@ -43,7 +43,7 @@ DENIED.addAddress('fd20:ce::254', 'ipv6'); // GCP metadata over IPv6
  */
 export function linkLocalRefusal(url: string): string | undefined {
   const host = hostOf(url);
-  // A URL that does not parse is no one's upstream: the fetch fails (the other checks refuse it).
+  // A URL that does not parse reaches no one: its fetch fails before any connection.
   const address = host === undefined ? undefined : deniedAddress(host);
   if (address !== undefined) return `points at a link-local or cloud metadata address (${address})`;
   return undefined;
