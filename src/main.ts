@@ -29,6 +29,8 @@ import { forgetInstances } from './usage/shared-budget-holds.js';
 import { RuntimeCatalog } from './gateway/runtime-catalog.js';
 import { RuntimeChannelStore } from './gateway/channel-store.js';
 import { McpServerStore } from './gateway/mcp/server-store.js';
+import { buildUpstreamGuard, refusedUrl } from './gateway/upstream-guard.js';
+import { checkFileUpstreams, mcpServerUpstreamUrls } from './gateway/upstream-urls.js';
 import { McpSessionStore } from './gateway/mcp/session-store.js';
 import { McpUpstreams } from './gateway/mcp/upstream.js';
 import { McpUpstreamAuth } from './gateway/mcp/upstream-auth.js';
@@ -141,6 +143,9 @@ function requestOrigin(request: FastifyRequest): string | undefined {
 /** Builds every dependency once, then the app, then listens. */
 export async function startGateway(config: GatewayConfig, options: StartOptions = {}): Promise<RunningGateway> {
   const announce = options.announce ?? ((line: string) => process.stdout.write(line + '\n'));
+  // A file URL on a link-local or metadata address stops the start before anything opens.
+  const upstreamGuard = buildUpstreamGuard(config);
+  checkFileUpstreams(config, upstreamGuard);
   const db: Db = await connectDatabase(config);
   const redis = config.redisUrl ? connectRedis(config.redisUrl, SHARED_REDIS_OPTIONS) : undefined;
   let keyCacheBus: KeyCacheBus | undefined;
@@ -206,7 +211,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
     const health = new McpHealth();
     // Upstream MCP calls share the channels' agent (its pools and connect timeout).
     const dispatcher = upstream.agent(DEFAULT_TIMEOUTS.connectMs);
-    const servers = new McpServerStore(db, runtime.channelStore.box, config.file.mcp_servers ?? []);
+    const servers = new McpServerStore(db, runtime.channelStore.box, config.file.mcp_servers ?? [], Date.now, (server) => !refusedUrl(upstreamGuard, mcpServerUpstreamUrls(server)));
     const upstreams = new McpUpstreams(new McpUpstreamAuth(dispatcher), health, { dispatcher, maxResultBytes: config.mcpMaxResultBytes });
     const sessions = new McpSessionStore(db, {
       perKey: config.mcpSessionsPerKey,

@@ -53,7 +53,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     secretKey: env.GATEWAY_SECRET_KEY || undefined,
     secretKeyPrevious: env.GATEWAY_SECRET_KEY_PREVIOUS || undefined,
     allowUnopenableChannels: isTrue(env.GATEWAY_ALLOW_UNOPENABLE_CHANNELS),
-    denyLinkLocalUpstreams: isTrue(env.GATEWAY_DENY_LINK_LOCAL_UPSTREAMS),
+    // The guard's old opt-in switch (issue 34) is still read: `true` keeps the guard on whatever else says.
+    allowLinkLocalUpstreams: isTrue(env.GATEWAY_ALLOW_LINK_LOCAL_UPSTREAMS) && !isTrue(env.GATEWAY_DENY_LINK_LOCAL_UPSTREAMS),
     bodyLimitBytes: parseInteger(env.GATEWAY_BODY_LIMIT, 32 * 1024 * 1024, 'GATEWAY_BODY_LIMIT'),
     requestTimeoutMs: parseInteger(env.GATEWAY_REQUEST_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, 'GATEWAY_REQUEST_TIMEOUT_MS'),
     maxBodyBytesInFlight: parseInteger(env.GATEWAY_MAX_BODY_BYTES_IN_FLIGHT, DEFAULT_MAX_BODY_BYTES_IN_FLIGHT, 'GATEWAY_MAX_BODY_BYTES_IN_FLIGHT'),

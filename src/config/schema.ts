@@ -315,8 +315,8 @@ export interface GatewayConfig {
   allowUnopenableChannels?: boolean;
   /** How often a usage journal that cannot be written tries again (tests shorten it). */
   usageJournalProbeMs?: number | undefined;
-  /** GATEWAY_DENY_LINK_LOCAL_UPSTREAMS: refuse channel base_urls on link-local and cloud metadata addresses (gateway/upstream-guard.ts). */
-  denyLinkLocalUpstreams?: boolean;
+  /** GATEWAY_ALLOW_LINK_LOCAL_UPSTREAMS: allow upstream URLs on link-local and cloud metadata addresses, refused by default (gateway/upstream-guard.ts). */
+  allowLinkLocalUpstreams?: boolean;
   bodyLimitBytes: number;
   /** GATEWAY_REQUEST_TIMEOUT_MS: how long a client may take to send a whole request (headers and body); 0 disables. */
   requestTimeoutMs?: number;

@@ -5,7 +5,8 @@ import type { Channel } from './channel.js';
 import type { ChannelControl } from './channel-control.js';
 import { mergeChannelDefinitions, RuntimeChannelStore, type ChannelDefinition, type SealedChannel } from './channel-store.js';
 import { describeSealedChannels } from './sealed-channels.js';
-import { buildUpstreamGuard, type UpstreamGuard } from './upstream-guard.js';
+import { buildUpstreamGuard, refusedUrl, type UpstreamGuard } from './upstream-guard.js';
+import { channelUpstreamUrls } from './upstream-urls.js';
 import { loadSecretBox } from '../keys/secret-box.js';
 import { Catalog } from '../catalog/catalog.js';
 import { CatalogStore } from '../catalog/catalog-store.js';
@@ -52,7 +53,7 @@ export class RuntimeCatalog {
     this.store = new CatalogStore(db);
     this.channelStore = channelStore;
     this.builder = new ChannelBuilder(config.file.simulator);
-    this.upstreamGuard = buildUpstreamGuard(config.denyLinkLocalUpstreams === true);
+    this.upstreamGuard = buildUpstreamGuard(config);
     this.sync = new CatalogSync(this.store, { reload: () => this.reload(), onError: (error) => options.warn('reading the catalog failed; the last one stays in force', error) });
   }
 
@@ -97,11 +98,11 @@ export class RuntimeCatalog {
     await this.builder.close();
   }
 
-  /** GATEWAY_DENY_LINK_LOCAL_UPSTREAMS: such a channel stops the start; one stored later by an instance without the guard is left out. */
+  /** The link-local guard: such a channel stops the start; one stored later by an instance that allows it is left out. */
   private isAllowedUpstream(definition: ChannelConfig): boolean {
-    const refusal = definition.base_url ? this.upstreamGuard(definition.base_url) : undefined;
-    if (!refusal) return true;
-    const message = `channel '${definition.name}': ${refusal}`;
+    const refused = refusedUrl(this.upstreamGuard, channelUpstreamUrls(definition));
+    if (!refused) return true;
+    const message = `channel '${definition.name}': ${refused.message}`;
     if (!this.hasBuilt) throw new Error(message);
     this.options.warn(`${message}; it is left out`);
     return false;

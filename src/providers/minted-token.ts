@@ -119,6 +119,8 @@ export async function fetchAccessToken(service: string, tokenUrl: string, form: 
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
       body: new URLSearchParams(form).toString(),
+      // A token endpoint has no reason to redirect; following one would take the call past the link-local guard.
+      redirect: 'error',
       signal: AbortSignal.timeout(MINT_TIMEOUT_MS),
     });
   } catch (error) {

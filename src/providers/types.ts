@@ -3,7 +3,7 @@ import type { FamilyPairs } from '../contracts/translator.js';
 import type { ChannelCredentials, SignableRequest, UpstreamCall } from '../contracts/upstream-call.js';
 import type { VideoSurfaceAdapters } from '../contracts/video-adapter.js';
 import type { SimulatorLoader } from '../simulator/server.js';
-import type { ChannelFields } from './channel-fields.js';
+import type { ChannelCredentialName, ChannelFields } from './channel-fields.js';
 import type { SheetVendor } from './price-rows.js';
 
 /**
@@ -67,6 +67,12 @@ export interface ProviderModule<V extends string = string> {
   readonly simulator: SimulatorLoader;
   /** What a channel of this vendor takes: the console's channel form and GET /admin/api/vendors read it. */
   readonly channelFields: ChannelFields;
+  /**
+   * URLs besides `base_url` the gateway fetches for a channel of this vendor (an identity
+   * service's token endpoint), each with the channel field that gives it: the link-local guard
+   * refuses them as it does `base_url` (gateway/upstream-urls.ts).
+   */
+  fetchedUrls?(fields: Readonly<Partial<Record<ChannelCredentialName, string>>>): readonly { field: string; url: string }[];
   /** Its rows of the built-in price sheet (prices.ts); absent where the vendor publishes no USD price. */
   readonly prices?: SheetVendor | readonly SheetVendor[];
 }

@@ -8,6 +8,7 @@ import { Agent } from '../gateway/undici-agent.js';
 import { GatewayError, isGatewayError } from '../errors.js';
 import type { Channel } from '../gateway/channel.js';
 import { readErrorBody } from '../gateway/upstream-client.js';
+import { buildUpstreamGuard, type UpstreamGuard } from '../gateway/upstream-guard.js';
 import { cancellationOf } from '../gateway/cancellation.js';
 import type { GatewayDeps } from '../gateway-deps.js';
 import { chargeOf } from '../usage/charge.js';
@@ -61,8 +62,11 @@ export class VideoTaskPoller {
   /** Result files are fetched on their own pool, without any channel's credentials. */
   private readonly downloads = new Agent({ connections: 8, keepAliveTimeout: 10_000 });
 
+  private readonly upstreamGuard: UpstreamGuard;
+
   constructor(private readonly options: VideoTaskPollerOptions) {
     this.repo = new VideoTaskRepo(options.deps.db);
+    this.upstreamGuard = buildUpstreamGuard(options.deps.config);
     this.leaseMs = options.leaseMs ?? options.deps.config.file.video_tasks?.lease_ms ?? LEASE_MS;
   }
 
@@ -125,6 +129,13 @@ export class VideoTaskPoller {
       const observed = await this.fetchState(task, channel, adapter, lease.signal);
       if (observed.status === 'completed') {
         stage = 'download';
+        // The upstream names where its result lies: never a link-local or metadata address (issue 44), and asking again changes nothing.
+        const refusal = this.upstreamGuard(observed.videoUrl);
+        if (refusal) {
+          const now = deps.now();
+          await this.repo.saveFailedPoll(task.id, this.owner, now, now, task.pollFailures + 1, { code: 'download_failed', message: `The task could not be downloaded: the upstream's result URL ${refusal}` });
+          return (await this.repo.findById(task.id)) ?? task;
+        }
         const video = await downloadVideo({ dispatcher: this.downloads, url: observed.videoUrl, dataDir: deps.config.dataDir, signal: lease.signal });
         const { videoUrl: _upstreamUrl, status: _status, ...facts } = observed;
         const now = deps.now();

@@ -4,7 +4,8 @@ import { doubledSegment } from '../../config/load.js';
 import { GatewayError } from '../../errors.js';
 import type { Channel } from '../../gateway/channel.js';
 import type { ChannelDefinition } from '../../gateway/channel-store.js';
-import { buildUpstreamGuard } from '../../gateway/upstream-guard.js';
+import { buildUpstreamGuard, refusedUrl } from '../../gateway/upstream-guard.js';
+import { channelUpstreamUrls } from '../../gateway/upstream-urls.js';
 import { validated } from '../management/route-validation.js';
 import {
   ChannelIdParams, ChannelView, CreateChannelBody, PatchChannelBody, validateCreateChannel, validatePatchChannel, type CreateChannelBody as CreateBody,
@@ -27,7 +28,7 @@ const SETTINGS = new Set(['enabled', 'weight', 'priority']);
 export async function adminChannelEditRoutes(app: FastifyInstance, { opts, view, found }: EditRouteTools): Promise<void> {
   const { channelControl, channelStore, catalog, catalogStore, catalogSync, config } = app.gateway;
   const fileChannels = new Map((config.file.channels ?? []).map((channel) => [channel.name, channel]));
-  const upstreamGuard = buildUpstreamGuard(config.denyLinkLocalUpstreams === true);
+  const upstreamGuard = buildUpstreamGuard(config);
 
   /** The rules the configuration file gets at start, as 400s naming the field. */
   const check = (channel: Partial<ChannelConfig>): void => {
@@ -41,8 +42,8 @@ export async function adminChannelEditRoutes(app: FastifyInstance, { opts, view,
     }
     const doubled = channel.vendor && channel.base_url ? doubledSegment({ vendor: channel.vendor, base_url: channel.base_url }) : undefined;
     if (doubled) throw new GatewayError('GW_REQ_INVALID_PARAM', `'base_url' ends with '${doubled}', which the gateway adds itself for ${channel.vendor}; leave it out`, { param: 'base_url' });
-    const refusal = channel.base_url ? upstreamGuard(channel.base_url) : undefined;
-    if (refusal) throw new GatewayError('GW_REQ_INVALID_PARAM', refusal, { param: 'base_url' });
+    const refused = refusedUrl(upstreamGuard, channelUpstreamUrls(channel));
+    if (refused) throw new GatewayError('GW_REQ_INVALID_PARAM', refused.message, { param: refused.field });
   };
   /** Every instance picks the change up; this one at once. */
   const apply = async () => {

@@ -3,7 +3,8 @@ import type { McpServerConfig } from '../../config/schema.js';
 import { GatewayError } from '../../errors.js';
 import type { McpServer } from '../../gateway/mcp/server-store.js';
 import { UpstreamMcpError } from '../../gateway/mcp/upstream.js';
-import { buildUpstreamGuard } from '../../gateway/upstream-guard.js';
+import { buildUpstreamGuard, refusedUrl } from '../../gateway/upstream-guard.js';
+import { mcpServerUpstreamUrls } from '../../gateway/upstream-urls.js';
 import { validated } from '../management/route-validation.js';
 import { CreateMcpServerBody, McpServerParams, PatchMcpServerBody, validateCreateMcpServer, validatePatchMcpServer } from './mcp-server-schemas.js';
 
@@ -14,7 +15,7 @@ import { CreateMcpServerBody, McpServerParams, PatchMcpServerBody, validateCreat
  */
 export async function adminMcpServerRoutes(app: FastifyInstance, { opts }: { opts: (summary: string, schema?: Record<string, unknown>) => object }): Promise<void> {
   const { mcp, config } = app.gateway;
-  const upstreamGuard = buildUpstreamGuard(config.denyLinkLocalUpstreams === true);
+  const upstreamGuard = buildUpstreamGuard(config);
 
   const view = (server: McpServer) => {
     const health = mcp.health.of(server.name);
@@ -44,7 +45,8 @@ export async function adminMcpServerRoutes(app: FastifyInstance, { opts }: { opt
     if (!server) throw new GatewayError('GW_RESOURCE_NOT_FOUND', `No MCP server '${name}'`);
     return server;
   };
-  const checkUrl = (url: string): void => {
+  const checkUrls = (server: McpServerConfig): void => {
+    const { url } = server;
     let parsed: URL;
     try {
       parsed = new URL(url);
@@ -52,8 +54,8 @@ export async function adminMcpServerRoutes(app: FastifyInstance, { opts }: { opt
       throw new GatewayError('GW_REQ_INVALID_PARAM', "'url' must be an absolute http(s) URL, e.g. https://mcp.example.com/mcp", { param: 'url' });
     }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new GatewayError('GW_REQ_INVALID_PARAM', "'url' must use http or https", { param: 'url' });
-    const refusal = upstreamGuard(url);
-    if (refusal) throw new GatewayError('GW_REQ_INVALID_PARAM', refusal, { param: 'url' });
+    const refused = refusedUrl(upstreamGuard, mcpServerUpstreamUrls(server));
+    if (refused) throw new GatewayError('GW_REQ_INVALID_PARAM', refused.message, { param: refused.field });
   };
   const strip = ({ origin: _origin, ...server }: McpServer): McpServerConfig => server;
 
@@ -70,7 +72,7 @@ export async function adminMcpServerRoutes(app: FastifyInstance, { opts }: { opt
     async (request, reply) => {
       const body = request.body as McpServerConfig;
       if (await mcp.servers.get(body.name, true)) throw new GatewayError('GW_CONFLICT', `An MCP server named '${body.name}' exists already; change it with PATCH /admin/api/mcp-servers/${body.name}`);
-      checkUrl(body.url);
+      checkUrls(body);
       await mcp.servers.put(body);
       return reply.code(201).send(view(await found(body.name, true)));
     },
@@ -86,7 +88,7 @@ export async function adminMcpServerRoutes(app: FastifyInstance, { opts }: { opt
         if (value === null) delete next[field];
         else next[field] = value;
       }
-      checkUrl(next.url as string);
+      checkUrls(next as McpServerConfig);
       await mcp.servers.put(next as McpServerConfig);
       mcp.health.forget(server.name);
       return view(await found(server.name, true));

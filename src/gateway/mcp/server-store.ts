@@ -29,6 +29,8 @@ export class McpServerStore {
     private readonly box: SecretBox | undefined,
     private readonly file: readonly McpServerConfig[],
     private readonly now: () => number = Date.now,
+    /** The link-local guard: a stored server it refuses (stored before the guard, or by an instance that allows it) is not served. */
+    private readonly isAllowed: (server: McpServerConfig) => boolean = () => true,
   ) {}
 
   /** Whether a server of this name comes from the configuration file. */
@@ -57,7 +59,12 @@ export class McpServerStore {
           continue;
         }
       }
-      servers.set(row.name, { ...definition, ...secrets, origin: 'runtime' });
+      const server = { ...definition, ...secrets };
+      if (!this.isAllowed(server)) {
+        servers.delete(row.name);
+        continue;
+      }
+      servers.set(row.name, { ...server, origin: 'runtime' });
     }
     this.cached = { at: now, servers, unreadable };
     return servers;

@@ -70,7 +70,8 @@ export class McpUpstreamAuth {
     if (cached && cached.until > this.now()) return cached.token;
     const form = new URLSearchParams({ grant_type: 'client_credentials', client_id: auth.client_id, client_secret: auth.client_secret });
     if (auth.scope) form.set('scope', auth.scope);
-    const response = await fetchThrough(this.dispatcher, auth.token_url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body: form, signal: AbortSignal.timeout(15_000) });
+    // Never redirected: a redirect would take the call past the link-local guard (upstream-guard.ts).
+    const response = await fetchThrough(this.dispatcher, auth.token_url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body: form, redirect: 'error', signal: AbortSignal.timeout(15_000) });
     // The token endpoint's body is not repeated: it may echo the client secret.
     if (!response.ok) throw new UpstreamAuthError(`the token endpoint of MCP server '${server}' answered HTTP ${response.status}`);
     const body = (await response.json().catch(() => ({}))) as { access_token?: unknown; expires_in?: unknown };

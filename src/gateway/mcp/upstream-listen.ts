@@ -33,7 +33,8 @@ export async function listenUpstream(
   const timer = setTimeout(() => opening.abort(), parts.timeoutMs);
   let response: Response;
   try {
-    response = await fetchThrough(parts.dispatcher, server.url, { method: 'GET', headers, signal: AbortSignal.any([signal, opening.signal]) });
+    // A redirect is not followed (no stream): it would take the credentials past the link-local guard.
+    response = await fetchThrough(parts.dispatcher, server.url, { method: 'GET', headers, redirect: 'manual', signal: AbortSignal.any([signal, opening.signal]) });
   } catch {
     if (!signal.aborted) parts.health.failed(server.name, `MCP server '${server.name}': its server-to-client stream could not be opened`);
     return undefined;

@@ -15,6 +15,8 @@ export const azureOpenAI: ProviderModule<'azure-openai'> = {
   authorizeRequest: azureAuthorize,
   routeCall: azureRouteCall,
   pairs: AZURE_OPENAI_PAIRS,
+  // Entra ID's token endpoint lives under the sovereign cloud's sign-in host.
+  fetchedUrls: (fields) => (fields.authority_host ? [{ field: 'authority_host', url: fields.authority_host }] : []),
   simulator: lazySimulator(() => import('./simulator.js').then((m) => m.azureOpenAISimulator)),
   channelFields: {
     credentials: [

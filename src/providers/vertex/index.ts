@@ -2,6 +2,7 @@ import type { ProviderModule } from '../types.js';
 import { lazySimulator } from '../../simulator/server.js';
 import { VERTEX_BASE_URL, vertexAuthHeaders, vertexAuthorize, vertexRouteCall } from './endpoint.js';
 import { VERTEX_PAIRS } from './pairs.js';
+import { serviceAccountTokenUri } from './service-account.js';
 import { vertexPrices } from './prices.js';
 
 export const vertex: ProviderModule<'vertex'> = {
@@ -15,6 +16,10 @@ export const vertex: ProviderModule<'vertex'> = {
   authHeaders: vertexAuthHeaders,
   authorizeRequest: vertexAuthorize,
   routeCall: vertexRouteCall,
+  fetchedUrls: (fields) => {
+    const tokenUri = fields.service_account ? serviceAccountTokenUri(fields.service_account) : undefined;
+    return tokenUri ? [{ field: 'service_account.token_uri', url: tokenUri }] : [];
+  },
   pairs: VERTEX_PAIRS,
   simulator: lazySimulator(async () => (await import('./simulator.js')).createVertexSimulator()),
   channelFields: {

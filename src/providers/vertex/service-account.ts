@@ -46,6 +46,15 @@ export function readServiceAccount(value: string): ServiceAccountKey {
   };
 }
 
+/** The token endpoint a service-account key names (Google's when it names none); undefined for a key that cannot be read, which fails at its first use. */
+export function serviceAccountTokenUri(value: string): string | undefined {
+  try {
+    return readServiceAccount(value).tokenUri;
+  } catch {
+    return undefined;
+  }
+}
+
 const base64url = (data: string | Buffer): string => Buffer.from(data).toString('base64url');
 
 /** The RS256 JWT Google exchanges for an access token (the `jwt-bearer` grant). */
