@@ -10,5 +10,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Each file's whole cost, for scripts/test-timing.mjs and the stage warnings (issue 45).
+    reporters: ['default', ['./scripts/test-timing-reporter.mjs', { name: 'vitest' }]],
   },
 });
