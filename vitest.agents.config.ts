@@ -12,6 +12,8 @@ export default defineConfig({
     testTimeout: 300_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Each file's whole cost, for scripts/test-timing.mjs and the stage warnings (issue 45).
+    reporters: ['default', ['./scripts/test-timing-reporter.mjs', { name: 'agents' }]],
     fileParallelism: false,
   },
 });

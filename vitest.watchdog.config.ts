@@ -10,6 +10,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Each file's whole cost, for scripts/test-timing.mjs and the stage warnings (issue 45).
+    reporters: ['default', ['./scripts/test-timing-reporter.mjs', { name: 'watchdog' }]],
     fileParallelism: false,
   },
 });

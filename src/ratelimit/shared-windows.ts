@@ -37,11 +37,20 @@ export const COUNT_WAIT_MS = 500;
 
 const TIMED_OUT = Symbol('timed out');
 
-/** The step's result, or TIMED_OUT once `ms` have passed; a rejection comes back as undefined. */
+/**
+ * The step's result, or TIMED_OUT once `ms` have passed; a rejection comes back as undefined. A
+ * loop that was busy past the deadline runs its expired timers before it reads its sockets, so the
+ * deadline gives way to one turn of I/O first (setImmediate): a reply that had already come is
+ * taken (issue 45: under load, redis-shared admitted 8 for rpm 7 on replies that were there).
+ */
 function within<T>(step: Promise<T>, ms: number): Promise<T | undefined | typeof TIMED_OUT> {
   let timer: NodeJS.Timeout | undefined;
-  const bound = new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(resolve, ms, TIMED_OUT)));
-  return Promise.race([step.catch(() => undefined), bound]).finally(() => clearTimeout(timer));
+  let turn: NodeJS.Immediate | undefined;
+  const bound = new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(() => (turn = setImmediate(resolve, TIMED_OUT)), ms)));
+  return Promise.race([step.catch(() => undefined), bound]).finally(() => {
+    clearTimeout(timer);
+    clearImmediate(turn);
+  });
 }
 
 /**

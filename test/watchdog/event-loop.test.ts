@@ -7,6 +7,7 @@ import { Worker } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import { TEST_KEY } from '../helpers/gateway.js';
 import { startGatewayProcess, type GatewayProcess } from '../helpers/instance-process.js';
+import { measureTwice } from './measure-twice.js';
 
 /**
  * Issue 13 item 4, the event-loop watchdog: while one request with its endpoint's largest legal
@@ -65,8 +66,8 @@ const CASES: Array<[string, string, unknown]> = [
   ['chat: a base64 image of 30 MB', '/v1/chat/completions', { model: 'delta-4.1', messages: [{ role: 'user', content: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${fill('QUFB', BODY_BYTES)}` } }] }] }],
 ];
 
-// A probe that meets an unlucky moment (a GC in the prober, a page fault) is tried again.
-describe('event-loop watchdog', { retry: 2 }, () => {
+// A probe that meets an unlucky moment (a GC in the prober, a page fault) is measured once more (measureTwice).
+describe('event-loop watchdog', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'gateway-watchdog-'));
   let gateway: GatewayProcess;
   let vendors: ChildProcess;
@@ -97,32 +98,34 @@ describe('event-loop watchdog', { retry: 2 }, () => {
   });
 
   it.each(CASES)('%s: /healthz stays within the calibrated bound', async (name, path, body) => {
-    const workerData = { url: gateway.url + path, key: TEST_KEY, body: JSON.stringify(body), calibrationBytes: BODY_BYTES };
-    const sender = new Worker(new URL('./send-body.mjs', import.meta.url), { workerData });
-    const next = () => new Promise<{ status?: number; error?: string; calibrationMs?: number }>((resolve) => sender.once('message', resolve));
-    const { calibrationMs } = await next();
-    let slowest = 0;
-    let running = true;
-    // The gateway's event loop is its main thread, whose id is the process id.
-    const waited = () => waitingForCpuMs(`/proc/${gateway.pid}/task/${gateway.pid}`) + waitingForCpuMs('/proc/thread-self');
-    const prober = (async () => {
-      while (running) {
-        const started = performance.now();
-        const waitedBefore = waited();
-        await fetch(`${gateway.url}/healthz`).then((r) => r.arrayBuffer());
-        slowest = Math.max(slowest, performance.now() - started - (waited() - waitedBefore));
-        await new Promise((resolve) => setTimeout(resolve, 5));
-      }
-    })();
-    const answered = next();
-    sender.postMessage('go');
-    const { status, error } = await answered;
-    running = false;
-    await prober;
-    await sender.terminate();
-    expect(error, name).toBeUndefined();
-    expect(status).toBeLessThan(500);
-    const boundMs = STALL_FACTOR * calibrationMs! + STALL_FLOOR_MS;
-    expect(slowest, `slowest /healthz during ${name} (calibration ${calibrationMs!.toFixed(1)} ms)`).toBeLessThan(boundMs);
-  }, 60_000);
+    await measureTwice(name, async () => {
+      const workerData = { url: gateway.url + path, key: TEST_KEY, body: JSON.stringify(body), calibrationBytes: BODY_BYTES };
+      const sender = new Worker(new URL('./send-body.mjs', import.meta.url), { workerData });
+      const next = () => new Promise<{ status?: number; error?: string; calibrationMs?: number }>((resolve) => sender.once('message', resolve));
+      const { calibrationMs } = await next();
+      let slowest = 0;
+      let running = true;
+      // The gateway's event loop is its main thread, whose id is the process id.
+      const waited = () => waitingForCpuMs(`/proc/${gateway.pid}/task/${gateway.pid}`) + waitingForCpuMs('/proc/thread-self');
+      const prober = (async () => {
+        while (running) {
+          const started = performance.now();
+          const waitedBefore = waited();
+          await fetch(`${gateway.url}/healthz`).then((r) => r.arrayBuffer());
+          slowest = Math.max(slowest, performance.now() - started - (waited() - waitedBefore));
+          await new Promise((resolve) => setTimeout(resolve, 5));
+        }
+      })();
+      const answered = next();
+      sender.postMessage('go');
+      const { status, error } = await answered;
+      running = false;
+      await prober;
+      await sender.terminate();
+      expect(error, name).toBeUndefined();
+      expect(status).toBeLessThan(500);
+      const boundMs = STALL_FACTOR * calibrationMs! + STALL_FLOOR_MS;
+      return { within: slowest < boundMs, figures: `slowest /healthz ${slowest.toFixed(1)} ms against a bound of ${boundMs.toFixed(1)} ms (calibration ${calibrationMs!.toFixed(1)} ms)` };
+    });
+  }, 120_000);
 });

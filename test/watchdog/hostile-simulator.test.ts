@@ -1,6 +1,7 @@
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, startTestGateway, type TestGateway } from '../helpers/gateway.js';
+import { measureTwice } from './measure-twice.js';
 
 /**
  * Issue 34, "simulators stay cheap": the simulators serve every model no channel covers, in the
@@ -54,15 +55,19 @@ describe('hostile tools on the simulators (issue 34)', () => {
   for (const model of ['delta-4.1', 'epsilon-4.7']) {
     it(`${model}: 10,000 tools cost about what the same body without tool matching costs`, async () => {
       const tools = Array.from({ length: 10_000 }, (_, i) => tool(`t${i}_weather_lookup`));
-      const { hostileMs, calibrationMs, statuses } = await compare({ model, messages: [{ role: 'user', content: 'look up the weather' }], tools });
-      expect(statuses.every((status) => status === 200)).toBe(true);
-      expect(hostileMs, `stall ${hostileMs} ms against ${calibrationMs} ms`).toBeLessThanOrEqual(RATIO * calibrationMs);
+      await measureTwice(`${model}: 10,000 tools`, async () => {
+        const { hostileMs, calibrationMs, statuses } = await compare({ model, messages: [{ role: 'user', content: 'look up the weather' }], tools });
+        expect(statuses.every((status) => status === 200)).toBe(true);
+        return { within: hostileMs <= RATIO * calibrationMs, figures: `stall ${hostileMs.toFixed(1)} ms against ${calibrationMs.toFixed(1)} ms (bound ${RATIO}×)` };
+      });
     });
 
     it(`${model}: a 1 MB tool name is answered (no 500), within the same bound`, async () => {
-      const { hostileMs, calibrationMs, statuses } = await compare({ model, messages: [{ role: 'user', content: 'call a tool' }], tools: [tool('x'.repeat(1 << 20))] });
-      expect(statuses.every((status) => status === 200)).toBe(true);
-      expect(hostileMs, `stall ${hostileMs} ms against ${calibrationMs} ms`).toBeLessThanOrEqual(RATIO * calibrationMs);
+      await measureTwice(`${model}: a 1 MB tool name`, async () => {
+        const { hostileMs, calibrationMs, statuses } = await compare({ model, messages: [{ role: 'user', content: 'call a tool' }], tools: [tool('x'.repeat(1 << 20))] });
+        expect(statuses.every((status) => status === 200)).toBe(true);
+        return { within: hostileMs <= RATIO * calibrationMs, figures: `stall ${hostileMs.toFixed(1)} ms against ${calibrationMs.toFixed(1)} ms (bound ${RATIO}×)` };
+      });
     });
   }
 });
