@@ -39,7 +39,6 @@ export const ERRORS = Object.freeze({
   GW_REQ_UNSUPPORTED_MEDIA_TYPE: kind(400, 'unsupported_media_type', 'invalid_request_error', 'INVALID_ARGUMENT'),
   GW_REQ_TOO_LARGE: kind(413, 'request_too_large', 'invalid_request_error', 'INVALID_ARGUMENT'),
   GW_ROUTE_NOT_FOUND: kind(404, 'not_found', 'invalid_request_error', 'NOT_FOUND'),
-  GW_METHOD_NOT_ALLOWED: kind(404, 'method_not_allowed', 'invalid_request_error', 'NOT_FOUND'),
   GW_RESOURCE_NOT_FOUND: kind(404, 'not_found', 'invalid_request_error', 'NOT_FOUND'),
   GW_MODEL_UNSUPPORTED: kind(400, 'model_not_supported', 'invalid_request_error', 'INVALID_ARGUMENT'),
   GW_RATE_LIMITED: kind(429, 'rate_limit_exceeded', 'rate_limit_error', 'RESOURCE_EXHAUSTED'),

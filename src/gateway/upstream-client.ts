@@ -222,10 +222,13 @@ class Exchange implements Dispatcher.DispatchHandler {
   }
 }
 
-/** Connection-level failures, worded without the upstream's address. */
+/**
+ * Connection-level failures, worded without the upstream's address. The connect timeout is the
+ * only undici timer left on: headers and body are timed by the Exchange, whose timeouts arrive
+ * here as GatewayErrors already.
+ */
 export function toTransportError(error: unknown, channel: Channel): GatewayError {
-  const code = (error as { code?: string }).code ?? '';
-  if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {
+  if ((error as { code?: string }).code === 'UND_ERR_CONNECT_TIMEOUT') {
     return new GatewayError('GW_UPSTREAM_TIMEOUT', 'The upstream provider timed out', { cause: error });
   }
   if ((error as Error).name === 'AbortError') {

@@ -6,10 +6,14 @@
  */
 
 /** Positions each word touches: enough that two words rarely cancel out, few enough to stay sparse. */
-const POSITIONS_PER_WORD = 4;
+export const POSITIONS_PER_WORD = 4;
 
-/** FNV-1a over the word's UTF-16 units, seeded: a different hash per position. */
-function hashWord(word: string, seed: number): number {
+/**
+ * FNV-1a over the word's UTF-16 units, seeded: a different hash per position. These functions
+ * also run in the simulator's vector threads from their own source (vector-pool.ts): they use
+ * nothing but each other, POSITIONS_PER_WORD and globals.
+ */
+export function hashWord(word: string, seed: number): number {
   let hash = (0x811c9dc5 ^ seed) >>> 0;
   for (let i = 0; i < word.length; i++) {
     hash ^= word.charCodeAt(i);

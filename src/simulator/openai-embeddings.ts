@@ -1,6 +1,7 @@
 import type { SimErrorBody, SimRequest, SimResponse } from './server.js';
-import { countTokens } from './text.js';
-import { embeddingVector, similarity, vectorToBase64 } from './embedding-vectors.js';
+import { countTokens, countTokensInTurns, sumOf } from './text.js';
+import { vectorSlot } from './vector-pool.js';
+import { embeddingVector, similarity } from './embedding-vectors.js';
 
 /** Vector length by upstream model name; others get the smallest OpenAI length. */
 const DIMENSIONS: Readonly<Record<string, number>> = { 'text-embedding-3-large': 3072, 'gemini-embedding-001': 3072 };
@@ -25,7 +26,7 @@ export interface EmbeddingsSimLimits {
   floatOnly?: boolean;
 }
 
-function answerEmbeddings(errorBody: SimErrorBody, req: SimRequest, res: SimResponse, limits: EmbeddingsSimLimits): boolean {
+async function answerEmbeddings(errorBody: SimErrorBody, req: SimRequest, res: SimResponse, limits: EmbeddingsSimLimits): Promise<boolean> {
   const body = req.body as { model?: unknown; input?: unknown; encoding_format?: unknown; dimensions?: unknown } | undefined;
   const inputs = inputsOf(body?.input);
   if (!body || typeof body.model !== 'string' || !inputs) {
@@ -42,13 +43,9 @@ function answerEmbeddings(errorBody: SimErrorBody, req: SimRequest, res: SimResp
   }
   const dimensions = typeof body.dimensions === 'number' ? body.dimensions : (DIMENSIONS[body.model] ?? DEFAULT_DIMENSIONS);
   const isBase64 = body.encoding_format === 'base64';
-  let tokens = 0;
-  const data = inputs.map((input, index) => {
-    tokens += typeof input === 'string' ? countTokens(input) : input.length;
-    const vector = embeddingVector(input, dimensions);
-    return { object: 'embedding', index, embedding: isBase64 ? vectorToBase64(vector) : Array.from(vector) };
-  });
-  res.json(200, { object: 'list', data, model: body.model, usage: { prompt_tokens: tokens, total_tokens: tokens } });
+  const tokens = sumOf(await countTokensInTurns(inputs));
+  const data = inputs.map((input, index) => ({ object: 'embedding', index, embedding: vectorSlot(input, dimensions, isBase64 ? 'base64' : 'floats') }));
+  await res.jsonWithVectors(200, { object: 'list', data, model: body.model, usage: { prompt_tokens: tokens, total_tokens: tokens } });
   return true;
 }
 

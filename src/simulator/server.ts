@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SimulatorOptionsConfig } from '../contracts/simulator-options.js';
 import type { PromptCache } from './prompt-cache.js';
+import { renderWithVectors } from './vector-pool.js';
 
 /** A request as the simulator received it; tests assert on exactly what the gateway sent. */
 export interface RecordedRequest {
@@ -81,6 +82,13 @@ export class SimResponse {
     const text = JSON.stringify(body);
     this.raw.writeHead(status, { 'content-type': 'application/json', 'x-simulator': this.vendor, ...headers });
     this.raw.end(text);
+  }
+
+  /** `body` with its vector slots filled in the simulator's vector threads (vector-pool.ts), off the event loop. */
+  async jsonWithVectors(status: number, body: unknown, headers: Record<string, string> = {}): Promise<void> {
+    const bytes = await renderWithVectors(body);
+    this.raw.writeHead(status, { 'content-type': 'application/json', 'content-length': String(bytes.length), 'x-simulator': this.vendor, ...headers });
+    this.raw.end(bytes);
   }
 
   bytes(status: number, body: Buffer, contentType: string): void {

@@ -35,6 +35,30 @@ const replies = new Memo<SimulatedText>(1000);
 export const countTokens = (text: string): number =>
   text.length > MEMO_MAX_CHARS ? countUncached(text) : tokenCounts.get(text, () => countUncached(text));
 
+/** Characters counted between two turns of the event loop (issue 44): a 2,048-input call never counts them all at once. */
+const COUNT_TURN_CHARS = 16_384;
+
+/** Each input's tokens (a token-id input counts its ids), giving the event loop a turn every COUNT_TURN_CHARS. */
+export async function countTokensInTurns(inputs: ReadonlyArray<string | readonly number[]>): Promise<number[]> {
+  const counts: number[] = [];
+  let sinceTurn = 0;
+  for (const input of inputs) {
+    if (typeof input !== 'string') {
+      counts.push(input.length);
+      continue;
+    }
+    if (sinceTurn >= COUNT_TURN_CHARS) {
+      await new Promise((resolve) => setImmediate(resolve));
+      sinceTurn = 0;
+    }
+    counts.push(countTokens(input));
+    sinceTurn += input.length;
+  }
+  return counts;
+}
+
+export const sumOf = (values: readonly number[]): number => values.reduce((total, value) => total + value, 0);
+
 /** Splits text into its tokens' texts, the unit a simulated stream sends per chunk. */
 export function tokenPieces(text: string): string[] {
   if (!text) return [];

@@ -1,6 +1,6 @@
 import type { SimResponse } from '../../simulator/server.js';
-import { embeddingVector } from '../../simulator/embedding-vectors.js';
-import { countTokens } from '../../simulator/text.js';
+import { vectorSlot } from '../../simulator/vector-pool.js';
+import { countTokens, countTokensInTurns, sumOf } from '../../simulator/text.js';
 import { isCohereEmbedModel } from './from-embeddings.js';
 
 /** A refusal as Bedrock sends it: `{message}`, the exception's name in `x-amzn-errortype`. */
@@ -14,25 +14,25 @@ export const isEmbedModel = (modelId: string): boolean => isCohereEmbedModel(mod
  * Titan one `inputText` (v2: `dimensions` 256/512/1024, `embeddingTypes`), Cohere up to 96
  * `texts` with an `input_type`; the simulator's hashed bag-of-words vectors.
  */
-export function answerEmbeddings(res: SimResponse, modelId: string, body: Record<string, unknown> | undefined, fail: SimFail): void {
+export async function answerEmbeddings(res: SimResponse, modelId: string, body: Record<string, unknown> | undefined, fail: SimFail): Promise<void> {
   if (isCohereEmbedModel(modelId)) return answerCohere(res, body, fail);
   const text = body?.inputText;
   if (typeof text !== 'string' || text === '' || 'texts' in (body ?? {})) return fail(res, 400, 'ValidationException', 'Malformed input request: inputText is required.');
   const dimensions = body!.dimensions ?? 1024;
   if (typeof dimensions !== 'number' || ![256, 512, 1024].includes(dimensions)) return fail(res, 400, 'ValidationException', 'Malformed input request: dimensions must be 256, 512 or 1024.');
-  const embedding = Array.from(embeddingVector(text, dimensions));
-  res.json(200, { embedding, embeddingsByType: { float: embedding }, inputTextTokenCount: countTokens(text) }, { 'x-amzn-bedrock-input-token-count': String(countTokens(text)) });
+  const embedding = vectorSlot(text, dimensions);
+  await res.jsonWithVectors(200, { embedding, embeddingsByType: { float: embedding }, inputTextTokenCount: countTokens(text) }, { 'x-amzn-bedrock-input-token-count': String(countTokens(text)) });
 }
 
-function answerCohere(res: SimResponse, body: Record<string, unknown> | undefined, fail: SimFail): void {
+async function answerCohere(res: SimResponse, body: Record<string, unknown> | undefined, fail: SimFail): Promise<void> {
   const texts = body?.texts;
   if (!Array.isArray(texts) || texts.length === 0 || texts.length > 96 || !texts.every((t): t is string => typeof t === 'string')) {
     return fail(res, 400, 'ValidationException', 'Malformed input request: texts must hold 1 to 96 strings.');
   }
   if (typeof body!.input_type !== 'string') return fail(res, 400, 'ValidationException', 'Malformed input request: input_type is required.');
   const dimensions = typeof body!.output_dimension === 'number' ? body!.output_dimension : 1024;
-  const vectors = texts.map((text) => Array.from(embeddingVector(text, dimensions)));
+  const vectors = texts.map((text) => vectorSlot(text, dimensions));
   const byType = Array.isArray(body!.embedding_types);
-  const tokens = texts.reduce((sum, text) => sum + countTokens(text), 0);
-  res.json(200, { id: 'emb-sim', texts, embeddings: byType ? { float: vectors } : vectors, response_type: byType ? 'embeddings_by_type' : 'embeddings_floats' }, { 'x-amzn-bedrock-input-token-count': String(tokens) });
+  const tokens = sumOf(await countTokensInTurns(texts));
+  await res.jsonWithVectors(200, { id: 'emb-sim', texts, embeddings: byType ? { float: vectors } : vectors, response_type: byType ? 'embeddings_by_type' : 'embeddings_floats' }, { 'x-amzn-bedrock-input-token-count': String(tokens) });
 }

@@ -36,7 +36,7 @@ export const bedrockSimulator: SimulatorSpec = {
     const modelId = decodeURIComponent(route[1]!);
     const operation = route[2]!;
     if (operation.startsWith('converse')) await converse(req, res, modelId, operation === 'converse-stream');
-    else if (operation === 'invoke' && isEmbedModel(modelId)) answerEmbeddings(res, modelId, req.body as Record<string, unknown> | undefined, fail);
+    else if (operation === 'invoke' && isEmbedModel(modelId)) await answerEmbeddings(res, modelId, req.body as Record<string, unknown> | undefined, fail);
     else await invoke(req, res, modelId, operation === 'invoke-with-response-stream');
     return true;
   },

@@ -1,6 +1,7 @@
 import { embeddingVector, similarity } from '../../simulator/embedding-vectors.js';
 import type { SimRequest, SimResponse, SimulatorSpec } from '../../simulator/server.js';
-import { countTokens } from '../../simulator/text.js';
+import { countTokens, countTokensInTurns, sumOf } from '../../simulator/text.js';
+import { vectorSlot } from '../../simulator/vector-pool.js';
 import { COHERE_MAX_TEXTS } from './endpoint.js';
 
 /** Cohere's error body: a top-level `message` (cohere-typescript's error types). */
@@ -24,13 +25,13 @@ export const cohereSimulator: SimulatorSpec = {
       res.json(401, cohereErrorBody(401, 'no api key supplied'));
       return true;
     }
-    if (req.path === '/v2/embed') embed(req, res);
+    if (req.path === '/v2/embed') await embed(req, res);
     else rerank(req, res);
     return true;
   },
 };
 
-function embed(req: SimRequest, res: SimResponse): void {
+async function embed(req: SimRequest, res: SimResponse): Promise<void> {
   const body = (req.body ?? {}) as { model?: unknown; texts?: unknown; input_type?: unknown; embedding_types?: unknown; output_dimension?: unknown };
   const texts = body.texts;
   if (typeof body.model !== 'string' || !Array.isArray(texts) || texts.length === 0 || !texts.every((t) => typeof t === 'string')) {
@@ -42,11 +43,11 @@ function embed(req: SimRequest, res: SimResponse): void {
   if (!types.every((t) => EMBEDDING_TYPES.has(t as string))) return res.json(400, cohereErrorBody(400, 'invalid request: unknown embedding type'));
   if (!types.every((t) => t === 'float')) return res.json(400, cohereErrorBody(400, 'the simulator answers the float embedding type only'));
   const dimensions = typeof body.output_dimension === 'number' ? body.output_dimension : 1536;
-  const tokens = (texts as string[]).reduce((sum, t) => sum + countTokens(t), 0);
-  res.json(200, {
+  const tokens = sumOf(await countTokensInTurns(texts as string[]));
+  await res.jsonWithVectors(200, {
     id: `sim-embed-${tokens}`,
     response_type: 'embeddings_by_type',
-    embeddings: { float: (texts as string[]).map((t) => Array.from(embeddingVector(t, dimensions))) },
+    embeddings: { float: (texts as string[]).map((t) => vectorSlot(t, dimensions)) },
     texts,
     meta: { api_version: { version: '2' }, billed_units: { input_tokens: tokens } },
   });

@@ -1,4 +1,4 @@
-import { embeddingVector } from '../../simulator/embedding-vectors.js';
+import { vectorSlot, type VectorSlot } from '../../simulator/vector-pool.js';
 import type { SimRequest, SimResponse } from '../../simulator/server.js';
 import { GEMINI_MAX_BATCH, type GeminiEmbedContentRequest } from '../../protocols/gemini-embed/types.js';
 
@@ -12,7 +12,7 @@ type ErrorBody = (code: number, message: string) => unknown;
  * of words: one vector per request, in order; at most 100 requests a batch, as the API enforces.
  * Undefined when the path is not an embedding method.
  */
-export function answerGeminiEmbed(req: SimRequest, res: SimResponse, errorBody: ErrorBody): boolean | undefined {
+export function answerGeminiEmbed(req: SimRequest, res: SimResponse, errorBody: ErrorBody): Promise<boolean> | boolean | undefined {
   const match = req.method === 'POST' ? EMBED_PATH.exec(req.path) : null;
   if (!match) return undefined;
   const model = decodeURIComponent(match[1]!);
@@ -26,7 +26,7 @@ export function answerGeminiEmbed(req: SimRequest, res: SimResponse, errorBody: 
     res.json(400, errorBody(400, `* BatchEmbedContentsRequest.requests: at most ${GEMINI_MAX_BATCH} requests can be in one batch`));
     return true;
   }
-  const values: number[][] = [];
+  const values: VectorSlot[] = [];
   for (const item of requests as Array<GeminiEmbedContentRequest | undefined>) {
     const text = item?.content?.parts?.map((part) => part.text ?? '').join('\n') ?? '';
     if (match[2] === 'batchEmbedContents' && item?.model !== `models/${model}`) {
@@ -37,8 +37,7 @@ export function answerGeminiEmbed(req: SimRequest, res: SimResponse, errorBody: 
       res.json(400, errorBody(400, '* EmbedContentRequest.content: contents must not be empty'));
       return true;
     }
-    values.push(Array.from(embeddingVector(text, item?.outputDimensionality ?? DEFAULT_DIMENSIONS)));
+    values.push(vectorSlot(text, item?.outputDimensionality ?? DEFAULT_DIMENSIONS));
   }
-  res.json(200, match[2] === 'embedContent' ? { embedding: { values: values[0] } } : { embeddings: values.map((v) => ({ values: v })) });
-  return true;
+  return res.jsonWithVectors(200, match[2] === 'embedContent' ? { embedding: { values: values[0] } } : { embeddings: values.map((v) => ({ values: v })) }).then(() => true);
 }

@@ -65,7 +65,7 @@ export function createGeminiSimulator(): SimulatorSpec {
       const match = req.method === 'POST' ? PATH.exec(req.path) : null;
       if (!match) {
         if (!EMBED_PATH.test(req.path)) return false;
-        return checkKey(req, res) ? (answerGeminiEmbed(req, res, geminiErrorBody) ?? false) : true;
+        return checkKey(req, res) ? ((await answerGeminiEmbed(req, res, geminiErrorBody)) ?? false) : true;
       }
       if (!checkKey(req, res)) return true;
       const model = decodeURIComponent(match[1]!);

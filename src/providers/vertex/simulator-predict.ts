@@ -1,6 +1,6 @@
-import { embeddingVector } from '../../simulator/embedding-vectors.js';
+import { vectorSlot } from '../../simulator/vector-pool.js';
 import type { SimErrorBody, SimResponse } from '../../simulator/server.js';
-import { countTokens } from '../../simulator/text.js';
+import { countTokensInTurns } from '../../simulator/text.js';
 
 /** Vertex's `:predict` limits (clouds.md §3): 250 instances, gemini-embedding-001 one. */
 const MAX_INSTANCES = 250;
@@ -11,7 +11,7 @@ const DEFAULT_DIMENSIONS: Readonly<Record<string, number>> = { 'gemini-embedding
  * instance, `outputDimensionality` honoured, `statistics.token_count` per text, the simulator's
  * hashed bag-of-words vectors (768 long unless the model's own size is known).
  */
-export function answerVertexPredict(res: SimResponse, model: string, body: unknown, errorBody: SimErrorBody): void {
+export async function answerVertexPredict(res: SimResponse, model: string, body: unknown, errorBody: SimErrorBody): Promise<void> {
   const request = (body ?? {}) as { instances?: unknown; parameters?: { outputDimensionality?: unknown } };
   const instances = request.instances;
   const limit = model === 'gemini-embedding-001' ? 1 : MAX_INSTANCES;
@@ -26,6 +26,7 @@ export function answerVertexPredict(res: SimResponse, model: string, body: unkno
   }
   const asked = request.parameters?.outputDimensionality;
   const dimensions = typeof asked === 'number' ? asked : (DEFAULT_DIMENSIONS[model] ?? 768);
-  const predictions = texts.map((text) => ({ embeddings: { values: Array.from(embeddingVector(text, dimensions)), statistics: { token_count: countTokens(text), truncated: false } } }));
-  res.json(200, { predictions, metadata: { billableCharacterCount: texts.reduce((sum, text) => sum + text.length, 0) } });
+  const counts = await countTokensInTurns(texts);
+  const predictions = texts.map((text, index) => ({ embeddings: { values: vectorSlot(text, dimensions), statistics: { token_count: counts[index]!, truncated: false } } }));
+  await res.jsonWithVectors(200, { predictions, metadata: { billableCharacterCount: texts.reduce((sum, text) => sum + text.length, 0) } });
 }

@@ -27,7 +27,7 @@ export function createVertexSimulator(): SimulatorSpec {
         return true;
       }
       if (publisher === 'google' && method === 'predict') {
-        answerVertexPredict(res, decodeURIComponent(model), req.body, geminiErrorBody);
+        await answerVertexPredict(res, decodeURIComponent(model), req.body, geminiErrorBody);
         return true;
       }
       if (publisher === 'google') {

@@ -1,6 +1,7 @@
-import { embeddingVector, similarity, vectorToBase64 } from '../../simulator/embedding-vectors.js';
+import { embeddingVector, similarity } from '../../simulator/embedding-vectors.js';
 import type { SimRequest, SimResponse, SimulatorSpec } from '../../simulator/server.js';
-import { countTokens } from '../../simulator/text.js';
+import { countTokens, countTokensInTurns, sumOf } from '../../simulator/text.js';
+import { vectorSlot } from '../../simulator/vector-pool.js';
 import { VOYAGE_MAX_INPUTS } from './endpoint.js';
 
 /** Voyage's error body: `{detail}` (FastAPI style). */
@@ -22,13 +23,13 @@ export const voyageSimulator: SimulatorSpec = {
       res.json(401, voyageErrorBody(401, 'Provided API key is invalid.'));
       return true;
     }
-    if (req.path === '/v1/embeddings') embed(req, res);
+    if (req.path === '/v1/embeddings') await embed(req, res);
     else rerank(req, res);
     return true;
   },
 };
 
-function embed(req: SimRequest, res: SimResponse): void {
+async function embed(req: SimRequest, res: SimResponse): Promise<void> {
   const body = (req.body ?? {}) as Record<string, unknown>;
   const input = typeof body.input === 'string' ? [body.input] : body.input;
   if (typeof body.model !== 'string' || !Array.isArray(input) || input.length === 0 || !input.every((t) => typeof t === 'string' && t !== '')) {
@@ -39,13 +40,9 @@ function embed(req: SimRequest, res: SimResponse): void {
   if (body.input_type != null && body.input_type !== 'query' && body.input_type !== 'document') return res.json(400, voyageErrorBody(400, "input_type must be null, 'query' or 'document'."));
   if (body.encoding_format != null && body.encoding_format !== 'base64') return res.json(400, voyageErrorBody(400, "encoding_format must be null or 'base64'."));
   const dimensions = typeof body.output_dimension === 'number' ? body.output_dimension : 1024;
-  let tokens = 0;
-  const data = (input as string[]).map((text, index) => {
-    tokens += countTokens(text);
-    const vector = embeddingVector(text, dimensions);
-    return { object: 'embedding', embedding: body.encoding_format === 'base64' ? vectorToBase64(vector) : Array.from(vector), index };
-  });
-  res.json(200, { object: 'list', data, model: body.model, usage: { total_tokens: tokens } });
+  const tokens = sumOf(await countTokensInTurns(input as string[]));
+  const data = (input as string[]).map((text, index) => ({ object: 'embedding', embedding: vectorSlot(text, dimensions, body.encoding_format === 'base64' ? 'base64' : 'floats'), index }));
+  await res.jsonWithVectors(200, { object: 'list', data, model: body.model, usage: { total_tokens: tokens } });
 }
 
 function rerank(req: SimRequest, res: SimResponse): void {

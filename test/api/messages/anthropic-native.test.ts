@@ -167,6 +167,16 @@ describe('Anthropic-native /v1/messages on an Anthropic channel (issue 20)', () 
     expect(large.input_tokens).toBeGreaterThan(small.input_tokens + 200);
   });
 
+  it('counts and answers a prompt holding the tokenizer\'s special tokens as text (issue 44): no 500, no 502', async () => {
+    const content = 'Repeat after me: <|endoftext|><|im_start|>system';
+    const counted = await client.messages.countTokens({ model: MODEL, messages: [{ role: 'user', content }] });
+    expect(counted.input_tokens).toBeGreaterThan(5);
+    const message = await client.messages.create({ model: MODEL, max_tokens: 64, messages: [{ role: 'user', content }] });
+    expect(message.usage.input_tokens).toBeGreaterThan(5);
+    const chat = await call(gateway, 'POST', '/v1/chat/completions', { model: 'delta-4.1', messages: [{ role: 'user', content }] });
+    expect(chat.status, chat.text).toBe(200);
+  });
+
   it('counts count_tokens under the key\'s rpm like every other call (issue 34)', async () => {
     const created = await call(gateway, 'POST', '/admin/api/keys', { name: 'two a minute', rpm: 2 }, { authorization: `Bearer ${TEST_ADMIN_TOKEN}` });
     expect(created.status, created.text).toBe(201);
