@@ -1,4 +1,5 @@
 import type { ProviderModule } from '../types.js';
+import { API_KEY, REGION } from '../channel-fields.js';
 import { lazySimulator } from '../../simulator/server.js';
 import { bedrockPrices } from './prices.js';
 import { authorizeBedrockRequest, BEDROCK_BASE_URL } from './endpoint.js';
@@ -30,11 +31,11 @@ export const bedrock: ProviderModule<'bedrock'> = {
   simulator: lazySimulator(() => import('./simulator.js').then((m) => m.bedrockSimulator)),
   channelFields: {
     credentials: [
-      { name: 'region', label: 'Region', required: false, secret: false, hint: 'us-east-1 (or the region in base_url)' },
-      { name: 'aws_access_key_id', label: 'AWS access key ID', required: false, secret: true, hint: 'with the secret access key; or an API key; or none: the AWS chain (environment, IRSA role, ECS task role)' },
-      { name: 'aws_secret_access_key', label: 'AWS secret access key', required: false, secret: true },
-      { name: 'aws_session_token', label: 'AWS session token', required: false, secret: true, hint: 'temporary credentials only' },
-      { name: 'api_key', label: 'Bedrock API key', required: false, secret: true, hint: 'sent as a bearer token instead of SigV4' },
+      { ...REGION, hint: 'us-east-1 (or the region in base_url)' },
+      { name: 'aws_access_key_id', type: 'text', label: 'AWS access key ID', required: false, secret: true, row: true, hint: 'with the secret access key; or an API key; or none: the AWS chain (environment, IRSA role, ECS task role)' },
+      { name: 'aws_secret_access_key', type: 'text', label: 'AWS secret access key', required: false, secret: true },
+      { name: 'aws_session_token', type: 'text', label: 'AWS session token', required: false, secret: true, hint: 'temporary credentials only' },
+      { ...API_KEY, label: 'Bedrock API key', required: false, hint: 'sent as a bearer token instead of SigV4' },
     ],
     baseUrlRequired: false,
   },

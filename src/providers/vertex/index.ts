@@ -1,4 +1,5 @@
 import type { ProviderModule } from '../types.js';
+import { API_KEY, REGION } from '../channel-fields.js';
 import { lazySimulator } from '../../simulator/server.js';
 import { VERTEX_BASE_URL, vertexAuthHeaders, vertexAuthorize, vertexRouteCall } from './endpoint.js';
 import { VERTEX_PAIRS } from './pairs.js';
@@ -19,10 +20,11 @@ export const vertex: ProviderModule<'vertex'> = {
   simulator: lazySimulator(async () => (await import('./simulator.js')).createVertexSimulator()),
   channelFields: {
     credentials: [
-      { name: 'project', label: 'Project ID', required: false, secret: false, hint: 'my-project (empty: express mode with an API key)' },
-      { name: 'region', label: 'Region', required: false, secret: false, hint: 'global, us-central1, europe-west4…' },
-      { name: 'service_account', label: 'Service-account key (JSON)', required: false, secret: true, multiline: true, hint: 'paste the key file, or its path on the gateway host' },
-      { name: 'api_key', label: 'API key', required: false, secret: true, hint: 'instead of a service account (express mode)' },
+      { name: 'project', type: 'text', label: 'Project ID', required: false, secret: false, row: true, pattern: '^[a-z0-9][a-z0-9-]{0,62}$', hint: 'my-project (empty: express mode with an API key)' },
+      { ...REGION, hint: 'global, us-central1, europe-west4…' },
+      // The config file may name the key file's path; the admin API takes the key itself (issue 44).
+      { name: 'service_account', type: 'json', label: 'Service-account key (JSON)', required: false, secret: true, pathInFile: true, hint: 'paste the key file (a path only in the configuration file)' },
+      { ...API_KEY, required: false, hint: 'instead of a service account (express mode)' },
     ],
     baseUrlRequired: false,
   },

@@ -1,0 +1,81 @@
+import type { ChannelCredentials } from '../contracts/upstream-call.js';
+import type { ChannelField, ChannelFields } from '../providers/channel-fields.js';
+import { CHANNEL_FIELDS } from '../providers/registry.js';
+import { maskSecret } from '../keys/secret-box.js';
+
+/**
+ * A channel's credential fields read through the vendors' declarations (issue 43): what the
+ * provider is given, what is sealed at rest, masked in views and removed from upstream text. No
+ * field is named here; a vendor's new field reaches all four from its folder.
+ */
+
+/** A channel definition's fields by name (the config file's, the admin API's). */
+type FieldValues = { readonly [field: string]: unknown };
+
+/** The declared fields of `vendorFields` that the definition sets, as the provider reads them. */
+export function credentialsOf(definition: FieldValues, vendorFields: ChannelFields): ChannelCredentials {
+  const credentials: Record<string, string> = {};
+  for (const field of vendorFields.credentials) {
+    const value = definition[field.name];
+    if (typeof value === 'string') credentials[field.name] = value;
+  }
+  return credentials;
+}
+
+/** What a simulator channel of the vendor is given (the values its built-in fake checks). */
+export function simulatorCredentialsOf(vendorFields: ChannelFields): ChannelCredentials {
+  const credentials: Record<string, string> = {};
+  for (const field of vendorFields.credentials) if (field.simulatorValue !== undefined) credentials[field.name] = field.simulatorValue;
+  return credentials;
+}
+
+/** Whether a channel field is sealed at rest and never shown: any vendor's secret field, and the channel's own headers. */
+export function isSealedField(name: string): boolean {
+  return name === 'headers' || CHANNEL_FIELDS.get(name)?.secret === true;
+}
+
+/** The secret values a definition holds (any vendor's secret fields, header values): the redactor removes them from upstream text. */
+export function secretValuesOf(definition: FieldValues): string[] {
+  const values: string[] = [];
+  for (const field of CHANNEL_FIELDS.values()) {
+    const value = definition[field.name];
+    if (field.secret && typeof value === 'string') values.push(value);
+  }
+  const headers = definition.headers;
+  if (headers && typeof headers === 'object') for (const value of Object.values(headers)) if (typeof value === 'string') values.push(value);
+  return values;
+}
+
+/** A secret field as views show it: a key's last four characters; only whether a document (a key file, a PEM block) is set. */
+export function maskField(field: ChannelField, value: string | undefined): string | null {
+  if (!value) return null;
+  return field.type === 'json' || field.type === 'pem' ? '••••' : (maskSecret(value) ?? null);
+}
+
+/** Every declared secret field, masked, by name (null where unset): a view's `credentials`. */
+export function maskedSecretsOf(credentials: ChannelCredentials): Record<string, string | null> {
+  const masked: Record<string, string | null> = {};
+  for (const field of CHANNEL_FIELDS.values()) if (field.secret) masked[field.name] = maskField(field, credentials[field.name]);
+  return masked;
+}
+
+/** The declared non-secret fields the channel sets, by name (a view's `settings`, for editing). */
+export function plainSettingsOf(credentials: ChannelCredentials): Record<string, string> {
+  const settings: Record<string, string> = {};
+  for (const field of CHANNEL_FIELDS.values()) {
+    const value = credentials[field.name];
+    if (!field.secret && value !== undefined) settings[field.name] = value;
+  }
+  return settings;
+}
+
+/** The vendor's fields marked for the console's channel row that the channel sets, secrets masked. */
+export function rowFieldsOf(credentials: ChannelCredentials, vendorFields: ChannelFields): Array<{ name: string; label: string; value: string }> {
+  const shown: Array<{ name: string; label: string; value: string }> = [];
+  for (const field of vendorFields.credentials) {
+    const value = credentials[field.name];
+    if (!field.row || !value) continue;
+    shown.push({ name: field.name, label: field.label, value: field.secret ? (maskField(field, value) ?? '') : value });
+  }
+  return shown;
+}
