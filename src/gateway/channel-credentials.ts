@@ -79,3 +79,30 @@ export function rowFieldsOf(credentials: ChannelCredentials, vendorFields: Chann
   }
   return shown;
 }
+
+/**
+ * Why a value given through the admin API (or the console) cannot be taken for a declared field,
+ * or undefined. A key file or PEM block is given whole: the gateway never reads a path it is
+ * handed there (issue 44: `/etc/shadow`, the data directory's `secret.key`); only the
+ * configuration file, which the operator controls, may name one.
+ */
+export function adminValueRefusal(name: string, value: unknown): string | undefined {
+  const field = CHANNEL_FIELDS.get(name);
+  if (!field || typeof value !== 'string') return undefined;
+  const given = value.trim();
+  if (field.type === 'json') {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(given);
+    } catch {
+      parsed = undefined;
+    }
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+      return `'${name}' must be the JSON document itself (paste the file's content): the admin API never reads a file on the gateway host; a path may be given only in the configuration file`;
+    }
+  }
+  if (field.type === 'pem' && !/^-----BEGIN [A-Z0-9 ]+-----/.test(given)) {
+    return `'${name}' must be the PEM block itself (-----BEGIN …): the admin API never reads a file on the gateway host`;
+  }
+  return undefined;
+}
