@@ -10,13 +10,13 @@ export interface UpstreamCall {
   /** The response is an SSE stream. */
   stream?: boolean;
   /**
-   * `request-signature`: credentials go into a signature over the whole request (the provider's
-   * `signRequest`), not into static headers. Used by AK/SK-signed control-plane APIs.
+   * `request-signature`: credentials go into a signature over the whole request (the vendor's
+   * `authorize` sees this and signs), not into static headers. Used by AK/SK-signed control-plane APIs.
    */
   auth?: 'headers' | 'request-signature';
 }
 
-/** The parts of an outgoing request a signature covers. */
+/** The parts of an outgoing request a vendor's `authorize` may cover (a signature), or ignore (a static key). */
 export interface SignableRequest {
   method: string;
   url: URL;
@@ -24,6 +24,8 @@ export interface SignableRequest {
   body: string;
   /** The headers that will be sent (the channel's and the call's), for signers that cover some of them. */
   headers?: Readonly<Record<string, string>>;
+  /** The call's own `auth` (`request-signature`: sign the whole request). */
+  auth?: UpstreamCall['auth'];
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { ProviderModule } from '../types.js';
 import { API_KEY } from '../channel-fields.js';
 import { lazySimulator } from '../../simulator/server.js';
-import { AZURE_OPENAI_BASE_URL, azureAuthHeaders, azureAuthorize, azureRouteCall } from './endpoint.js';
+import { AZURE_OPENAI_BASE_URL, azureAuthorize, azureRouteCall } from './endpoint.js';
 import { AZURE_OPENAI_PAIRS } from './pairs.js';
 
 export const azureOpenAI: ProviderModule<'azure-openai'> = {
@@ -12,8 +12,7 @@ export const azureOpenAI: ProviderModule<'azure-openai'> = {
   defaultBaseUrl: AZURE_OPENAI_BASE_URL,
   addedPathPrefixes: ['/openai'],
   simulatorBasePath: '',
-  authHeaders: azureAuthHeaders,
-  authorizeRequest: azureAuthorize,
+  authorize: azureAuthorize,
   routeCall: azureRouteCall,
   pairs: AZURE_OPENAI_PAIRS,
   simulator: lazySimulator(() => import('./simulator.js').then((m) => m.azureOpenAISimulator)),

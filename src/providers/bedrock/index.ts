@@ -17,9 +17,8 @@ export const bedrock: ProviderModule<'bedrock'> = {
   defaultBaseUrl: BEDROCK_BASE_URL,
   addedPathPrefixes: ['/model'],
   simulatorBasePath: '',
-  // Never called: authorizeRequest (SigV4, or the API key as a bearer) replaces it for every call.
-  authHeaders: () => ({}),
-  authorizeRequest: (credentials, request, nowMs) => authorizeBedrockRequest(credentials, request, nowMs),
+  // SigV4 over the request, or the API key as a bearer.
+  authorize: (credentials, request, nowMs) => authorizeBedrockRequest(credentials, request, nowMs),
   // Converse for every chat-shaped family; Anthropic-native /v1/messages on Claude and the
   // Titan and Cohere embeddings through InvokeModel.
   pairs: {

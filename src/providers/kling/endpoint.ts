@@ -47,3 +47,9 @@ export function klingAuthHeaders(): (credentials: ChannelCredentials, nowSeconds
     return { authorization: `Bearer ${entry.token}` };
   };
 }
+
+/** Kling's `authorize`: the JWT of the channel's key pair, signed once per lifetime. */
+export function klingAuthorize(): (credentials: ChannelCredentials, request: unknown, nowMs: number) => Promise<Record<string, string>> {
+  const headers = klingAuthHeaders();
+  return async (credentials, _request, nowMs) => headers(credentials, Math.floor(nowMs / 1000));
+}

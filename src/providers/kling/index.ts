@@ -2,7 +2,7 @@ import type { ProviderModule } from '../types.js';
 import { ACCESS_KEY, SECRET_KEY } from '../channel-fields.js';
 import { VIDEOALT_MODELS } from '../../protocols/kling-video/types.js';
 import { lazySimulator } from '../../simulator/server.js';
-import { KLING_BASE_URL, klingAuthHeaders } from './endpoint.js';
+import { KLING_BASE_URL, klingAuthorize } from './endpoint.js';
 import { videoaltToKling } from './video.js';
 import { klingPrices } from './prices.js';
 
@@ -17,7 +17,7 @@ export const kling: ProviderModule<'kling'> = {
   defaultBaseUrl: KLING_BASE_URL,
   addedPathPrefixes: ['/v1'],
   simulatorBasePath: '',
-  authHeaders: klingAuthHeaders(),
+  authorize: klingAuthorize(),
   pairs: {},
   video: { videoalt: videoaltToKling },
   simulator: lazySimulator(() => import('./simulator.js').then((m) => m.klingSimulator)),

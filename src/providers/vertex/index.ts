@@ -1,7 +1,7 @@
 import type { ProviderModule } from '../types.js';
 import { API_KEY, REGION } from '../channel-fields.js';
 import { lazySimulator } from '../../simulator/server.js';
-import { VERTEX_BASE_URL, vertexAuthHeaders, vertexAuthorize, vertexRouteCall } from './endpoint.js';
+import { VERTEX_BASE_URL, vertexAuthorize, vertexRouteCall } from './endpoint.js';
 import { VERTEX_PAIRS } from './pairs.js';
 import { vertexPrices } from './prices.js';
 
@@ -13,8 +13,7 @@ export const vertex: ProviderModule<'vertex'> = {
   defaultBaseUrl: VERTEX_BASE_URL,
   addedPathPrefixes: ['/v1', '/v1beta1'],
   simulatorBasePath: '',
-  authHeaders: vertexAuthHeaders,
-  authorizeRequest: vertexAuthorize,
+  authorize: vertexAuthorize,
   routeCall: vertexRouteCall,
   pairs: VERTEX_PAIRS,
   simulator: lazySimulator(async () => (await import('./simulator.js')).createVertexSimulator()),

@@ -36,3 +36,8 @@ export function arkSignRequest(credentials: ChannelCredentials, request: Signabl
     now: nowMs,
   });
 }
+
+/** Ark's `authorize`: the API key as a bearer, or an AK/SK signature for calls that ask for one (the asset library). */
+export async function arkAuthorize(credentials: ChannelCredentials, request: SignableRequest, nowMs: number): Promise<Record<string, string>> {
+  return request.auth === 'request-signature' ? arkSignRequest(credentials, request, nowMs) : arkAuthHeaders(credentials);
+}

@@ -4,7 +4,7 @@ import { volcengineArkPrices } from './prices.js';
 import { chatCompletionsToOpenAICompatible } from '../openai-compatible/from-chat-completions.js';
 import { embeddingsToOpenAICompatible } from '../openai-compatible/from-embeddings.js';
 import { lazySimulator } from '../../simulator/server.js';
-import { ARK_BASE_URL, arkAuthHeaders, arkSignRequest } from './endpoint.js';
+import { ARK_BASE_URL, arkAuthorize } from './endpoint.js';
 import { arkAssets } from './asset.js';
 import { ARK_QUIRKS } from './quirks.js';
 import { responsesPassThrough } from '../openai-compatible/responses-pass-through.js';
@@ -32,8 +32,7 @@ export const volcengineArk: ProviderModule<'volcengine-ark'> = {
   defaultBaseUrl: ARK_BASE_URL,
   addedPathPrefixes: [],
   simulatorBasePath: '/api/v3',
-  authHeaders: arkAuthHeaders,
-  signRequest: arkSignRequest,
+  authorize: arkAuthorize,
   asset: arkAssets,
   pairs: {
     'chat-completions': chatCompletionsToOpenAICompatible(ARK_QUIRKS),
