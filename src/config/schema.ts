@@ -1,8 +1,9 @@
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { SimulatorOptionsSchema } from '../contracts/simulator-options.js';
 import { OPERATOR_FAMILIES, OPERATOR_KINDS, MODEL_ID_PATTERN } from '../contracts/endpoint-family.js';
 import { PriceSchema, type LongContextTierConfig, type PriceConfig } from '../contracts/price.js';
-import { VENDOR_IDS } from '../providers/registry.js';
+import { CHANNEL_FIELDS, VENDOR_IDS } from '../providers/registry.js';
+import type { ChannelField } from '../providers/channel-fields.js';
 
 export { LongContextTierSchema, PriceSchema } from '../contracts/price.js';
 export type { LongContextTierConfig, PriceConfig };
@@ -13,33 +14,31 @@ export type { LongContextTierConfig, PriceConfig };
  */
 const VendorSchema = Type.Unsafe<string>(Type.Union(VENDOR_IDS.map((v) => Type.Literal(v))));
 
-export const ChannelSchema = Type.Object(
+/** A declared channel field's value (providers/channel-fields.ts): its type and constraints. */
+function fieldSchema(field: ChannelField): TSchema {
+  if (field.type === 'url') return Type.String({ pattern: '^https?://' });
+  if (field.type !== 'text') return Type.String();
+  return Type.String({
+    ...(field.pattern ? { pattern: field.pattern } : {}),
+    ...(field.minLength !== undefined ? { minLength: field.minLength } : {}),
+    ...(field.maxLength !== undefined ? { maxLength: field.maxLength } : {}),
+  });
+}
+
+/**
+ * The credential and account fields the vendors declare in their folders (issue 43), on the
+ * channel itself as before (`api_key:`, `aws_access_key_id:`, `service_account:` …): a vendor's
+ * new field is accepted here without a line in this file.
+ */
+const CREDENTIAL_PROPERTIES: Record<string, TSchema> = Object.fromEntries([...CHANNEL_FIELDS.values()].map((field) => [field.name, Type.Optional(fieldSchema(field))]));
+
+/** A channel's settings: everything but its declared credential fields. */
+export const ChannelSettingsSchema = Type.Object(
   {
     name: Type.String({ minLength: 1 }),
     vendor: VendorSchema,
     /** Omit to use the vendor's built-in simulator. */
     base_url: Type.Optional(Type.String({ pattern: '^https?://' })),
-    api_key: Type.Optional(Type.String()),
-    access_key: Type.Optional(Type.String()),
-    secret_key: Type.Optional(Type.String()),
-    /** Signing region of AK/SK-signed APIs (the Ark asset library): cn-beijing unless set. */
-    region: Type.Optional(Type.String({ minLength: 1, maxLength: 64 })),
-    /** AWS (Bedrock) credentials; without them (and without `api_key`) the AWS_* environment variables. */
-    aws_access_key_id: Type.Optional(Type.String()),
-    aws_secret_access_key: Type.Optional(Type.String()),
-    aws_session_token: Type.Optional(Type.String()),
-    /** Azure OpenAI: the deployment URL form's `api-version` (absent: the v1 form). */
-    api_version: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9._-]{1,40}$' })),
-    /** Azure OpenAI with Microsoft Entra ID: the app registration's tenant, client id and secret. */
-    tenant_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    client_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    client_secret: Type.Optional(Type.String()),
-    /** Entra ID's sign-in host for sovereign clouds (https://login.microsoftonline.us); the public cloud's unless set. */
-    authority_host: Type.Optional(Type.String({ pattern: '^https?://' })),
-    /** Google Vertex AI: the Google Cloud project id. */
-    project: Type.Optional(Type.String({ pattern: '^[a-z0-9][a-z0-9-]{0,62}$' })),
-    /** Google Vertex AI: a service-account JSON key, pasted whole or as a file path. */
-    service_account: Type.Optional(Type.String()),
     /** public model id → upstream model name */
     models: Type.Record(Type.String(), Type.String()),
     /**
@@ -86,6 +85,8 @@ export const ChannelSchema = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export const ChannelSchema = Type.Object({ ...ChannelSettingsSchema.properties, ...CREDENTIAL_PROPERTIES }, { additionalProperties: false });
 
 /** Retry and circuit-breaker tuning shared by all channels. */
 export const RoutingSchema = Type.Object(
@@ -268,7 +269,7 @@ export const FileConfigSchema = Type.Object(
     models: Type.Optional(Type.Array(ModelSchema, { maxItems: 10_000 })),
     /** false: no built-in prices; only `prices` (and the admin API's) cost anything. */
     builtin_prices: Type.Optional(Type.Boolean()),
-    channels: Type.Optional(Type.Array(ChannelSchema)),
+    channels: Type.Optional(Type.Array(Type.Unsafe<ChannelConfig>(ChannelSchema))),
     /** Upstream MCP servers published on /mcp (issue 31); the admin API's rows win by name. */
     mcp_servers: Type.Optional(Type.Array(McpServerSchema, { maxItems: 1000 })),
     routing: Type.Optional(RoutingSchema),
@@ -286,7 +287,11 @@ export const FileConfigSchema = Type.Object(
 );
 
 export type FileConfig = Static<typeof FileConfigSchema>;
-export type ChannelConfig = Static<typeof ChannelSchema>;
+/**
+ * A channel of the configuration file: its settings, and the credential fields its vendor
+ * declares by name (read through the declaration: gateway/channel-credentials.ts).
+ */
+export type ChannelConfig = Static<typeof ChannelSettingsSchema> & { readonly [credentialField: string]: unknown };
 export type ModelLimitsConfig = Static<typeof ModelLimitsSchema>;
 export type TierConfig = Static<typeof TierSchema>;
 export type ModelConfig = Static<typeof ModelSchema>;

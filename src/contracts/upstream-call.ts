@@ -10,13 +10,13 @@ export interface UpstreamCall {
   /** The response is an SSE stream. */
   stream?: boolean;
   /**
-   * `request-signature`: credentials go into a signature over the whole request (the provider's
-   * `signRequest`), not into static headers. Used by AK/SK-signed control-plane APIs.
+   * `request-signature`: credentials go into a signature over the whole request (the vendor's
+   * `authorize` sees this and signs), not into static headers. Used by AK/SK-signed control-plane APIs.
    */
   auth?: 'headers' | 'request-signature';
 }
 
-/** The parts of an outgoing request a signature covers. */
+/** The parts of an outgoing request a vendor's `authorize` may cover (a signature), or ignore (a static key). */
 export interface SignableRequest {
   method: string;
   url: URL;
@@ -24,28 +24,13 @@ export interface SignableRequest {
   body: string;
   /** The headers that will be sent (the channel's and the call's), for signers that cover some of them. */
   headers?: Readonly<Record<string, string>>;
+  /** The call's own `auth` (`request-signature`: sign the whole request). */
+  auth?: UpstreamCall['auth'];
 }
 
-/** Channel credentials, resolved from ${ENV} references at start-up. */
-export interface ChannelCredentials {
-  apiKey?: string;
-  accessKey?: string;
-  secretKey?: string;
-  /** The signing region for AK/SK-signed APIs (Volcengine's `cn-beijing`, BytePlus's `ap-southeast-1`). */
-  region?: string;
-  /** AWS (Bedrock): an access key pair, with the session token of temporary credentials. */
-  awsAccessKeyId?: string;
-  awsSecretAccessKey?: string;
-  awsSessionToken?: string;
-  /** Azure OpenAI: the `api-version` of the deployment URL form; absent for the v1 form. */
-  apiVersion?: string;
-  /** Azure OpenAI: Microsoft Entra ID client credentials (a token minted per channel). */
-  tenantId?: string;
-  clientId?: string;
-  clientSecret?: string;
-  /** Entra ID's sign-in host (sovereign clouds, tests): https://login.microsoftonline.com unless set. */
-  authorityHost?: string;
-  /** Google Vertex AI: the project, and the service-account key (JSON text or a file path). */
-  project?: string;
-  serviceAccount?: string;
-}
+/**
+ * A channel's credential and account fields, by the names its vendor declares in its folder
+ * (`channelFields`, the config file's and admin API's names), resolved from ${ENV} references at
+ * start-up. A vendor may narrow `Name` to the fields it declares.
+ */
+export type ChannelCredentials<Name extends string = string> = Readonly<Partial<Record<Name, string>>>;

@@ -1,5 +1,4 @@
 import type { ChannelConfig } from '../config/schema.js';
-import type { ChannelCredentials } from '../contracts/upstream-call.js';
 import type { SimulatorOptionsConfig } from '../contracts/simulator-options.js';
 import type { ProviderModule } from '../providers/types.js';
 import type { VendorId } from '../providers/registry.js';
@@ -7,9 +6,7 @@ import { PROVIDERS, providerFor } from '../providers/registry.js';
 import { startSimulator, type RunningSimulator } from '../simulator/server.js';
 import { DEFAULT_TIMEOUTS, type Channel } from './channel.js';
 import { buildChannelRedactor } from './channel-redactor.js';
-
-/** What the simulators accept; configured simulator channels use them too. */
-const SIMULATOR_CREDENTIALS = Object.freeze({ apiKey: 'simulator-key', accessKey: 'simulator-ak', secretKey: 'simulator-sk' });
+import { credentialsOf, secretValuesOf, simulatorCredentialsOf } from './channel-credentials.js';
 
 interface StartedSimulator {
   /** What it was started for (vendor and options): a channel whose definition changed them gets a new one. */
@@ -109,7 +106,7 @@ function toChannel(config: ChannelConfig, vendorModule: ProviderModule<VendorId>
     vendor: provider.vendor,
     provider,
     baseUrl,
-    credentials: config.base_url ? credentialsOf(config) : SIMULATOR_CREDENTIALS,
+    credentials: config.base_url ? credentialsOf(config, vendorModule.channelFields) : simulatorCredentialsOf(vendorModule.channelFields),
     models: { ...config.models },
     priority: config.priority ?? 0,
     weight: config.weight ?? 1,
@@ -126,20 +123,10 @@ function toChannel(config: ChannelConfig, vendorModule: ProviderModule<VendorId>
     isSimulator: !config.base_url,
     prices: config.prices,
     redact: config.base_url
-      ? buildChannelRedactor({ secrets: [config.api_key, config.access_key, config.secret_key, config.aws_access_key_id, config.aws_secret_access_key, config.aws_session_token, config.client_secret, config.service_account, ...Object.values(config.headers ?? {})], baseUrl: config.base_url })
+      ? buildChannelRedactor({ secrets: secretValuesOf(config), baseUrl: config.base_url })
       : undefined,
     maxInputsPerCall: config.max_inputs_per_call,
     promptCache: config.prompt_cache,
-  };
-}
-
-/** A channel's secrets and cloud settings, as the provider reads them (the redactor hides the secrets among them). */
-function credentialsOf(config: ChannelConfig): ChannelCredentials {
-  return {
-    apiKey: config.api_key, accessKey: config.access_key, secretKey: config.secret_key, region: config.region,
-    awsAccessKeyId: config.aws_access_key_id, awsSecretAccessKey: config.aws_secret_access_key, awsSessionToken: config.aws_session_token,
-    apiVersion: config.api_version, tenantId: config.tenant_id, clientId: config.client_id, clientSecret: config.client_secret, authorityHost: config.authority_host,
-    project: config.project, serviceAccount: config.service_account,
   };
 }
 
@@ -153,7 +140,7 @@ function simulatorChannel(name: string, provider: ProviderModule<VendorId>, simu
     vendor: provider.vendor,
     provider,
     baseUrl: simulator.url + provider.simulatorBasePath,
-    credentials: SIMULATOR_CREDENTIALS,
+    credentials: simulatorCredentialsOf(provider.channelFields),
     models,
     priority: 0,
     weight: 1,

@@ -2,6 +2,7 @@ import type { Db } from '../db/connect.js';
 import type { ChannelConfig } from '../config/schema.js';
 import { GatewayError } from '../errors.js';
 import { SecretBox } from '../keys/secret-box.js';
+import { isSealedField } from './channel-credentials.js';
 
 /**
  * A channel as the admin API keeps it (issue 21): the file's fields. For a channel the file
@@ -10,9 +11,6 @@ import { SecretBox } from '../keys/secret-box.js';
  */
 export type ChannelDefinition = Partial<ChannelConfig> & { name: string };
 
-/** Fields that are (or may carry) credentials: sealed at rest, never returned, never logged. */
-const SECRET_FIELDS = ['api_key', 'access_key', 'secret_key', 'aws_access_key_id', 'aws_secret_access_key', 'aws_session_token', 'client_secret', 'service_account', 'headers'] as const;
-type SecretFields = Pick<ChannelConfig, (typeof SECRET_FIELDS)[number]>;
 
 /** A channel whose sealed credentials this instance cannot open, and the key (id) that sealed them. */
 export interface SealedChannel {
@@ -63,7 +61,7 @@ export class RuntimeChannelStore {
       }
       try {
         if (!this.box) throw new Error('no key');
-        definitions.push({ ...definition, ...(JSON.parse(this.box.open(row.secrets)) as SecretFields) });
+        definitions.push({ ...definition, ...(JSON.parse(this.box.open(row.secrets)) as Record<string, unknown>) });
       } catch {
         unreadable.push({ name: row.name, sealedWith: SecretBox.keyIdOf(row.secrets), definition });
       }
@@ -83,7 +81,8 @@ export class RuntimeChannelStore {
     const secrets: Record<string, unknown> = {};
     for (const [field, value] of Object.entries(definition)) {
       if (value === undefined) continue;
-      if ((SECRET_FIELDS as readonly string[]).includes(field)) secrets[field] = value;
+      // The vendors' secret fields (their declarations) and the channel's headers are sealed apart.
+      if (isSealedField(field)) secrets[field] = value;
       else clear[field] = value;
     }
     const hasSecrets = Object.keys(secrets).length > 0;

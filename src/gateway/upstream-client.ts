@@ -81,33 +81,15 @@ export class UpstreamClient {
       body = typeof call.body === 'string' ? call.body : JSON.stringify(call.body);
       headers['content-type'] ??= 'application/json';
     }
-    const provider = channel.provider;
-    if (provider.authorizeRequest) {
-      if (call.stream) headers.accept ??= 'text/event-stream';
-      const url = new URL(base.origin + path);
-      return provider.authorizeRequest(channel.credentials, { method: call.method, url, body: body ?? '', headers }, Date.now()).then((auth) => {
-        Object.assign(headers, auth);
-        if (traceHeaders) Object.assign(headers, traceHeaders);
-        return this.dispatch(channel, base.origin, path, call.method, headers, body, cancel);
-      });
-    }
-    if (call.auth === 'request-signature' && provider.signRequest) {
-      const url = new URL(base.origin + path);
-      Object.assign(headers, provider.signRequest(channel.credentials, { method: call.method, url, body: body ?? '' }, Date.now()));
-    } else {
-      Object.assign(headers, provider.authHeaders(channel.credentials, Math.floor(Date.now() / 1000)));
-    }
+    // Before authorizing: a signer that covers the headers sees it.
     if (call.stream) headers.accept ??= 'text/event-stream';
-    // After signing: a request signature never covers them.
-    if (traceHeaders) Object.assign(headers, traceHeaders);
-    // A large body was just serialised: undici's copy of it gets a turn of its own (the event-loop watchdog, issue 13).
-    if (body !== undefined && body.length > LARGE_BODY_CHARS) {
-      return new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.dispatch(channel, base.origin, path, call.method, headers, body, cancel));
-    }
-    return this.dispatch(channel, base.origin, path, call.method, headers, body, cancel);
+    return this.pipeline({ channel, origin: base.origin, path, method: call.method, headers, body, auth: call.auth, cancel, traceHeaders });
   }
 
-  private dispatch(channel: Channel, origin: string, path: string, method: UpstreamCall['method'], headers: Record<string, string>, body: string | undefined, cancel: Cancellation): Promise<UpstreamResponse> {
+  /** The steps every call takes to the wire, composed once (undici's interceptor shape): authorize, trace, dispatch. */
+  private readonly pipeline: Step = authorizing(tracing(yieldingLargeBodies((request) => this.dispatch(request))));
+
+  private dispatch({ channel, origin, path, method, headers, body, cancel }: OutgoingRequest): Promise<UpstreamResponse> {
     return new Promise((resolve, reject) => {
       const exchange = new Exchange(channel, cancel, this.observer, resolve, reject, this.options.maxBodyBytes ?? DEFAULT_MAX_UPSTREAM_BODY_BYTES);
       this.dispatcherFor(channel).dispatch(
@@ -130,6 +112,53 @@ export class UpstreamClient {
   async close(): Promise<void> {
     await Promise.all([...this.agents.values()].map((agent) => agent.close()));
   }
+}
+
+/** One call on its way to the wire: what each step of the pipeline sees and may add headers to. */
+interface OutgoingRequest {
+  channel: Channel;
+  origin: string;
+  /** The base URL's path prefix, the call's path and its query. */
+  path: string;
+  method: UpstreamCall['method'];
+  headers: Record<string, string>;
+  body: string | undefined;
+  auth: UpstreamCall['auth'];
+  cancel: Cancellation;
+  /** The attempt's `traceparent` (tracing on). */
+  traceHeaders: Readonly<Record<string, string>> | undefined;
+}
+
+type Step = (request: OutgoingRequest) => Promise<UpstreamResponse>;
+
+/**
+ * The vendor's `authorize` (a static key, a minted token, a request signature) as one step: its
+ * headers go on after the channel's and the call's own.
+ */
+function authorizing(next: Step): Step {
+  return (request) => {
+    const { channel, origin, path, method, headers, body, auth } = request;
+    return channel.provider.authorize(channel.credentials, { method, url: new URL(origin + path), body: body ?? '', headers, auth }, Date.now()).then((credentials) => {
+      Object.assign(headers, credentials);
+      return next(request);
+    });
+  };
+}
+
+/** Trace headers after authorizing: a request signature never covers them. */
+function tracing(next: Step): Step {
+  return (request) => {
+    if (request.traceHeaders) Object.assign(request.headers, request.traceHeaders);
+    return next(request);
+  };
+}
+
+/** A large body was just serialised: undici's copy of it gets a turn of its own (the event-loop watchdog, issue 13). */
+function yieldingLargeBodies(next: Step): Step {
+  return (request) => {
+    if (request.body === undefined || request.body.length <= LARGE_BODY_CHARS) return next(request);
+    return new Promise<void>((resolve) => setImmediate(resolve)).then(() => next(request));
+  };
 }
 
 /**

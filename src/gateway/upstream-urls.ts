@@ -8,11 +8,21 @@ export interface FetchedUrl {
   url: string;
 }
 
-/** Every URL the gateway fetches for a channel: its `base_url` and what its vendor fetches besides (token endpoints). */
+/**
+ * Every URL the gateway fetches for a channel: its `base_url`, each field its vendor declares of
+ * type `url` (an identity service's sign-in host), and URLs inside a field's value (a key file's
+ * token endpoint).
+ */
 export function channelUpstreamUrls(channel: Partial<ChannelConfig>): FetchedUrl[] {
   const urls: FetchedUrl[] = channel.base_url ? [{ field: 'base_url', url: channel.base_url }] : [];
   const isKnownVendor = channel.vendor !== undefined && (VENDOR_IDS as readonly string[]).includes(channel.vendor);
-  if (isKnownVendor) urls.push(...(providerFor(channel.vendor as VendorId).fetchedUrls?.(channel) ?? []));
+  if (!isKnownVendor) return urls;
+  const vendor = providerFor(channel.vendor as VendorId);
+  for (const field of vendor.channelFields.credentials) {
+    const value = channel[field.name];
+    if (field.type === 'url' && typeof value === 'string' && value !== '') urls.push({ field: field.name, url: value });
+  }
+  urls.push(...(vendor.fetchedUrls?.(channel) ?? []));
   return urls;
 }
 

@@ -1,6 +1,7 @@
 import type { ProviderModule } from './types.js';
 import type { FamilyPairs } from '../contracts/translator.js';
 import type { ResponsesTranslatorPair } from '../protocols/openai-responses/types.js';
+import { collectChannelFields, type ChannelField } from './channel-fields.js';
 import { viaChatHub } from './chat-hub/compose.js';
 import { anthropicViaChat } from './chat-hub/anthropic-via-chat.js';
 import { responsesViaChat } from './chat-hub/responses-via-chat.js';
@@ -49,6 +50,9 @@ export type VendorId = (typeof VENDOR_MODULES)[number]['vendor'];
 export const VENDOR_IDS: readonly VendorId[] = VENDOR_MODULES.map((p) => p.vendor);
 
 export const PROVIDERS: readonly ProviderModule<VendorId>[] = VENDOR_MODULES.map(withChatHubPairs);
+
+/** Every channel field the vendors declare, by name: the config schema, sealing, masking and redaction read it. */
+export const CHANNEL_FIELDS: ReadonlyMap<string, ChannelField> = collectChannelFields(PROVIDERS);
 
 const BY_VENDOR = new Map<VendorId, ProviderModule<VendorId>>(PROVIDERS.map((p) => [p.vendor, p]));
 

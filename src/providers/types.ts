@@ -3,7 +3,7 @@ import type { FamilyPairs } from '../contracts/translator.js';
 import type { ChannelCredentials, SignableRequest, UpstreamCall } from '../contracts/upstream-call.js';
 import type { VideoSurfaceAdapters } from '../contracts/video-adapter.js';
 import type { SimulatorLoader } from '../simulator/server.js';
-import type { ChannelCredentialName, ChannelFields } from './channel-fields.js';
+import type { ChannelFields } from './channel-fields.js';
 import type { SheetVendor } from './price-rows.js';
 
 /**
@@ -34,21 +34,20 @@ export interface ProviderModule<V extends string = string> {
    * version pins such as `anthropic-version`): merged once when the channel is built.
    */
   readonly defaultHeaders?: Readonly<Record<string, string>>;
-  /** Credential headers for one request (endpoint.ts is the only place that sees secrets). */
-  authHeaders(credentials: ChannelCredentials, nowSeconds: number): Record<string, string>;
-  /** Headers for calls with `auth: 'request-signature'` (AK/SK signing over method, URL and body). */
-  signRequest?(credentials: ChannelCredentials, request: SignableRequest, nowMs: number): Record<string, string>;
-  /**
-   * Credential headers that take a turn to compute (an access token minted and cached per channel,
-   * an asynchronous request signer such as SigV4). Where present it replaces `authHeaders` for every
-   * call of the vendor; the headers it returns go on last, after the channel's and the call's own.
-   */
   /**
    * Places a translator's call on the channel's upstream (paths that carry the channel's own
    * settings: an Azure deployment and `api-version`, a Vertex project and region). Pure.
    */
   routeCall?(call: UpstreamCall, credentials: ChannelCredentials): UpstreamCall;
-  authorizeRequest?(credentials: ChannelCredentials, request: SignableRequest, nowMs: number): Promise<Record<string, string>>;
+  /**
+   * The credential headers of one request, composed into the shared upstream client as one step
+   * around dispatch (issue 43, undici's interceptor shape): a static key, a token minted and cached
+   * per channel (OAuth, Entra ID, Google), or a signature over the request (SigV4, AK/SK; the
+   * request carries the headers sent so far and the call's `auth`). What it returns goes on after
+   * the channel's and the call's headers; trace headers go on after it, so no signature covers them.
+   * endpoint.ts is the only place that sees secrets.
+   */
+  authorize(credentials: ChannelCredentials, request: SignableRequest, nowMs: number): Promise<Record<string, string>>;
   readonly pairs: Partial<FamilyPairs>;
   /**
    * Responses over the vendor's chat API, for a channel whose server has no Responses API of its
@@ -68,11 +67,11 @@ export interface ProviderModule<V extends string = string> {
   /** What a channel of this vendor takes: the console's channel form and GET /admin/api/vendors read it. */
   readonly channelFields: ChannelFields;
   /**
-   * URLs besides `base_url` the gateway fetches for a channel of this vendor (an identity
-   * service's token endpoint), each with the channel field that gives it: the link-local guard
-   * refuses them as it does `base_url` (gateway/upstream-urls.ts).
+   * URLs the gateway fetches for a channel of this vendor that sit inside a field's value (the
+   * token endpoint in a key file), each with the field that gives it: the link-local guard refuses
+   * them as it does `base_url` and every declared field of type `url` (gateway/upstream-urls.ts).
    */
-  fetchedUrls?(fields: Readonly<Partial<Record<ChannelCredentialName, string>>>): readonly { field: string; url: string }[];
+  fetchedUrls?(fields: Readonly<Record<string, unknown>>): readonly { field: string; url: string }[];
   /** Its rows of the built-in price sheet (prices.ts); absent where the vendor publishes no USD price. */
   readonly prices?: SheetVendor | readonly SheetVendor[];
 }

@@ -45,6 +45,8 @@ export async function startGatewayProcess(options: {
   env?: Record<string, string>;
   /** Another tree to run (a copy with a vendor added): its `src/cli.ts` under vite-node; the repository's by default. */
   root?: string;
+  /** How long it may take to listen (default 25 s); a copied tree compiles every file first. */
+  startTimeoutMs?: number;
 }): Promise<GatewayProcess> {
   const root = options.root ?? ROOT;
   const configFile = join(options.dataDir, `${options.name}.gateway.yaml`);
@@ -75,7 +77,7 @@ export async function startGatewayProcess(options: {
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${options.name} did not start in time: ${stderr}`)), 25_000);
+    const timer = setTimeout(() => reject(new Error(`${options.name} did not start in time: ${stderr}`)), options.startTimeoutMs ?? 25_000);
     child.stdout!.on('data', () => {
       const match = /gateway listening on (http:\/\/\S+)/.exec(stdout);
       if (match) {

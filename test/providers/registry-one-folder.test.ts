@@ -54,9 +54,11 @@ describe('a vendor is one folder and one registry line (issue 28)', () => {
       root: tree,
       dataDir,
       databaseUrl: '',
+      // vite-node compiles the copied tree first: slow on a loaded machine.
+      startTimeoutMs: 100_000,
       file: { channels: [{ name: 'acme', vendor: 'acme-chat', models: { 'acme-large': 'acme-large' } }] },
     });
-  }, 60_000);
+  }, 120_000);
   afterAll(async () => {
     await gateway?.stop();
     if (tree) rmSync(tree, { recursive: true, force: true });

@@ -6,6 +6,7 @@ import type { Channel } from '../../gateway/channel.js';
 import type { ChannelDefinition } from '../../gateway/channel-store.js';
 import { buildUpstreamGuard, refusedUrl } from '../../gateway/upstream-guard.js';
 import { channelUpstreamUrls } from '../../gateway/upstream-urls.js';
+import { adminValueRefusal } from '../../gateway/channel-credentials.js';
 import { validated } from '../management/route-validation.js';
 import {
   ChannelIdParams, ChannelView, CreateChannelBody, PatchChannelBody, validateCreateChannel, validatePatchChannel, type CreateChannelBody as CreateBody,
@@ -45,6 +46,13 @@ export async function adminChannelEditRoutes(app: FastifyInstance, { opts, view,
     const refused = refusedUrl(upstreamGuard, channelUpstreamUrls(channel));
     if (refused) throw new GatewayError('GW_REQ_INVALID_PARAM', refused.message, { param: refused.field });
   };
+  /** Values given here, never paths (issue 44): checked on the fields given, not on the file's. */
+  const checkGiven = (given: Record<string, unknown>): void => {
+    for (const [field, value] of Object.entries(given)) {
+      const refusal = adminValueRefusal(field, value);
+      if (refusal) throw new GatewayError('GW_REQ_INVALID_PARAM', refusal, { param: field });
+    }
+  };
   /** Every instance picks the change up; this one at once. */
   const apply = async () => {
     await catalogStore.bump();
@@ -60,6 +68,7 @@ export async function adminChannelEditRoutes(app: FastifyInstance, { opts, view,
     async (request, reply) => {
       const body = request.body as CreateBody;
       if (channelControl.find(body.name) || channelStore.last.has(body.name)) throw new GatewayError('GW_CONFLICT', `A channel named '${body.name}' exists already; change it with PATCH /admin/api/channels/${body.name}`);
+      checkGiven(body);
       check(body);
       await channelStore.put(body as ChannelDefinition);
       await apply();
@@ -88,6 +97,7 @@ export async function adminChannelEditRoutes(app: FastifyInstance, { opts, view,
         const file = fileChannels.get(channel.name);
         const stored = channelStore.last.get(channel.name);
         if (!file && !stored) throw new GatewayError('GW_REQ_INVALID_PARAM', `'${channel.name}' is a built-in simulator channel: only its settings can change; add a channel to serve its models elsewhere`);
+        checkGiven(Object.fromEntries(changes));
         const next: Record<string, unknown> = { ...stored, name: channel.name };
         for (const [field, value] of changes) {
           if (value === null) delete next[field];

@@ -1,6 +1,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { compileValidator } from '../../validation/compile.js';
 import { ChannelSchema } from '../../config/schema.js';
+import { CHANNEL_FIELDS } from '../../providers/registry.js';
 
 /** Bodies and answers of the channel and model endpoints of /admin/api (issue 12). */
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -41,21 +42,13 @@ export const ChannelView = Type.Object({
   runtime_override: Type.Boolean({ description: 'A file channel whose fields were changed at runtime (DELETE puts the file back)' }),
   model_map: Type.Record(Type.String(), Type.String(), { description: 'Public model id → the upstream model name' }),
   credentials: Type.Object(
-    {
-      api_key: Nullable(Type.String()),
-      access_key: Nullable(Type.String()),
-      secret_key: Nullable(Type.String()),
-      aws_access_key_id: Nullable(Type.String()),
-      aws_secret_access_key: Nullable(Type.String()),
-      aws_session_token: Nullable(Type.String()),
-      client_secret: Nullable(Type.String()),
-      service_account: Nullable(Type.String()),
-    },
-    { description: 'Masked: the last four characters at most; never the secret' },
+    Object.fromEntries([...CHANNEL_FIELDS.values()].filter((field) => field.secret).map((field) => [field.name, Nullable(Type.String())])),
+    { description: "Every vendor's secret fields (GET /admin/api/vendors), masked: a key's last four characters at most, only •••• for a key file or PEM block; never the secret" },
   ),
   headers: Type.Record(Type.String(), Type.String(), { description: 'Header names, values masked' }),
   region: Nullable(Type.String()),
-  settings: Type.Record(Type.String(), Type.String(), { description: 'The non-secret cloud fields it has (api_version, tenant_id, client_id, authority_host, project), shown for editing' }),
+  settings: Type.Record(Type.String(), Type.String(), { description: "The non-secret fields its vendor declares that it has (api_version, tenant_id, project, region…), shown for editing" }),
+  row_fields: Type.Array(Type.Object({ name: Type.String(), label: Type.String(), value: Type.String() }), { description: "The fields its vendor marks for the console's channel row, secrets masked" }),
   max_retries: Type.Integer(),
   timeouts: Type.Object({ connect_ms: Type.Integer(), first_byte_ms: Type.Integer(), idle_ms: Type.Integer(), total_ms: Type.Integer() }),
   prices: Nullable(Type.Record(Type.String(), Type.Unknown(), { description: "This channel's prices by public model id" })),

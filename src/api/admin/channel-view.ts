@@ -2,14 +2,9 @@ import type { GatewayDeps } from '../../gateway-deps.js';
 import type { Channel } from '../../gateway/channel.js';
 import { HEALTH_WINDOW_MS } from '../../gateway/channel-health.js';
 import { maskSecret } from '../../keys/secret-box.js';
+import { maskedSecretsOf, plainSettingsOf, rowFieldsOf } from '../../gateway/channel-credentials.js';
 
 const CIRCUIT = ['closed', 'half_open', 'open'] as const;
-
-/** The channel fields that are not secrets but address a cloud account (Azure's tenant, Vertex's project), by their config names. */
-function cloudSettingsOf(credentials: Partial<Channel['credentials']>): Record<string, string> {
-  const named = { api_version: credentials.apiVersion, tenant_id: credentials.tenantId, client_id: credentials.clientId, authority_host: credentials.authorityHost, project: credentials.project };
-  return Object.fromEntries(Object.entries(named).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
-}
 
 /** Where a channel sends requests, without credentials or query (a base URL may carry either). */
 function displayUrl(channel: Channel): string {
@@ -51,19 +46,12 @@ export function channelViewer(gateway: GatewayDeps) {
       source: fileNames.has(channel.name) ? ('file' as const) : isRuntime ? ('runtime' as const) : ('default' as const),
       runtime_override: fileNames.has(channel.name) && isRuntime,
       model_map: { ...channel.models },
-      credentials: {
-        api_key: maskSecret(credentials.apiKey),
-        access_key: maskSecret(credentials.accessKey),
-        secret_key: maskSecret(credentials.secretKey),
-        aws_access_key_id: maskSecret(credentials.awsAccessKeyId),
-        aws_secret_access_key: maskSecret(credentials.awsSecretAccessKey),
-        aws_session_token: maskSecret(credentials.awsSessionToken),
-        // A key file's last characters say nothing useful (and a path is shown nowhere): only whether one is set.
-        client_secret: maskSecret(credentials.clientSecret), service_account: credentials.serviceAccount ? '••••' : null,
-      },
+      // Every field is read through its vendor's declaration (issue 43): secrets masked, the rest for editing.
+      credentials: maskedSecretsOf(credentials),
       headers: Object.fromEntries(Object.entries(channel.headers).map(([name, value]) => [name, maskSecret(value) ?? ''])),
-      region: channel.credentials.region ?? null,
-      settings: cloudSettingsOf(credentials),
+      region: credentials.region ?? null,
+      settings: plainSettingsOf(credentials),
+      row_fields: rowFieldsOf(credentials, channel.provider.channelFields),
       max_retries: channel.maxRetries,
       timeouts: { connect_ms: channel.timeouts.connectMs, first_byte_ms: channel.timeouts.firstByteMs, idle_ms: channel.timeouts.idleMs, total_ms: channel.timeouts.totalMs },
       prices: channel.prices ?? null,

@@ -14,7 +14,7 @@ export const DASHSCOPE_CREATE_PATH = '/api/v1/services/aigc/video-generation/vid
 export const dashscopeTaskPath = (taskId: string): string => `/api/v1/tasks/${encodeURIComponent(taskId)}`;
 
 export const dashscopeAuthHeaders = (credentials: ChannelCredentials): Record<string, string> =>
-  credentials.apiKey ? { authorization: `Bearer ${credentials.apiKey}` } : {};
+  credentials.api_key ? { authorization: `Bearer ${credentials.api_key}` } : {};
 
 /**
  * Embeddings go to the OpenAI-compatible mode (`POST {base}/compatible-mode/v1/embeddings`, Bearer

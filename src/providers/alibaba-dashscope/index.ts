@@ -1,4 +1,5 @@
 import type { ProviderModule } from '../types.js';
+import { staticAuthorization } from '../static-authorization.js';
 import { API_KEY_ONLY } from '../channel-fields.js';
 import { alibabaDashScopePrices } from './prices.js';
 import { lazySimulator } from '../../simulator/server.js';
@@ -13,7 +14,7 @@ export const alibabaDashScope: ProviderModule<'alibaba-dashscope'> = {
   defaultBaseUrl: DASHSCOPE_BASE_URL,
   addedPathPrefixes: ['/api/v1'],
   simulatorBasePath: '',
-  authHeaders: dashscopeAuthHeaders,
+  authorize: staticAuthorization(dashscopeAuthHeaders),
   pairs: {
     embeddings: embeddingsToOpenAICompatible({ maxInputsPerCall: DASHSCOPE_MAX_EMBEDDING_INPUTS, path: DASHSCOPE_EMBEDDINGS_PATH, floatOnly: true }),
   },

@@ -15,4 +15,4 @@ export const ANTHROPIC_MESSAGES_PATH = '/v1/messages';
 export const ANTHROPIC_DEFAULT_HEADERS = { 'anthropic-version': ANTHROPIC_VERSION };
 
 export const anthropicAuthHeaders = (credentials: ChannelCredentials): Record<string, string> =>
-  credentials.apiKey ? { 'x-api-key': credentials.apiKey } : {};
+  credentials.api_key ? { 'x-api-key': credentials.api_key } : {};

@@ -1,4 +1,5 @@
 import type { ProviderModule } from '../types.js';
+import { staticAuthorization } from '../static-authorization.js';
 import { API_KEY_ONLY } from '../channel-fields.js';
 import { anthropicPrices } from './prices.js';
 import { lazySimulator } from '../../simulator/server.js';
@@ -19,7 +20,7 @@ export const anthropic: ProviderModule<'anthropic'> = {
   addedPathPrefixes: ['/v1'],
   simulatorBasePath: '',
   defaultHeaders: ANTHROPIC_DEFAULT_HEADERS,
-  authHeaders: anthropicAuthHeaders,
+  authorize: staticAuthorization(anthropicAuthHeaders),
   // /v1/messages is chat-shaped (spec §2), so one pair serves it and chat-completions channels.
   pairs: {
     'chat-completions': chatCompletionsToAnthropic,

@@ -24,7 +24,7 @@ const DEPLOYMENT_PATH = /^\/openai\/deployments\/[^/]+(\/.*)$/;
 
 /** The deployment form with the channel's `api-version`, or the v1 form where it has none. */
 export function azureRouteCall(call: UpstreamCall, credentials: ChannelCredentials): UpstreamCall {
-  if (credentials.apiVersion) return { ...call, query: { ...call.query, 'api-version': credentials.apiVersion } };
+  if (credentials.api_version) return { ...call, query: { ...call.query, 'api-version': credentials.api_version } };
   const deployment = DEPLOYMENT_PATH.exec(call.path);
   if (deployment) return { ...call, path: `/openai/v1${deployment[1]}` };
   if (call.path === RESPONSES_PATH) return { ...call, path: '/openai/v1/responses' };
@@ -32,18 +32,18 @@ export function azureRouteCall(call: UpstreamCall, credentials: ChannelCredentia
 }
 
 export const azureAuthHeaders = (credentials: ChannelCredentials): Record<string, string> =>
-  credentials.apiKey ? { 'api-key': credentials.apiKey } : {};
+  credentials.api_key ? { 'api-key': credentials.api_key } : {};
 
 const entraTokens = new MintedTokenCache();
 
 /** `api-key` when the channel has one; else a bearer token from Entra ID, minted once per channel and renewed early. */
 export async function azureAuthorize(credentials: ChannelCredentials, _request: unknown, nowMs: number): Promise<Record<string, string>> {
-  if (credentials.apiKey) return azureAuthHeaders(credentials);
-  const { tenantId, clientId, clientSecret } = credentials;
+  if (credentials.api_key) return azureAuthHeaders(credentials);
+  const { tenant_id: tenantId, client_id: clientId, client_secret: clientSecret } = credentials;
   if (!tenantId || !clientId || !clientSecret) {
     throw new GatewayError('GW_UPSTREAM_AUTH', 'The Azure OpenAI channel has neither api_key nor tenant_id, client_id and client_secret');
   }
-  const authority = (credentials.authorityHost ?? ENTRA_AUTHORITY_HOST).replace(/\/$/, '');
+  const authority = (credentials.authority_host ?? ENTRA_AUTHORITY_HOST).replace(/\/$/, '');
   const token = await entraTokens.tokenFor([authority, tenantId, clientId, clientSecret], nowMs, () =>
     fetchAccessToken('Microsoft Entra ID', `${authority}/${encodeURIComponent(tenantId)}/oauth2/v2.0/token`, {
       grant_type: 'client_credentials',

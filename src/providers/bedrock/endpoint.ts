@@ -41,10 +41,10 @@ type Authorization = { bearer: string } | { keys: AwsKeys };
  * so rotated values are picked up; role keys are cached until shortly before they expire.
  */
 async function authorizationOf(credentials: ChannelCredentials, env: NodeJS.ProcessEnv, nowMs: number): Promise<Authorization | undefined> {
-  if (credentials.awsAccessKeyId && credentials.awsSecretAccessKey) {
-    return { keys: withToken({ accessKeyId: credentials.awsAccessKeyId, secretAccessKey: credentials.awsSecretAccessKey }, credentials.awsSessionToken) };
+  if (credentials.aws_access_key_id && credentials.aws_secret_access_key) {
+    return { keys: withToken({ accessKeyId: credentials.aws_access_key_id, secretAccessKey: credentials.aws_secret_access_key }, credentials.aws_session_token) };
   }
-  if (credentials.apiKey) return { bearer: credentials.apiKey };
+  if (credentials.api_key) return { bearer: credentials.api_key };
   const fromEnvironment = keysFromEnvironment(env);
   if (fromEnvironment) return { keys: fromEnvironment };
   if (env.AWS_BEARER_TOKEN_BEDROCK) return { bearer: env.AWS_BEARER_TOKEN_BEDROCK };

@@ -1,4 +1,5 @@
 import type { ProviderModule } from '../types.js';
+import { API_KEY, REGION } from '../channel-fields.js';
 import { lazySimulator } from '../../simulator/server.js';
 import { bedrockPrices } from './prices.js';
 import { authorizeBedrockRequest, BEDROCK_BASE_URL } from './endpoint.js';
@@ -16,9 +17,8 @@ export const bedrock: ProviderModule<'bedrock'> = {
   defaultBaseUrl: BEDROCK_BASE_URL,
   addedPathPrefixes: ['/model'],
   simulatorBasePath: '',
-  // Never called: authorizeRequest (SigV4, or the API key as a bearer) replaces it for every call.
-  authHeaders: () => ({}),
-  authorizeRequest: (credentials, request, nowMs) => authorizeBedrockRequest(credentials, request, nowMs),
+  // SigV4 over the request, or the API key as a bearer.
+  authorize: (credentials, request, nowMs) => authorizeBedrockRequest(credentials, request, nowMs),
   // Converse for every chat-shaped family; Anthropic-native /v1/messages on Claude and the
   // Titan and Cohere embeddings through InvokeModel.
   pairs: {
@@ -30,11 +30,11 @@ export const bedrock: ProviderModule<'bedrock'> = {
   simulator: lazySimulator(() => import('./simulator.js').then((m) => m.bedrockSimulator)),
   channelFields: {
     credentials: [
-      { name: 'region', label: 'Region', required: false, secret: false, hint: 'us-east-1 (or the region in base_url)' },
-      { name: 'aws_access_key_id', label: 'AWS access key ID', required: false, secret: true, hint: 'with the secret access key; or an API key; or none: the AWS chain (environment, IRSA role, ECS task role)' },
-      { name: 'aws_secret_access_key', label: 'AWS secret access key', required: false, secret: true },
-      { name: 'aws_session_token', label: 'AWS session token', required: false, secret: true, hint: 'temporary credentials only' },
-      { name: 'api_key', label: 'Bedrock API key', required: false, secret: true, hint: 'sent as a bearer token instead of SigV4' },
+      { ...REGION, hint: 'us-east-1 (or the region in base_url)' },
+      { name: 'aws_access_key_id', type: 'text', label: 'AWS access key ID', required: false, secret: true, row: true, hint: 'with the secret access key; or an API key; or none: the AWS chain (environment, IRSA role, ECS task role)' },
+      { name: 'aws_secret_access_key', type: 'text', label: 'AWS secret access key', required: false, secret: true },
+      { name: 'aws_session_token', type: 'text', label: 'AWS session token', required: false, secret: true, hint: 'temporary credentials only' },
+      { ...API_KEY, label: 'Bedrock API key', required: false, hint: 'sent as a bearer token instead of SigV4' },
     ],
     baseUrlRequired: false,
   },

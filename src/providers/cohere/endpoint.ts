@@ -7,7 +7,7 @@ import type { ChannelCredentials } from '../../contracts/upstream-call.js';
 export const COHERE_BASE_URL = 'https://api.cohere.com';
 
 export const cohereAuthHeaders = (credentials: ChannelCredentials): Record<string, string> =>
-  credentials.apiKey ? { authorization: `Bearer ${credentials.apiKey}` } : {};
+  credentials.api_key ? { authorization: `Bearer ${credentials.api_key}` } : {};
 
 /** Texts per /v2/embed call (embeddings.md §3); larger requests are split by the family. */
 export const COHERE_MAX_TEXTS = 96;

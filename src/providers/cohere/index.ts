@@ -1,4 +1,5 @@
 import type { ProviderModule } from '../types.js';
+import { staticAuthorization } from '../static-authorization.js';
 import { API_KEY_ONLY } from '../channel-fields.js';
 import { lazySimulator } from '../../simulator/server.js';
 import { coherePrices } from './prices.js';
@@ -14,7 +15,7 @@ export const cohere: ProviderModule<'cohere'> = {
   // Paths carry their own /v2 (endpoint.ts): a base_url ending in it would double it.
   addedPathPrefixes: ['/v2'],
   simulatorBasePath: '',
-  authHeaders: cohereAuthHeaders,
+  authorize: staticAuthorization(cohereAuthHeaders),
   pairs: { embeddings: embeddingsToCohere, rerank: rerankToCohere },
   simulator: lazySimulator(() => import('./simulator.js').then((m) => m.cohereSimulator)),
   channelFields: API_KEY_ONLY,

@@ -15,7 +15,7 @@ export const geminiModelPath = (upstreamModel: string, method: GeminiMethod): st
   `/${GEMINI_API_VERSION}/models/${encodeURIComponent(upstreamModel)}:${method}`;
 
 export const geminiAuthHeaders = (credentials: ChannelCredentials): Record<string, string> =>
-  credentials.apiKey ? { 'x-goog-api-key': credentials.apiKey } : {};
+  credentials.api_key ? { 'x-goog-api-key': credentials.api_key } : {};
 
 /** `POST /v1beta/models/{model}:embedContent | :batchEmbedContents` (protocols/embeddings.md §2). */
 export const geminiEmbedPath = (upstreamModel: string, method: 'embedContent' | 'batchEmbedContents'): string =>

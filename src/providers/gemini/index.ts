@@ -1,4 +1,5 @@
 import type { ProviderModule } from '../types.js';
+import { staticAuthorization } from '../static-authorization.js';
 import { API_KEY_ONLY } from '../channel-fields.js';
 import { geminiPrices } from './prices.js';
 import { lazySimulator } from '../../simulator/server.js';
@@ -17,7 +18,7 @@ export const gemini: ProviderModule<'gemini'> = {
   addedPathPrefixes: ['/v1beta', '/v1'],
   // Paths carry their own /v1beta prefix (endpoint.ts), so the simulator serves at its root.
   simulatorBasePath: '',
-  authHeaders: geminiAuthHeaders,
+  authorize: staticAuthorization(geminiAuthHeaders),
   // /v1/messages is chat-shaped (spec §2), so one pair serves it and chat-completions channels.
   pairs: {
     'chat-completions': chatCompletionsToGemini,

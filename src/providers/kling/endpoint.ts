@@ -36,7 +36,7 @@ export function signKlingJwt(accessKey: string, secretKey: string, nowSeconds: n
 export function klingAuthHeaders(): (credentials: ChannelCredentials, nowSeconds: number) => Record<string, string> {
   const cache = new Map<string, { token: string; expiresAt: number }>();
   return (credentials, nowSeconds): Record<string, string> => {
-    const { accessKey, secretKey } = credentials;
+    const { access_key: accessKey, secret_key: secretKey } = credentials;
     if (!accessKey || !secretKey) return {};
     const id = createHash('sha256').update(`${accessKey}\0${secretKey}`).digest('hex');
     let entry = cache.get(id);
@@ -46,4 +46,10 @@ export function klingAuthHeaders(): (credentials: ChannelCredentials, nowSeconds
     }
     return { authorization: `Bearer ${entry.token}` };
   };
+}
+
+/** Kling's `authorize`: the JWT of the channel's key pair, signed once per lifetime. */
+export function klingAuthorize(): (credentials: ChannelCredentials, request: unknown, nowMs: number) => Promise<Record<string, string>> {
+  const headers = klingAuthHeaders();
+  return async (credentials, _request, nowMs) => headers(credentials, Math.floor(nowMs / 1000));
 }

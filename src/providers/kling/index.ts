@@ -1,7 +1,8 @@
 import type { ProviderModule } from '../types.js';
+import { ACCESS_KEY, SECRET_KEY } from '../channel-fields.js';
 import { VIDEOALT_MODELS } from '../../protocols/kling-video/types.js';
 import { lazySimulator } from '../../simulator/server.js';
-import { KLING_BASE_URL, klingAuthHeaders } from './endpoint.js';
+import { KLING_BASE_URL, klingAuthorize } from './endpoint.js';
 import { videoaltToKling } from './video.js';
 import { klingPrices } from './prices.js';
 
@@ -16,16 +17,13 @@ export const kling: ProviderModule<'kling'> = {
   defaultBaseUrl: KLING_BASE_URL,
   addedPathPrefixes: ['/v1'],
   simulatorBasePath: '',
-  authHeaders: klingAuthHeaders(),
+  authorize: klingAuthorize(),
   pairs: {},
   video: { videoalt: videoaltToKling },
   simulator: lazySimulator(() => import('./simulator.js').then((m) => m.klingSimulator)),
   channelFields: {
     // Kling signs a short-lived JWT with the access key pair; it takes no API key.
-    credentials: [
-      { name: 'access_key', label: 'Access key', required: true, secret: true },
-      { name: 'secret_key', label: 'Secret key', required: true, secret: true },
-    ],
+    credentials: [ACCESS_KEY, SECRET_KEY],
     baseUrlRequired: false,
   },
   prices: klingPrices,

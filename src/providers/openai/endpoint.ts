@@ -9,4 +9,4 @@ import type { ChannelCredentials } from '../../contracts/upstream-call.js';
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
 export const openaiAuthHeaders = (credentials: ChannelCredentials): Record<string, string> =>
-  credentials.apiKey ? { authorization: `Bearer ${credentials.apiKey}` } : {};
+  credentials.api_key ? { authorization: `Bearer ${credentials.api_key}` } : {};

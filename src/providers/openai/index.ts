@@ -1,4 +1,5 @@
 import type { ProviderModule } from '../types.js';
+import { staticAuthorization } from '../static-authorization.js';
 import { API_KEY_ONLY } from '../channel-fields.js';
 import { openaiPrices } from './prices.js';
 import { chatCompletionsToOpenAICompatible } from '../openai-compatible/from-chat-completions.js';
@@ -23,7 +24,7 @@ export const openai: ProviderModule<'openai'> = {
   defaultBaseUrl: OPENAI_BASE_URL,
   addedPathPrefixes: [],
   simulatorBasePath: '/v1',
-  authHeaders: openaiAuthHeaders,
+  authorize: staticAuthorization(openaiAuthHeaders),
   pairs: {
     'chat-completions': chatCompletionsToOpenAICompatible(OPENAI_QUIRKS),
     // /v1/messages is chat-shaped, so any chat upstream can serve it.

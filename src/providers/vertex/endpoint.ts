@@ -29,15 +29,15 @@ export function vertexRouteCall(call: UpstreamCall, credentials: ChannelCredenti
 }
 
 export const vertexAuthHeaders = (credentials: ChannelCredentials): Record<string, string> =>
-  credentials.apiKey ? { 'x-goog-api-key': credentials.apiKey } : {};
+  credentials.api_key ? { 'x-goog-api-key': credentials.api_key } : {};
 
 const googleTokens = new MintedTokenCache();
 
 /** A bearer token from the service-account key (minted once per channel, renewed early), else the API key. */
 export async function vertexAuthorize(credentials: ChannelCredentials, _request: unknown, nowMs: number): Promise<Record<string, string>> {
-  const serviceAccount = credentials.serviceAccount;
+  const serviceAccount = credentials.service_account;
   if (!serviceAccount) {
-    if (credentials.apiKey) return vertexAuthHeaders(credentials);
+    if (credentials.api_key) return vertexAuthHeaders(credentials);
     throw new GatewayError('GW_UPSTREAM_AUTH', 'The Vertex AI channel has neither service_account nor api_key');
   }
   const token = await googleTokens.tokenFor(['vertex', serviceAccount], nowMs, async () => {

@@ -10,7 +10,7 @@ import { signVolcengineRequest } from './openapi-signature.js';
 export const ARK_BASE_URL = 'https://ark.cn-beijing.volces.com/api/v3';
 
 export const arkAuthHeaders = (credentials: ChannelCredentials): Record<string, string> =>
-  credentials.apiKey ? { authorization: `Bearer ${credentials.apiKey}` } : {};
+  credentials.api_key ? { authorization: `Bearer ${credentials.api_key}` } : {};
 
 /**
  * The signed control-plane OpenAPI (asset library): `POST /?Action=<Action>&Version=2024-01-01`,
@@ -22,17 +22,22 @@ const ARK_OPENAPI_SERVICE = 'ark';
 const ARK_OPENAPI_REGION = 'cn-beijing';
 
 export function arkSignRequest(credentials: ChannelCredentials, request: SignableRequest, nowMs: number): Record<string, string> {
-  if (!credentials.accessKey || !credentials.secretKey) return {};
+  if (!credentials.access_key || !credentials.secret_key) return {};
   return signVolcengineRequest({
     method: request.method,
     host: request.url.host,
     path: request.url.pathname,
     query: Object.fromEntries(request.url.searchParams),
     body: request.body,
-    accessKey: credentials.accessKey,
-    secretKey: credentials.secretKey,
+    accessKey: credentials.access_key,
+    secretKey: credentials.secret_key,
     region: credentials.region ?? ARK_OPENAPI_REGION,
     service: ARK_OPENAPI_SERVICE,
     now: nowMs,
   });
+}
+
+/** Ark's `authorize`: the API key as a bearer, or an AK/SK signature for calls that ask for one (the asset library). */
+export async function arkAuthorize(credentials: ChannelCredentials, request: SignableRequest, nowMs: number): Promise<Record<string, string>> {
+  return request.auth === 'request-signature' ? arkSignRequest(credentials, request, nowMs) : arkAuthHeaders(credentials);
 }

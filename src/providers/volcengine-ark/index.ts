@@ -1,9 +1,10 @@
 import type { ProviderModule } from '../types.js';
+import { ACCESS_KEY, API_KEY, REGION, SECRET_KEY } from '../channel-fields.js';
 import { volcengineArkPrices } from './prices.js';
 import { chatCompletionsToOpenAICompatible } from '../openai-compatible/from-chat-completions.js';
 import { embeddingsToOpenAICompatible } from '../openai-compatible/from-embeddings.js';
 import { lazySimulator } from '../../simulator/server.js';
-import { ARK_BASE_URL, arkAuthHeaders, arkSignRequest } from './endpoint.js';
+import { ARK_BASE_URL, arkAuthorize } from './endpoint.js';
 import { arkAssets } from './asset.js';
 import { ARK_QUIRKS } from './quirks.js';
 import { responsesPassThrough } from '../openai-compatible/responses-pass-through.js';
@@ -31,8 +32,7 @@ export const volcengineArk: ProviderModule<'volcengine-ark'> = {
   defaultBaseUrl: ARK_BASE_URL,
   addedPathPrefixes: [],
   simulatorBasePath: '/api/v3',
-  authHeaders: arkAuthHeaders,
-  signRequest: arkSignRequest,
+  authorize: arkAuthorize,
   asset: arkAssets,
   pairs: {
     'chat-completions': chatCompletionsToOpenAICompatible(ARK_QUIRKS),
@@ -45,11 +45,11 @@ export const volcengineArk: ProviderModule<'volcengine-ark'> = {
   simulator: lazySimulator(() => import('./simulator.js').then((m) => m.volcengineArkSimulator)),
   channelFields: {
     credentials: [
-      { name: 'api_key', label: 'API key', required: true, secret: true },
+      API_KEY,
       // The asset library is an OpenAPI signed with an access key pair, in the channel's region.
-      { name: 'access_key', label: 'Access key', required: false, secret: true, hint: 'asset library (AK/SK signing)' },
-      { name: 'secret_key', label: 'Secret key', required: false, secret: true, hint: 'asset library (AK/SK signing)' },
-      { name: 'region', label: 'Region', required: false, secret: false, hint: 'cn-beijing (AK/SK signing)' },
+      { ...ACCESS_KEY, required: false, hint: 'asset library (AK/SK signing)' },
+      { ...SECRET_KEY, required: false, hint: 'asset library (AK/SK signing)' },
+      { ...REGION, hint: 'cn-beijing (AK/SK signing)' },
     ],
     baseUrlRequired: false,
   },

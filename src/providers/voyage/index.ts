@@ -1,4 +1,5 @@
 import type { ProviderModule } from '../types.js';
+import { staticAuthorization } from '../static-authorization.js';
 import { API_KEY_ONLY } from '../channel-fields.js';
 import { lazySimulator } from '../../simulator/server.js';
 import { voyagePrices } from './prices.js';
@@ -13,7 +14,7 @@ export const voyage: ProviderModule<'voyage'> = {
   defaultBaseUrl: VOYAGE_BASE_URL,
   addedPathPrefixes: [],
   simulatorBasePath: '/v1',
-  authHeaders: voyageAuthHeaders,
+  authorize: staticAuthorization(voyageAuthHeaders),
   pairs: { embeddings: embeddingsToVoyage, rerank: rerankToVoyage },
   simulator: lazySimulator(() => import('./simulator.js').then((m) => m.voyageSimulator)),
   channelFields: API_KEY_ONLY,

@@ -8,4 +8,4 @@ import type { ChannelCredentials } from '../../contracts/upstream-call.js';
 export const ZHIPU_BASE_URL = 'https://open.bigmodel.cn/api/paas/v4';
 
 export const zhipuAuthHeaders = (credentials: ChannelCredentials): Record<string, string> =>
-  credentials.apiKey ? { authorization: `Bearer ${credentials.apiKey}` } : {};
+  credentials.api_key ? { authorization: `Bearer ${credentials.api_key}` } : {};

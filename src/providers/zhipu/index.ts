@@ -1,4 +1,5 @@
 import type { ProviderModule } from '../types.js';
+import { staticAuthorization } from '../static-authorization.js';
 import { API_KEY_ONLY } from '../channel-fields.js';
 import { zhipuPrices } from './prices.js';
 import { chatCompletionsToOpenAICompatible } from '../openai-compatible/from-chat-completions.js';
@@ -15,7 +16,7 @@ export const zhipu: ProviderModule<'zhipu'> = {
   defaultBaseUrl: ZHIPU_BASE_URL,
   addedPathPrefixes: [],
   simulatorBasePath: '/api/paas/v4',
-  authHeaders: zhipuAuthHeaders,
+  authorize: staticAuthorization(zhipuAuthHeaders),
   pairs: {
     'chat-completions': chatCompletionsToOpenAICompatible(ZHIPU_QUIRKS),
     // /v1/messages is chat-shaped, so any chat upstream can serve it.

@@ -180,7 +180,7 @@ describe('vendor azure-openai (issue 30)', () => {
   it('the admin API lists the vendor with its Entra fields; secrets stay sealed and masked', async () => {
     const vendors = await admin(gateway, 'GET', '/vendors');
     const azureVendor = vendors.json.data.find((v: { vendor: string }) => v.vendor === 'azure-openai');
-    expect(azureVendor.credentials.map((f: { name: string }) => f.name)).toEqual(['api_key', 'api_version', 'tenant_id', 'client_id', 'client_secret']);
+    expect(azureVendor.credentials.map((f: { name: string }) => f.name)).toEqual(['api_key', 'api_version', 'tenant_id', 'client_id', 'client_secret', 'authority_host']);
     const created = await admin(gateway, 'POST', '/channels', {
       name: 'azure-runtime', vendor: 'azure-openai', base_url: azure.url, authority_host: azure.url,
       tenant_id: ENTRA.tenant, client_id: ENTRA.clientId, client_secret: ENTRA.clientSecret, models: { 'az-runtime': 'gpt4o-prod' },

@@ -54,7 +54,7 @@ describe('Kling JWT (kling.md "Auth")', () => {
 
   it('reuses a token until shortly before it expires, then signs a new one', () => {
     const headers = klingAuthHeaders();
-    const credentials = { accessKey: 'ak', secretKey: 'sk' };
+    const credentials = { access_key: 'ak', secret_key: 'sk' };
     const first = headers(credentials, 1_000_000).authorization;
     expect(headers(credentials, 1_000_600).authorization).toBe(first);
     const later = headers(credentials, 1_001_600).authorization;

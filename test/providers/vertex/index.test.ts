@@ -178,6 +178,25 @@ describe('vendor vertex (issue 30)', () => {
     expect(String(stored.secrets)).not.toContain('PRIVATE KEY');
   });
 
+  it('the admin API takes a key file\'s content, never a path on the gateway host (issue 44); the file may name one', async () => {
+    const fields = { vendor: 'vertex', base_url: vertex.url, project: PROJECT, region: REGION, models: { 'vx-gemini': 'gemini-2.5-flash' } };
+    // A path to a valid key (which the old gateway read and used), a system file, the data directory's sealing key.
+    for (const path of [join(keyDir, 'sa.json'), '/etc/passwd', join(gateway.dataDir, 'secret.key')]) {
+      const created = await admin(gateway, 'POST', '/channels', { name: 'vertex-by-path', ...fields, service_account: path });
+      expect(created.status, path).toBe(400);
+      expect(created.json.error.message, path).toContain("'service_account'");
+      expect((await admin(gateway, 'GET', '/channels/vertex-by-path')).status, path).toBe(404);
+    }
+    const mints = vertex.mints;
+    const changed = await admin(gateway, 'PATCH', '/channels/vertex-sa', { service_account: '/etc/passwd' });
+    expect(changed.status).toBe(400);
+    expect(changed.json.error.message).toContain("'service_account'");
+    // The configuration file's own path stays; changing another field of that channel is fine.
+    expect((await admin(gateway, 'PATCH', '/channels/vertex-file', { max_retries: 1 })).status).toBe(200);
+    expect((await openai.chat.completions.create({ model: 'vx-gemini', messages: [{ role: 'user', content: 'Hi' }] })).choices[0]!.message.content).toBe('Hello from Vertex');
+    expect(vertex.mints).toBe(mints);
+  });
+
   it('prices Claude on Vertex by its Vertex id as Anthropic prices the model', async () => {
     const sheet = await admin(gateway, 'GET', '/price-sheet');
     const models = sheet.json.vendors.flatMap((v: { models: unknown[] }) => v.models) as Array<{ id: string; price: Record<string, number> }>;

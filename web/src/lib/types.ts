@@ -122,12 +122,14 @@ export interface Channel {
   source: 'file' | 'runtime' | 'default';
   runtime_override: boolean;
   model_map: Record<string, string>;
-  /** Masked: the last four characters at most. */
-  credentials: { api_key: string | null; access_key: string | null; secret_key: string | null; aws_access_key_id?: string | null; aws_secret_access_key?: string | null; aws_session_token?: string | null; client_secret?: string | null; service_account?: string | null };
+  /** Every vendor's secret fields by name (GET /admin/api/vendors declares them), masked: the last four characters at most. */
+  credentials: Record<string, string | null>;
   headers: Record<string, string>;
   region: string | null;
-  /** Non-secret cloud fields (api_version, tenant_id, client_id, authority_host, project). */
+  /** The non-secret fields its vendor declares that it has (api_version, project, region…). */
   settings?: Record<string, string>;
+  /** The fields its vendor marks for the row, secrets masked. */
+  row_fields?: Array<{ name: string; label: string; value: string }>;
   max_retries: number;
   timeouts: { connect_ms: number; first_byte_ms: number; idle_ms: number; total_ms: number };
   prices: Record<string, Price> | null;

@@ -70,7 +70,7 @@ export function ChannelRow({ channel, test, onTest, onChanged, onDisable, onEdit
         {channel.id}
         <div className="muted small">
           {channel.vendor} · {host(channel.base_url)} · {channel.source === 'default' ? 'default' : channel.runtime_override ? 'file, changed at runtime' : channel.source}
-          {channel.credentials.api_key && ` · key ${channel.credentials.api_key}`}
+          {channel.row_fields?.map((field) => ` · ${field.label} ${field.value}`).join('')}
         </div>
       </RowHeader>
       <DataCell label="State">

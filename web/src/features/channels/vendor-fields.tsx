@@ -11,19 +11,23 @@ export interface VendorInfo {
 
 export interface CredentialField {
   name: string;
+  /** text: one line; url; json: a key file; pem: a certificate or private key. */
+  type?: 'text' | 'url' | 'json' | 'pem';
   label: string;
   required: boolean;
   secret: boolean;
   hint: string | null;
-  /** A paste box (a JSON key file) rather than one line. */
+  /** A paste box (a JSON key file, a PEM block) rather than one line. */
   multiline?: boolean;
+  /** Shown in the channel row. */
+  row?: boolean;
 }
 
 /** What the channel holds for a field now: a secret's masked tail, or a plain field's value. */
 function currentValue(channel: Channel, field: CredentialField): string | null | undefined {
   if (field.name === 'region') return channel.region;
   if (!field.secret && channel.settings?.[field.name] !== undefined) return channel.settings[field.name];
-  return (channel.credentials as Record<string, string | null | undefined>)[field.name];
+  return channel.credentials[field.name];
 }
 
 /** The value a plain (non-secret) field starts with when editing; secrets always start empty (write-only). */
