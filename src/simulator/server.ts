@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SimulatorOptionsConfig } from '../contracts/simulator-options.js';
 import type { PromptCache } from './prompt-cache.js';
-import { renderWithVectors } from './vector-pool.js';
 
 /** A request as the simulator received it; tests assert on exactly what the gateway sent. */
 export interface RecordedRequest {
@@ -86,6 +85,8 @@ export class SimResponse {
 
   /** `body` with its vector slots filled in the simulator's vector threads (vector-pool.ts), off the event loop. */
   async jsonWithVectors(status: number, body: unknown, headers: Record<string, string> = {}): Promise<void> {
+    // Imported here, not at the top: only an embedding answer needs the vector threads (an idle gateway loads no simulator module).
+    const { renderWithVectors } = await import('./vector-pool.js');
     const bytes = await renderWithVectors(body);
     this.raw.writeHead(status, { 'content-type': 'application/json', 'content-length': String(bytes.length), 'x-simulator': this.vendor, ...headers });
     this.raw.end(bytes);
