@@ -268,8 +268,7 @@ function buildRouting(config: GatewayConfig, channelControl: ChannelControl, log
 }
 
 /** Every dependency the app needs, complete before the app is built. */
-async function buildDeps(config: GatewayConfig, storage: Storage, runtime: RuntimeCatalog, log: FastifyBaseLogger, upstreamGuard: UpstreamGuard, listenUrl: () => string) {
-  const warn: Warn = (message, error) => log.warn({ err: error }, message);
+async function buildDeps(config: GatewayConfig, storage: Storage, runtime: RuntimeCatalog, log: FastifyBaseLogger, warn: Warn, upstreamGuard: UpstreamGuard, listenUrl: () => string) {
   const upstream = new UpstreamClient({ maxBodyBytes: config.maxUpstreamBodyBytes });
   const recorders = await buildRecorders(config, storage, log);
   const { channelControl, routable } = await buildChannels(storage.db, runtime, warn);
@@ -363,11 +362,18 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   // and never serves, so Fastify, the logger and the routes stay out of it (issue 36).
   const [{ buildApp }, { gatewayLogger }] = await Promise.all([import('./app.js'), import('./plugins/gateway-logger.js')]);
   const log = gatewayLogger(config.logLevel);
+  let built = false;
+  /** Until the app is built, warnings go to stderr, where an operator starting it looks (issue 34). */
+  const warn: Warn = (message, error) => {
+    if (built) log.warn({ err: error }, message);
+    else process.stderr.write(`gateway: warning: ${message}${error instanceof Error ? ` (${error.message})` : ''}\n`);
+  };
   const storage = await openStorage(config, announce);
-  const runtime = await startCatalog(config, storage, announce, (message, error) => log.warn({ err: error }, message));
+  const runtime = await startCatalog(config, storage, announce, warn);
   let url = '';
-  const { deps, retention } = await buildDeps(config, storage, runtime, log, upstreamGuard, () => url);
+  const { deps, retention } = await buildDeps(config, storage, runtime, log, warn, upstreamGuard, () => url);
   const app = await buildApp(deps, log);
+  built = true;
   await startBackgroundJobs(deps, storage, log);
   url = await listen(app, config);
   retention.start();
