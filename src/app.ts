@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import swagger from '@fastify/swagger';
 import { GatewayError, isGatewayError } from './errors.js';
@@ -12,7 +12,6 @@ import { lazyCompilers } from './validation/fastify-compilers.js';
 import { narrowModelListToKey } from './validation/model-keyed.js';
 import { familyOfRoute, registerAuth } from './plugins/auth.js';
 import { registerSecurityHeaders } from './plugins/security-headers.js';
-import { redactUrl } from './plugins/redact-url.js';
 import { registerUsageRecording } from './plugins/usage-recorder.js';
 import { registerRateLimit } from './plugins/rate-limit.js';
 import { adminRoutes } from './api/admin/routes.js';
@@ -63,17 +62,11 @@ function requestIds(): (req: IncomingMessage) => string {
 }
 
 
-export async function buildApp(deps: GatewayDeps): Promise<FastifyInstance> {
+/** The app over built dependencies, logging through `logger` (plugins/gateway-logger.ts). */
+export async function buildApp(deps: GatewayDeps, logger: FastifyBaseLogger): Promise<FastifyInstance> {
   const requestTimeout = deps.config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const app = Fastify({
-    logger: {
-      level: deps.config.logLevel,
-      // Secrets never reach the logs: auth headers are dropped and `?key=` is masked.
-      redact: ['req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers["x-goog-api-key"]'],
-      serializers: {
-        req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url), id: req.id }),
-      },
-    },
+    loggerInstance: logger,
     bodyLimit: deps.config.bodyLimitBytes,
     // Receiving the whole request (headers and body) has a deadline; Node answers 408 and closes.
     // Responses (long streams) are not limited by it. Node checks it every connectionsCheckingInterval.

@@ -2,6 +2,7 @@ import type { CacheConfig } from '../config/schema.js';
 import type { Db } from '../db/connect.js';
 import type { ApiKey } from '../keys/key-store.js';
 import { CacheSwitches, type CachePolicy, type CacheSwitch } from './cache-policy.js';
+import { CacheSettingsStore } from './cache-settings-store.js';
 import { ResponseCacheStore, type CacheEntry, type CacheStore } from './cache-store.js';
 import type { FillLeases } from './fill-leases.js';
 import { MissCoalescer } from './miss-coalescer.js';
@@ -47,10 +48,11 @@ export class ResponseCache {
   readonly cachesToolCalls: boolean;
   readonly maxBytes: number;
   private readonly leases: FillLeases | undefined;
+  private readonly settings: CacheSettingsStore;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly db: Db,
+    db: Db,
     private readonly config: CacheConfig | undefined,
     private readonly now: () => number,
     /** The database's own table unless given (the Redis store: redis-cache-store.ts). */
@@ -58,6 +60,7 @@ export class ResponseCache {
   ) {
     this.switches = new CacheSwitches(config);
     this.store = store ?? new ResponseCacheStore(db);
+    this.settings = new CacheSettingsStore(db);
     this.hitCostFraction = config?.hit_cost_fraction ?? 0;
     this.cachesToolCalls = config?.cache_tool_calls ?? false;
     this.maxBytes = config?.max_bytes ?? DEFAULT_MAX_BYTES;
@@ -110,26 +113,12 @@ export class ResponseCache {
 
   /** Reads the admin API's switches (every instance, each sweep: a change elsewhere lands within one interval). */
   async loadSwitches(): Promise<void> {
-    const rows = await this.db.selectFrom('cache_settings').selectAll().execute();
-    this.switches.apply(
-      rows.map((r) => ({
-        target: r.target,
-        enabled: Number(r.enabled) === 1,
-        ttlS: r.ttl_s === null ? null : Number(r.ttl_s),
-        hitCostFraction: r.hit_cost_fraction === null || r.hit_cost_fraction === undefined ? null : Number(r.hit_cost_fraction),
-        mode: r.mode === 'exact' || r.mode === 'semantic' ? r.mode : null,
-      })),
-    );
+    this.switches.apply(await this.settings.list());
   }
 
   /** The admin API sets a switch: `*` for the global one, else a model id; null removes the override. */
   async setSwitch(target: string, value: CacheSwitch | null): Promise<void> {
-    if (value === null) await this.db.deleteFrom('cache_settings').where('target', '=', target).execute();
-    else {
-      const row = { target, enabled: value.enabled ? 1 : 0, ttl_s: value.ttlS, hit_cost_fraction: value.hitCostFraction ?? null, mode: value.mode ?? null, updated_at: this.now() };
-      const { target: _target, ...changed } = row;
-      await this.db.insertInto('cache_settings').values(row).onConflict((c) => c.column('target').doUpdateSet(changed)).execute();
-    }
+    await this.settings.set(target, value, this.now());
     await this.loadSwitches();
   }
 

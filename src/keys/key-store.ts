@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/connect.js';
-import { isStoreUnavailable, storeUnavailable } from '../db/store-errors.js';
 import type { ApiKeyTable } from '../db/schema.js';
 import type { EndpointFamily } from '../contracts/endpoint-family.js';
-import { digestsEqual, displayPrefix, generateSecret, hashSecret } from './secrets.js';
+import { KeyAuthCache, judgeKeyState, type AuthRead } from './key-auth-cache.js';
+import { displayPrefix, generateSecret, hashSecret } from './secrets.js';
 import { parseOperatorLimits, touchesLimits, withOperatorPatch, type OperatorLimits } from './operator-limits.js';
 
 export interface ApiKey {
@@ -85,41 +85,21 @@ export const OPERATOR_USER_ID = 'operator';
 
 export type KeyLookup = { status: 'ok'; key: ApiKey } | { status: 'invalid' | 'revoked' | 'expired' | 'disabled' };
 
-interface CacheEntry {
-  /** The stored digest of the key found (or the presented one when none was). */
-  storedHash: string;
-  key: ApiKey | null;
-  until: number;
-}
-
-const CACHE_TTL_MS = 1_000;
 /**
- * A key in use is read again this long before its cached copy runs out, while requests go on
- * from the copy: a busy key never misses, and at c256 on PostgreSQL the second boundary no longer
- * sends a burst of identical reads (issue 36). The copy is never used past its TTL.
- */
-const REFRESH_AHEAD_MS = 200;
-/** While the database cannot be reached, keys seen this recently keep working from the cache (issue 13). */
-const STALE_GRACE_MS = 15 * 60_000;
-const CACHE_MAX = 10_000;
-
-/**
- * API keys, stored hashed. Lookups go through a short-lived cache keyed by the secret's hash so
- * the hot path costs one SHA-256 and a map read; `invalidate` drops entries when a key changes.
+ * API keys, stored hashed. Lookups by secret go through the per-request cache (key-auth-cache.ts),
+ * which every change here tells, and `onChange` tells the other instances.
  */
 export class KeyStore {
-  private readonly cache = new Map<string, CacheEntry>();
-  /** One read per secret at a time: concurrent misses (and a refresh ahead) share it. */
-  private readonly reading = new Map<string, Promise<CacheEntry>>();
-  /** Moves on every invalidation: a read that began before one does not refill the cache. */
-  private generation = 0;
+  private readonly auth: KeyAuthCache;
 
   constructor(
     private readonly db: Db,
     private readonly now: () => number = Date.now,
     /** Called after a key is created, changed or revoked (other instances drop their caches). */
     private readonly onChange: (keyId: string) => void = () => undefined,
-  ) {}
+  ) {
+    this.auth = new KeyAuthCache((hash) => this.readForAuth(hash), now);
+  }
 
   async create(input: CreateKeyInput): Promise<{ key: ApiKey; secret: string }> {
     const secret = input.secret ?? generateSecret();
@@ -148,8 +128,7 @@ export class KeyStore {
       operator_limits: input.byOperator ? jsonOrNull(withOperatorPatch(null, input)) : null,
     };
     await this.db.insertInto('api_keys').values(row).execute();
-    this.generation++;
-    this.cache.delete(row.secret_hash);
+    this.auth.dropSecret(row.secret_hash);
     this.onChange(row.id);
     return { key: toApiKey(row), secret };
   }
@@ -167,14 +146,15 @@ export class KeyStore {
    * The row for authentication, with its owner's disabled time: a disabled user's keys are
    * refused like disabled keys. A join by primary key, on a cache miss only.
    */
-  private findRowForAuth(hash: string): Promise<(ApiKeyTable & { owner_disabled_at: number | null }) | undefined> {
-    return this.db
+  private async readForAuth(hash: string): Promise<AuthRead> {
+    const row = await this.db
       .selectFrom('api_keys')
       .leftJoin('users', 'users.id', 'api_keys.owner')
       .selectAll('api_keys')
       .select('users.disabled_at as owner_disabled_at')
       .where('api_keys.secret_hash', '=', hash)
       .executeTakeFirst();
+    return { storedHash: row?.secret_hash ?? hash, key: row ? toAuthKey(row) : null };
   }
 
   /** A user was disabled, re-enabled or removed: their keys are looked up afresh everywhere. */
@@ -301,51 +281,15 @@ export class KeyStore {
 
   /** Drops cached lookups of one key (called here on change, and by the invalidation bus). */
   forget(keyId: string): void {
-    this.generation++;
-    for (const [hash, entry] of this.cache) {
-      if (entry.key?.id === keyId) this.cache.delete(hash);
-    }
+    this.auth.forget(keyId);
   }
 
   /**
-   * Authenticates a presented secret. Unknown secrets are cached too, so floods of bad keys stay
-   * cheap. A cached answer comes back without a promise (this runs on every request).
+   * Authenticates a presented secret through the per-request cache: a cached answer comes back
+   * without a promise (this runs on every request).
    */
   authenticate(secret: string): KeyLookup | Promise<KeyLookup> {
-    const hash = hashSecret(secret);
-    const now = this.now();
-    const entry = this.cache.get(hash);
-    if (entry && entry.until > now) {
-      if (entry.until - now <= REFRESH_AHEAD_MS && !this.reading.has(hash)) this.read(hash).catch(() => undefined);
-      return judgeKey(entry, hash, now);
-    }
-    return this.read(hash).then(
-      (fresh) => judgeKey(fresh, hash, now),
-      (error: unknown) => {
-        // The database is down: a key seen recently is judged as it was then; anything else is a 503.
-        if (entry && isStoreUnavailable(error) && now - entry.until < STALE_GRACE_MS) return judgeKey(entry, hash, now);
-        throw isStoreUnavailable(error) ? storeUnavailable(error) : error;
-      },
-    );
-  }
-
-  /** The key row of a secret's hash, read once however many requests wait for it, and cached. */
-  private read(hash: string): Promise<CacheEntry> {
-    const pending = this.reading.get(hash);
-    if (pending) return pending;
-    const generation = this.generation;
-    const reading = this.findRowForAuth(hash)
-      .then((row) => {
-        const fresh = { storedHash: row?.secret_hash ?? hash, key: row ? toAuthKey(row) : null, until: this.now() + CACHE_TTL_MS };
-        if (generation === this.generation) {
-          if (this.cache.size >= CACHE_MAX) this.cache.clear();
-          this.cache.set(hash, fresh);
-        }
-        return fresh;
-      })
-      .finally(() => this.reading.delete(hash));
-    this.reading.set(hash, reading);
-    return reading;
+    return this.auth.authenticate(secret);
   }
 
   /**
@@ -360,26 +304,13 @@ export class KeyStore {
       .select('users.disabled_at as owner_disabled_at')
       .where('api_keys.id', '=', id)
       .executeTakeFirst();
-    return row ? judgeState(toAuthKey(row), this.now()) : { status: 'invalid' };
+    return row ? judgeKeyState(toAuthKey(row), this.now()) : { status: 'invalid' };
   }
 
+  /** Drops every cached lookup (the invalidation bus, after a change it could not name). */
   invalidate(): void {
-    this.generation++;
-    this.cache.clear();
+    this.auth.invalidate();
   }
-}
-
-function judgeKey(entry: { storedHash: string; key: ApiKey | null }, hash: string, now: number): KeyLookup {
-  const key = entry.key;
-  if (!key || !digestsEqual(entry.storedHash, hash)) return { status: 'invalid' };
-  return judgeState(key, now);
-}
-
-function judgeState(key: ApiKey, now: number): KeyLookup {
-  if (key.revokedAt !== null) return { status: 'revoked' };
-  if (key.disabledAt !== null) return { status: 'disabled' };
-  if (key.expiresAt !== null && key.expiresAt <= now) return { status: 'expired' };
-  return { status: 'ok', key };
 }
 
 /** The key as authentication judges it: disabled while either it or its owner is. */
