@@ -60,7 +60,7 @@ describe('Kling JWT (kling.md "Auth")', () => {
     const later = headers(credentials, 1_001_600).authorization;
     expect(later).not.toBe(first);
     expect(decode(later!.split('.')[1]!).exp).toBe(1_003_400);
-    expect(headers({ accessKey: 'other', secretKey: 'sk' }, 1_000_000).authorization).not.toBe(first);
+    expect(headers({ access_key: 'other', secret_key: 'sk' }, 1_000_000).authorization).not.toBe(first);
     expect(headers({}, 1_000_000)).toEqual({});
   });
 });

@@ -21,7 +21,7 @@ describe('Volcengine OpenAPI signing and the Ark asset library (issue 3)', () =>
 
   it("signs for the channel's host and region: BytePlus and regions other than cn-beijing (issue 14)", () => {
     const request = { method: 'POST', url: new URL('https://open.byteplusapi.com/?Action=ListAssets&Version=2024-01-01'), body: '{}' };
-    const keys = { accessKey: 'AK', secretKey: 'SK' };
+    const keys = { access_key: 'AK', secret_key: 'SK' };
     const byteplus = arkSignRequest({ ...keys, region: 'ap-southeast-1' }, request, Date.parse('2026-11-23T00:00:00Z'));
     expect(byteplus.host).toBe('open.byteplusapi.com');
     expect(byteplus.authorization).toContain('/20261123/ap-southeast-1/ark/request');
