@@ -138,7 +138,10 @@ type Step = (request: OutgoingRequest) => Promise<UpstreamResponse>;
 function authorizing(next: Step): Step {
   return (request) => {
     const { channel, origin, path, method, headers, body, auth } = request;
-    return channel.provider.authorize(channel.credentials, { method, url: new URL(origin + path), body: body ?? '', headers, auth }, Date.now()).then((credentials) => {
+    // The URL is parsed only for a vendor that signs it: a static key never reads it (the hot path).
+    let url: URL | undefined;
+    const signable = { method, body: body ?? '', headers, auth, get url() { return (url ??= new URL(origin + path)); } };
+    return channel.provider.authorize(channel.credentials, signable, Date.now()).then((credentials) => {
       Object.assign(headers, credentials);
       return next(request);
     });
