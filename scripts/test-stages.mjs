@@ -10,7 +10,7 @@
 //
 // Budgets are for a quiet 2-core machine: `npm test` within 15 minutes, .ci/run within 25.
 import { spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -20,14 +20,40 @@ const timingDir = join(root, 'test-artifacts', 'timing');
 const stagesFile = join(timingDir, 'stages.tsv');
 const vitest = (...args) => ['npx', '--no-install', 'vitest', 'run', ...args];
 
-/** name, budget in seconds, commands run in turn, and the timing report naming its slowest files. */
+/** The newest modification time under `paths` (files and folders, recursively), in ms. */
+function newest(paths) {
+  let latest = 0;
+  for (const path of paths) {
+    if (!existsSync(path)) continue;
+    const stat = statSync(path);
+    latest = Math.max(latest, stat.isDirectory() ? newest(readdirSync(path).map((name) => join(path, name))) : stat.mtimeMs);
+  }
+  return latest;
+}
+
+/**
+ * The console's bundle is as new as its sources: `npm install` (its prepare script) has just built
+ * it on a fresh clone, and vite has no incremental mode. The TypeScript steps are incremental
+ * (tsconfig.build.json, web/tsconfig.json, the typecheck's build info), so they run every time.
+ */
+function consoleBundleFresh() {
+  const bundle = join(root, 'dist', 'web', 'index.html');
+  if (!existsSync(bundle)) return false;
+  const inputs = ['web/src', 'web/public', 'web/index.html', 'web/vite.config.ts', 'package-lock.json'].map((path) => join(root, path));
+  return newest(inputs) < statSync(bundle).mtimeMs;
+}
+
+const TYPECHECK_INFO = join('node_modules', '.cache', 'tsc', 'typecheck.tsbuildinfo');
+
+/** name, budget in seconds, commands run in turn (an object's `skip()` may pass over it), and the timing report naming its slowest files. */
 const NPM_TEST = [
   // The web app is typechecked once, in `typecheck` (npm run build also checks it).
-  { name: 'build', budget: 60, commands: [['npx', '--no-install', 'tsc', '-p', 'tsconfig.build.json'], ['npx', '--no-install', 'vite', 'build', 'web', '--logLevel', 'warn']] },
-  { name: 'typecheck', budget: 75, commands: [['npx', '--no-install', 'tsc', '-p', 'tsconfig.json', '--noEmit'], ['npx', '--no-install', 'tsc', '-p', 'web/tsconfig.json']] },
+  { name: 'build', budget: 60, commands: [['npx', '--no-install', 'tsc', '-p', 'tsconfig.build.json'], { skip: consoleBundleFresh, command: ['npx', '--no-install', 'vite', 'build', 'web', '--logLevel', 'warn'] }] },
+  { name: 'typecheck', budget: 75, commands: [['npx', '--no-install', 'tsc', '-p', 'tsconfig.json', '--noEmit', '--incremental', '--tsBuildInfoFile', TYPECHECK_INFO], ['npx', '--no-install', 'tsc', '-p', 'web/tsconfig.json']] },
   { name: 'vitest', budget: 540, commands: [vitest('--exclude', 'test/browser/**')], report: 'vitest' },
   { name: 'watchdog', budget: 60, commands: [vitest('--config', 'vitest.watchdog.config.ts')], report: 'watchdog' },
-  { name: 'browser', budget: 90, commands: [vitest('test/browser')], report: 'browser', env: { TEST_TIMING_NAME: 'browser' } },
+  // One browser at a time: the console's pages are measured in it (widths, overflow).
+  { name: 'browser', budget: 90, commands: [vitest('test/browser', '--maxWorkers=1')], report: 'browser', env: { TEST_TIMING_NAME: 'browser' } },
   { name: 'agents', budget: 75, commands: [['node', 'scripts/test-agents.mjs']], report: 'agents' },
 ];
 
@@ -37,7 +63,12 @@ const seconds = (ms) => `${Math.round(ms / 1000)} s`;
 function runStage({ name, budget, commands, report, env }) {
   const started = Date.now();
   let ok = true;
-  for (const [command, ...args] of commands) {
+  for (const step of commands) {
+    if (!Array.isArray(step) && step.skip()) {
+      console.log(`[stage] ${name}: ${step.command.join(' ')} skipped, its output is newer than its inputs`);
+      continue;
+    }
+    const [command, ...args] = Array.isArray(step) ? step : step.command;
     const { status, error } = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
     if (error || status !== 0) {
       ok = false;

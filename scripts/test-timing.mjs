@@ -6,6 +6,8 @@
 //   node scripts/test-timing.mjs                          every report under test-artifacts/timing
 //   node scripts/test-timing.mjs test-artifacts/timing/vitest.json --top 20
 //   node scripts/test-timing.mjs x.json --tsv timing.tsv  also every file's figures, tab-separated
+//   node scripts/test-timing.mjs test-artifacts/timing/vitest.json --durations test/file-durations.json
+//                                                         the figures the suite's order reads (test/longest-first.ts)
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -49,7 +51,7 @@ export function describeReport({ name, wallMs, files }, top = 15) {
 }
 
 function main() {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '15' }, tsv: { type: 'string' } } });
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { top: { type: 'string', default: '15' }, tsv: { type: 'string' }, durations: { type: 'string' } } });
   const paths = positionals.length > 0 ? positionals : existsSync(timingDir) ? readdirSync(timingDir).filter((f) => f.endsWith('.json')).map((f) => join(timingDir, f)) : [];
   if (paths.length === 0) {
     console.log('no timing report: run vitest first (its configurations write test-artifacts/timing/<name>.json)');
@@ -60,6 +62,12 @@ function main() {
   if (values.tsv) {
     const rows = reports.flatMap((report) => report.files.map((f) => [report.name, f.file, f.ms, f.importMs ?? '', f.tests, f.failed].join('\t')));
     writeFileSync(values.tsv, `${['report', 'file', 'ms', 'import_ms', 'tests', 'failed'].join('\t')}\n${rows.join('\n')}\n`);
+  }
+  if (values.durations) {
+    // Whole seconds, slowest first: a file's order in the next run needs no more, and the diff stays small.
+    const files = reports.flatMap((report) => report.files).sort((a, b) => b.ms - a.ms || a.file.localeCompare(b.file));
+    const durations = Object.fromEntries(files.map((f) => [f.file, Math.max(1, Math.round(f.ms / 1000))]));
+    writeFileSync(values.durations, `${JSON.stringify(durations, null, 1)}\n`);
   }
 }
 

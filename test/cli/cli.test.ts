@@ -10,52 +10,9 @@ import { connectDatabase } from '../../src/db/connect.js';
 import { KeyStore } from '../../src/keys/key-store.js';
 import { verifyAdminToken } from '../../src/keys/bootstrap.js';
 import { prepareStore } from '../../src/main.js';
+import { baseEnv, CLI, startCli, useFreshDirs } from './cli-process.js';
 
-/** The `gateway` command as installed (dist/cli.js, built by `npm install` / `npm test`). */
-const CLI = join(import.meta.dirname, '..', '..', 'dist', 'cli.js');
-const dirs: string[] = [];
-const freshDir = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'gateway-cli-'));
-  dirs.push(dir);
-  return dir;
-};
-afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
-
-const baseEnv = (dataDir: string) => {
-  const env: NodeJS.ProcessEnv = { ...process.env, GATEWAY_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1' };
-  delete env.GATEWAY_BOOTSTRAP_KEY;
-  delete env.GATEWAY_ADMIN_TOKEN;
-  delete env.GATEWAY_CONFIG;
-  return env;
-};
-
-/** Starts `gateway start`, waits for its listening line, returns what it printed and a stop function. */
-/** `detached`: the gateway leads a process group of its own, so a test can signal the group as a terminal's Ctrl-C does. */
-async function startCli(dataDir: string, extraEnv: NodeJS.ProcessEnv = {}, detached = false): Promise<{ output: string; url: string; stop: () => Promise<void>; child: ChildProcess }> {
-  const child = spawn(process.execPath, [CLI, 'start'], { env: { ...baseEnv(dataDir), ...extraEnv }, stdio: ['ignore', 'pipe', 'pipe'], detached });
-  let output = '';
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no listening line: ${output}`)), 60_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]!);
-      }
-    });
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
-  });
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    });
-  return { output, url, stop, child };
-}
+const { freshDir } = useFreshDirs();
 
 describe('gateway command line (issue 2)', () => {
   it('first start on an empty database prints a working API key and an admin token, once', async () => {
@@ -280,77 +237,4 @@ describe('shipped node flags', () => {
     expect(readFileSync(CLI, 'utf8').split('\n')[0]).toBe(shebang);
   });
 
-});
-
-describe('gateway stop', () => {
-  it('SIGTERM to `npm start` reaches the server: it drains and exits 0, nothing is left listening (issue 15)', async () => {
-    const dataDir = freshDir();
-    const root = join(import.meta.dirname, '..', '..');
-    const child = spawn('npm', ['start', '--silent'], { cwd: root, env: baseEnv(dataDir), stdio: ['ignore', 'pipe', 'pipe'] });
-    const url = await new Promise<string>((resolve, reject) => {
-      let output = '';
-      child.stdout!.on('data', (chunk: Buffer) => {
-        output += chunk.toString();
-        const match = /gateway listening on (http:\/\/\S+)/.exec(output);
-        if (match) resolve(match[1]!);
-      });
-      child.once('exit', () => reject(new Error(`npm start exited early: ${output}`)));
-    });
-    expect((await fetch(`${url}/healthz`)).status).toBe(200);
-    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-    child.kill('SIGTERM');
-    expect(await exited).toBe(0);
-    // Without exec, npm's shell died and node went on serving as an orphan.
-    await expect(fetch(`${url}/healthz`)).rejects.toThrow();
-  });
-
-
-  it('SIGTERM drains within GATEWAY_SHUTDOWN_TIMEOUT_MS and exits 0; idle keep-alive holds nothing; a second signal exits at once (issue 13)', async () => {
-    const dataDir = freshDir();
-    const config = join(dataDir, 'gateway.yaml');
-    // A stream paced at 2 tokens a second lasts far longer than the drain deadline.
-    writeFileSync(config, ['channels:', '  - name: slow', '    vendor: openai', '    models: { delta-4.1: gpt-4.1 }', '    simulator: { tokens_per_second: 2 }', ''].join('\n'));
-    const key = 'sk-gw-shutdown-test-key-0123456789';
-    const env = { GATEWAY_CONFIG: config, GATEWAY_BOOTSTRAP_KEY: key, GATEWAY_SHUTDOWN_TIMEOUT_MS: '1500' };
-    const openStream = async (url: string) => {
-      const response = await fetch(`${url}/v1/chat/completions`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ model: 'delta-4.1', messages: [{ role: 'user', content: 'tell me a long story' }], stream: true }),
-      });
-      const reader = response.body!.getReader();
-      await reader.read();
-      return reader;
-    };
-    const exitOf = (child: ChildProcess) =>
-      new Promise<{ code: number | null; at: number }>((resolve) => child.once('exit', (code) => resolve({ code, at: performance.now() })));
-
-    const first = await startCli(dataDir, env);
-    // An idle keep-alive connection, as a load balancer or SDK leaves one.
-    const agent = new Agent({ keepAlive: true });
-    await new Promise<void>((resolve) => httpRequest(`${first.url}/healthz`, { agent }, (res) => res.resume().on('end', resolve)).end());
-    const stream = await openStream(first.url);
-    const exited = exitOf(first.child);
-    const signalled = performance.now();
-    first.child.kill('SIGTERM');
-    const { code, at } = await exited;
-    expect(code).toBe(0);
-    // The stream was given the deadline, not its whole length, and keep-alive did not hold the stop.
-    expect(at - signalled).toBeGreaterThanOrEqual(1400);
-    expect(at - signalled).toBeLessThan(6000);
-    await stream.cancel().catch(() => undefined);
-    agent.destroy();
-
-    const second = await startCli(dataDir, env);
-    const again = await openStream(second.url);
-    const gone = exitOf(second.child);
-    const start = performance.now();
-    second.child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 100));
-    second.child.kill('SIGTERM');
-    const end = await gone;
-    expect(end.code).toBe(1);
-    expect(end.at - start).toBeLessThan(1400);
-    await again.cancel().catch(() => undefined);
-  }, 30_000);
 });

@@ -1,0 +1,3 @@
+import { killedUpgradeSuite } from './killed-upgrade-suite.js';
+
+killedUpgradeSuite('sqlite');
