@@ -58,24 +58,28 @@ export class DbFileStore implements FileStore {
     }
   }
 
+  /** Rows of exactly `chunkBytes` (the last one shorter): at most one row and one arriving chunk are held. */
   private sink(id: string): ContentSink {
     let pending: Uint8Array[] = [];
     let pendingBytes = 0;
     let seq = 0;
-    const flush = async (): Promise<void> => {
-      if (pendingBytes === 0) return;
-      const data = Buffer.concat(pending, pendingBytes);
-      pending = [];
-      pendingBytes = 0;
-      await this.db.insertInto('file_chunks').values({ file_id: id, seq: seq++, data }).execute();
-    };
+    const insert = (data: Uint8Array) => this.db.insertInto('file_chunks').values({ file_id: id, seq: seq++, data }).execute();
     return {
       write: async (chunk) => {
         pending.push(chunk);
         pendingBytes += chunk.byteLength;
-        if (pendingBytes >= this.chunkBytes) await flush();
+        while (pendingBytes >= this.chunkBytes) {
+          const whole = Buffer.concat(pending, pendingBytes);
+          await insert(whole.subarray(0, this.chunkBytes));
+          pending = [whole.subarray(this.chunkBytes)];
+          pendingBytes = whole.length - this.chunkBytes;
+        }
       },
-      commit: flush,
+      commit: async () => {
+        if (pendingBytes > 0) await insert(Buffer.concat(pending, pendingBytes));
+        pending = [];
+        pendingBytes = 0;
+      },
       discard: async () => {
         pending = [];
         await this.db.deleteFrom('file_chunks').where('file_id', '=', id).execute();

@@ -25,7 +25,11 @@ describe('/v1/files', () => {
   let gateway: TestGateway;
   let client: OpenAI;
   const storedRows = async () => (await gateway.deps.db.selectFrom('files').select('id').execute()).length;
-  const onDisk = () => (existsSync(join(gateway.dataDir, 'files')) ? readdirSync(join(gateway.dataDir, 'files')) : []);
+  /** The files whose content is kept: in the data directory, or in the database on PostgreSQL (GATEWAY_TEST_DATABASE=postgres). */
+  const onDisk = async (): Promise<string[]> => {
+    if (gateway.deps.config.databaseUrl) return (await gateway.deps.db.selectFrom('file_chunks').select('file_id').distinct().execute()).map((row) => row.file_id);
+    return existsSync(join(gateway.dataDir, 'files')) ? readdirSync(join(gateway.dataDir, 'files')) : [];
+  };
 
   beforeAll(async () => {
     gateway = await startTestGateway({ env: { fileMaxBytes: FILE_MAX, batchFileMaxBytes: BATCH_MAX } });
@@ -60,7 +64,7 @@ describe('/v1/files', () => {
     await expect(client.files.content(file.id)).rejects.toMatchObject({ status: 404 });
     await expect(client.files.delete(file.id)).rejects.toMatchObject({ status: 404 });
     expect((await client.files.list()).data.map((f) => f.id)).not.toContain(file.id);
-    expect(onDisk()).toEqual([]);
+    expect(await onDisk()).toEqual([]);
   });
 
   it('pages the list newest first (or oldest first), filters by purpose, and the SDK walks every page', async () => {
@@ -113,7 +117,7 @@ describe('/v1/files', () => {
     const early = await postForm(gateway, [['purpose', 'batch'], ['file', new Blob([Buffer.alloc(BATCH_MAX + 1, 0x61)]), 'big.jsonl']]);
     expect(early.status).toBe(413);
     expect(await storedRows()).toBe(0);
-    expect(onDisk()).toEqual([]);
+    expect(await onDisk()).toEqual([]);
     // Exactly at the limit is fine.
     const full = await client.files.create({ file: await toFile(Buffer.alloc(FILE_MAX, 0x61), 'full.txt'), purpose: 'user_data' });
     expect(full.bytes).toBe(FILE_MAX);
@@ -139,7 +143,7 @@ describe('/v1/files', () => {
     expect(json.status).toBe(400);
     expect(json.json.error.param).toBe('file');
     expect(await storedRows()).toBe(0);
-    expect(onDisk()).toEqual([]);
+    expect(await onDisk()).toEqual([]);
   });
 
   it('honours expires_after, and an expired file reads as absent', async () => {
@@ -153,7 +157,7 @@ describe('/v1/files', () => {
     await expect(client.files.content(file.id)).rejects.toMatchObject({ status: 404 });
     expect((await client.files.list()).data.map((f) => f.id)).toEqual([kept.id]);
     expect(await gateway.deps.files.sweep!()).toBe(1);
-    expect(onDisk()).toEqual([kept.id]);
+    expect(await onDisk()).toEqual([kept.id]);
     await client.files.delete(kept.id);
   });
 
