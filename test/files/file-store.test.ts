@@ -110,6 +110,26 @@ describe.each(['sqlite', 'postgres'] as const)('file store on %s', (kind) => {
     expect(await leftovers()).toEqual({ rows: 0, chunks: 0, onDisk: [] });
   });
 
+  it('sweeps an upload left midway (a stopped instance) once it is hours old', async () => {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const content = (async function* () {
+      yield Buffer.alloc(1500, 0x61);
+      await held;
+    })();
+    const put = store.put(upload(content));
+    put.catch(() => undefined);
+    await expect.poll(async () => (await leftovers()).rows).toBe(1);
+    expect(await store.sweep!()).toBe(0);
+    now += 6 * 3600_000 + 1;
+    expect(await store.sweep!()).toBe(1);
+    expect(await leftovers()).toEqual({ rows: 0, chunks: 0, onDisk: [] });
+    // Should it wake up after all, it finds its row gone and keeps nothing.
+    release();
+    await expect(put).rejects.toThrow();
+    expect(await leftovers()).toEqual({ rows: 0, chunks: 0, onDisk: [] });
+  });
+
   it('pages a key’s files by creation time in either order, with a purpose filter', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {

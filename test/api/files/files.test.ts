@@ -1,4 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import OpenAI, { toFile } from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -143,6 +144,20 @@ describe('/v1/files', () => {
     expect(json.status).toBe(400);
     expect(json.json.error.param).toBe('file');
     expect(await storedRows()).toBe(0);
+    expect(await onDisk()).toEqual([]);
+  });
+
+  it('keeps nothing of an upload the client abandons midway', async () => {
+    const boundary = 'gw-test-boundary';
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="cut.txt"\r\nContent-Type: text/plain\r\n\r\n`;
+    const request = httpRequest(`${gateway.url}/v1/files`, { method: 'POST', headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(head.length + FILE_MAX) } });
+    request.on('error', () => undefined);
+    request.write(head);
+    request.write(Buffer.alloc(1000, 0x61));
+    // The upload has begun (its row is there) before the client goes away.
+    await expect.poll(storedRows).toBe(1);
+    request.destroy();
+    await expect.poll(storedRows).toBe(0);
     expect(await onDisk()).toEqual([]);
   });
 
