@@ -18,7 +18,7 @@ async function postForm(gateway: TestGateway, parts: Array<[string, string | Blo
     else form.append(name, value, filename);
   }
   const response = await fetch(`${gateway.url}/v1/files`, { method: 'POST', headers: { authorization: `Bearer ${secret}` }, body: form });
-  return { status: response.status, json: (await response.json()) as any };
+  return { status: response.status, headers: response.headers, json: (await response.json()) as any };
 }
 
 /** Issue 46 item 1: OpenAI's Files API through the official SDK, per key, within OpenAI's limits (lowered here). */
@@ -117,6 +117,8 @@ describe('/v1/files', () => {
     // The same with the purpose sent before the file: refused as the bytes arrive.
     const early = await postForm(gateway, [['purpose', 'batch'], ['file', new Blob([Buffer.alloc(BATCH_MAX + 1, 0x61)]), 'big.jsonl']]);
     expect(early.status).toBe(413);
+    // The rest of a refused upload is not read: the connection closes after the answer.
+    expect(early.headers.get('connection')).toBe('close');
     expect(await storedRows()).toBe(0);
     expect(await onDisk()).toEqual([]);
     // Exactly at the limit is fine.
