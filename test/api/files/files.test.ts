@@ -33,7 +33,8 @@ describe('/v1/files', () => {
   };
 
   beforeAll(async () => {
-    gateway = await startTestGateway({ env: { fileMaxBytes: FILE_MAX, batchFileMaxBytes: BATCH_MAX } });
+    // A key may hold less of request bodies in memory than a file's size: uploads stream past that.
+    gateway = await startTestGateway({ env: { fileMaxBytes: FILE_MAX, batchFileMaxBytes: BATCH_MAX, maxBodyBytesPerKey: 1000 } });
     client = new OpenAI({ apiKey: TEST_KEY, baseURL: `${gateway.url}/v1`, maxRetries: 0 });
   });
   afterAll(() => gateway?.stop());
@@ -147,6 +148,31 @@ describe('/v1/files', () => {
     expect(json.json.error.param).toBe('file');
     expect(await storedRows()).toBe(0);
     expect(await onDisk()).toEqual([]);
+  });
+
+  it('streams an upload larger than a key may hold of request bodies, with or without Content-Length', async () => {
+    const boundary = 'gw-chunked';
+    const pieces = [
+      `--${boundary}\r\nContent-Disposition: form-data; name="purpose"\r\n\r\nuser_data\r\n`,
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="streamed.txt"\r\nContent-Type: text/plain\r\n\r\n`,
+      'a'.repeat(1500),
+      'b'.repeat(1500),
+      `\r\n--${boundary}--\r\n`,
+    ];
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (const piece of pieces) controller.enqueue(new TextEncoder().encode(piece));
+        controller.close();
+      },
+    });
+    const chunked = await fetch(`${gateway.url}/v1/files`, { method: 'POST', headers: { authorization: `Bearer ${TEST_KEY}`, 'content-type': `multipart/form-data; boundary=${boundary}` }, body, duplex: 'half' } as RequestInit);
+    const file = (await chunked.json()) as any;
+    expect(chunked.status, JSON.stringify(file)).toBe(200);
+    expect(file).toMatchObject({ bytes: 3000, filename: 'streamed.txt', purpose: 'user_data' });
+    const sized = await client.files.create({ file: await toFile(Buffer.alloc(3000, 0x61), 'sized.txt'), purpose: 'user_data' });
+    expect(sized.bytes).toBe(3000);
+    await client.files.delete(file.id);
+    await client.files.delete(sized.id);
   });
 
   it('keeps nothing of an upload the client abandons midway', async () => {
