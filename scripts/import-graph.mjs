@@ -14,7 +14,7 @@ export const FLOORS = [
   ['providers/*'],
   ['providers/registry'],
   ['config', 'db'],
-  ['catalog', 'keys', 'users', 'telemetry', 'metrics', 'requests', 'ratelimit', 'usage', 'cache'],
+  ['catalog', 'keys', 'users', 'telemetry', 'metrics', 'requests', 'ratelimit', 'usage', 'cache', 'files'],
   ['gateway', 'tasks', 'gateway-deps'],
   ['plugins'],
   ['api', 'api/*'],

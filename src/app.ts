@@ -30,6 +30,7 @@ import { videoaltRoutes } from './api/videoalt/routes.js';
 import { cloudAssetRoutes } from './api/cloud-asset/routes.js';
 import { embeddingsRoutes } from './api/embeddings/routes.js';
 import { rerankRoutes } from './api/rerank/routes.js';
+import { filesRoutes } from './api/files/routes.js';
 import { mcpRoutes } from './api/mcp/routes.js';
 import { consoleRoutes } from './api/console/routes.js';
 import { consoleStaticApp } from './api/console/static-app.js';
@@ -43,7 +44,7 @@ import { registerTracing } from './plugins/tracing.js';
 import { SignInLimiter } from './users/sign-in-limiter.js';
 
 /** Endpoint families, each a Fastify plugin in its own folder under src/api/. */
-const FAMILY_PLUGINS = [systemRoutes, modelsRoutes, chatCompletionsRoutes, messagesRoutes, responsesRoutes, generateContentRoutes, imagesRoutes, videoGenerationsRoutes, videoaltRoutes, cloudAssetRoutes, embeddingsRoutes, rerankRoutes, mcpRoutes, cacheRoutes, adminRoutes, consoleRoutes];
+const FAMILY_PLUGINS = [systemRoutes, modelsRoutes, chatCompletionsRoutes, messagesRoutes, responsesRoutes, generateContentRoutes, imagesRoutes, videoGenerationsRoutes, videoaltRoutes, cloudAssetRoutes, embeddingsRoutes, rerankRoutes, filesRoutes, mcpRoutes, cacheRoutes, adminRoutes, consoleRoutes];
 
 /** An incoming `x-request-id` is kept when it is a plain token (a proxy's or the client's trace id). */
 const INCOMING_ID = /^[\w.:@-]{1,128}$/;

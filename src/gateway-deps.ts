@@ -24,6 +24,7 @@ import type { McpDeps } from './gateway/mcp/mcp-deps.js';
 import type { StickyLoad } from './gateway/sticky-load.js';
 import type { ResponseHomes } from './gateway/response-homes.js';
 import type { ResponseCache } from './cache/response-cache.js';
+import type { FileStore } from './files/file-store.js';
 
 /** What the gateway's routes share, built once in main.ts (`app.gateway`). */
 export interface GatewayDeps {
@@ -44,6 +45,8 @@ export interface GatewayDeps {
   requestLog: RequestLog;
   /** The exact response cache (issue 32): off unless a key, a model or the global switch turns it on. */
   responseCache: ResponseCache;
+  /** Files keys upload (/v1/files) and batch output files (issue 46): the data directory, or the database with DATABASE_URL (files/choose-file-store.ts). */
+  files: FileStore;
   /** The routable channels (enabled ones, runtime settings applied); replaced whole when an operator changes them. */
   channels: readonly Channel[];
   /** The models served and known (spec, operator, built-in sheet): validation, routing and the console read it. */

@@ -38,6 +38,7 @@ import { McpHealth } from './gateway/mcp/health.js';
 import { describeSealedChannels } from './gateway/sealed-channels.js';
 import { loadSecretBox } from './keys/secret-box.js';
 import { chooseCacheStore } from './cache/choose-cache-store.js';
+import { chooseFileStore } from './files/choose-file-store.js';
 
 export interface RunningGateway {
   app: FastifyInstance;
@@ -279,6 +280,7 @@ async function buildDeps(config: GatewayConfig, storage: Storage, runtime: Runti
   const deps: GatewayDeps = {
     config,
     responseCache,
+    files: chooseFileStore(db, config.dataDir),
     db,
     readDb,
     keys,

@@ -61,6 +61,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig 
     ...(env.GATEWAY_MAX_BODY_BYTES_PER_KEY ? { maxBodyBytesPerKey: parseInteger(env.GATEWAY_MAX_BODY_BYTES_PER_KEY, 0, 'GATEWAY_MAX_BODY_BYTES_PER_KEY') } : {}),
     ...(env.GATEWAY_MAX_UPSTREAM_BODY_BYTES ? { maxUpstreamBodyBytes: parseInteger(env.GATEWAY_MAX_UPSTREAM_BODY_BYTES, 0, 'GATEWAY_MAX_UPSTREAM_BODY_BYTES') } : {}),
     ...(env.GATEWAY_MCP_MAX_RESULT_BYTES ? { mcpMaxResultBytes: parseInteger(env.GATEWAY_MCP_MAX_RESULT_BYTES, 0, 'GATEWAY_MCP_MAX_RESULT_BYTES') } : {}),
+    ...(env.GATEWAY_FILE_MAX_BYTES ? { fileMaxBytes: parseInteger(env.GATEWAY_FILE_MAX_BYTES, 0, 'GATEWAY_FILE_MAX_BYTES') } : {}),
+    ...(env.GATEWAY_BATCH_FILE_MAX_BYTES ? { batchFileMaxBytes: parseInteger(env.GATEWAY_BATCH_FILE_MAX_BYTES, 0, 'GATEWAY_BATCH_FILE_MAX_BYTES') } : {}),
     ...(env.GATEWAY_MCP_SESSIONS_PER_KEY ? { mcpSessionsPerKey: parseInteger(env.GATEWAY_MCP_SESSIONS_PER_KEY, 0, 'GATEWAY_MCP_SESSIONS_PER_KEY') } : {}),
     ...(env.GATEWAY_MCP_SESSION_IDLE_MS ? { mcpSessionIdleMs: parseInteger(env.GATEWAY_MCP_SESSION_IDLE_MS, 0, 'GATEWAY_MCP_SESSION_IDLE_MS') } : {}),
     shutdownTimeoutMs: parseInteger(env.GATEWAY_SHUTDOWN_TIMEOUT_MS, 25_000, 'GATEWAY_SHUTDOWN_TIMEOUT_MS'),

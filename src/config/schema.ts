@@ -333,6 +333,10 @@ export interface GatewayConfig {
   maxUpstreamBodyBytes?: number;
   /** GATEWAY_MCP_MAX_RESULT_BYTES: most bytes of one upstream MCP answer, for servers without max_result_bytes. */
   mcpMaxResultBytes?: number;
+  /** GATEWAY_FILE_MAX_BYTES: the largest file /v1/files takes (OpenAI's 512 MB by default). */
+  fileMaxBytes?: number;
+  /** GATEWAY_BATCH_FILE_MAX_BYTES: the largest `batch` input file (OpenAI's 200 MB by default). */
+  batchFileMaxBytes?: number;
   /** GATEWAY_MCP_SESSIONS_PER_KEY: MCP sessions one key holds at once; a new one ends its least recently used. */
   mcpSessionsPerKey?: number;
   /** GATEWAY_MCP_SESSION_IDLE_MS: an MCP session unused this long ends (its upstream sessions with it). */

@@ -208,6 +208,26 @@ export interface CacheQuestionTable {
   expires_at: number;
 }
 
+/** A file of /v1/files or a batch's output (0031, files/). Times in epoch ms. */
+export interface FileTable {
+  id: string;
+  key_id: string;
+  bytes: number;
+  created_at: number;
+  expires_at: number | null;
+  filename: string;
+  purpose: string;
+  /** `uploading` while its content streams in, `ready` once kept whole. */
+  status: string;
+}
+
+/** A file's content on a shared store, in order of `seq` (0031, files/db-file-store.ts). */
+export interface FileChunkTable {
+  file_id: string;
+  seq: number;
+  data: Uint8Array;
+}
+
 /** Who fills a missed entry for every instance (0029, cache/db-fill-leases.ts). */
 export interface CacheFillLeaseTable {
   id: string;
@@ -376,4 +396,6 @@ export interface Database {
   cache_settings: CacheSettingTable;
   cache_questions: CacheQuestionTable;
   cache_fill_leases: CacheFillLeaseTable;
+  files: FileTable;
+  file_chunks: FileChunkTable;
 }

@@ -39,6 +39,12 @@ export interface NewFile {
   content: AsyncIterable<Uint8Array>;
   /** Past this many bytes the write stops, nothing is kept, and `put` throws GW_REQ_TOO_LARGE. */
   maxBytes: number;
+  /**
+   * Called once the content has all arrived, before the file is kept: what an upload learns only
+   * after its content (a multipart form's fields sent after the file part). Answers the purpose
+   * and expiry to keep instead of those above, or throws to keep nothing.
+   */
+  settle?: (content: { bytes: number; createdAt: number }) => Promise<Pick<NewFile, 'purpose' | 'expiresAt'>>;
 }
 
 export interface FileListQuery {
@@ -57,4 +63,6 @@ export interface FileStore {
   open(keyId: string, id: string): Promise<AsyncIterable<Uint8Array> | undefined>;
   /** True when a file was deleted. */
   delete(keyId: string, id: string): Promise<boolean>;
+  /** Removes expired files and uploads abandoned midway, content included; answers how many. */
+  sweep?(): Promise<number>;
 }

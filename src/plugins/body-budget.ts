@@ -25,7 +25,8 @@ declare module 'fastify' {
  * (the parsed body lives that long); past the cap it is refused at once with 503 and
  * `Retry-After`, before any byte of it is read. A chunked body, whose size is unknown, is charged
  * as its bytes arrive and refused when they pass the cap. Slow bodies are cut by the request
- * timeout (GATEWAY_REQUEST_TIMEOUT_MS, app.ts).
+ * timeout (GATEWAY_REQUEST_TIMEOUT_MS, app.ts). Routes that stream their body to storage
+ * (`streamsBody`: file uploads) hold none of it and are not charged.
  *
  * One API key holds at most `perKeyBytes` of it (GATEWAY_MAX_BODY_BYTES_PER_KEY, an eighth of the
  * cap by default; issue 34): past it that key alone gets 429, while other tenants' bodies still
@@ -65,7 +66,7 @@ export function registerBodyBudget(app: FastifyInstance, capBytes: number, bodyL
   };
   app.addHook('onRequest', (request, reply, done) => {
     const length = request.headers['content-length'];
-    if (length === undefined) return done();
+    if (length === undefined || request.routeOptions.config.streamsBody) return done();
     const bytes = Math.min(Number(length) || 0, bodyLimit);
     if (bytes === 0) return done();
     const key = request.gw?.key;
@@ -75,7 +76,7 @@ export function registerBodyBudget(app: FastifyInstance, capBytes: number, bodyL
     done();
   });
   app.addHook('preParsing', (request, reply, payload, done) => {
-    if (request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] === undefined) return done(null, payload);
+    if (request.headers['content-length'] !== undefined || request.headers['transfer-encoding'] === undefined || request.routeOptions.config.streamsBody) return done(null, payload);
     const raw = reply.raw as HoldingResponse;
     const key = request.gw?.key;
     const counted = new Transform({

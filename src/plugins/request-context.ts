@@ -95,6 +95,12 @@ export interface RouteOptions {
   operation?: string;
   /** The body's text is kept on the request (`gw.bodyText`) for a same-protocol pass-through. */
   keepsBodyText?: boolean;
+  /**
+   * The route streams its body to storage as it arrives and never holds it (file uploads): it is
+   * not charged against the bodies in flight (plugins/body-budget.ts), which would refuse an
+   * upload larger than a key's share of them.
+   */
+  streamsBody?: boolean;
 }
 
 declare module 'fastify' {

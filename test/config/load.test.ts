@@ -59,4 +59,10 @@ describe('configuration (issue 2 settings, issue 3 channels)', () => {
     expect(loadConfig(env)).toMatchObject({ maxUpstreamBodyBytes: 1048576, mcpMaxResultBytes: 65536, mcpSessionsPerKey: 4, mcpSessionIdleMs: 60000 });
     expect(() => loadConfig({ GATEWAY_MCP_SESSIONS_PER_KEY: 'many' })).toThrow(/GATEWAY_MCP_SESSIONS_PER_KEY/);
   });
+
+  it('reads the file upload limits (issue 46), unset by default (OpenAI\'s 512 MB and 200 MB apply)', () => {
+    expect(loadConfig({ GATEWAY_FILE_MAX_BYTES: '4096', GATEWAY_BATCH_FILE_MAX_BYTES: '2048' })).toMatchObject({ fileMaxBytes: 4096, batchFileMaxBytes: 2048 });
+    expect(loadConfig({})).not.toHaveProperty('fileMaxBytes');
+    expect(() => loadConfig({ GATEWAY_FILE_MAX_BYTES: 'big' })).toThrow(/GATEWAY_FILE_MAX_BYTES/);
+  });
 });

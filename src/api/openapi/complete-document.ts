@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import { envelopeForPath, type EnvelopeKind } from '../envelopes.js';
 import { GoogleModelSchema } from '../generate-content/google-models.js';
-import { GOOGLE_METHOD_CONTENT, OpenAIModel, SUCCESS_CONTENT } from './response-schemas.js';
+import { GOOGLE_METHOD_CONTENT, OpenAIModel, REQUEST_CONTENT, SUCCESS_CONTENT } from './response-schemas.js';
 
 /**
  * Completes the OpenAPI document @fastify/swagger builds from the routes, once, when it is first
@@ -92,6 +92,8 @@ export function completeOpenApiDocument(doc: Document, options: { serverUrl: str
   for (const [path, item] of Object.entries(doc.paths)) {
     for (const [method, operation] of Object.entries(item)) {
       operation.operationId ??= operationIdOf(method, path);
+      const form = REQUEST_CONTENT[`${method} ${path}`];
+      if (form && !operation.requestBody) operation.requestBody = { required: true, content: form };
       if (operation.requestBody) operation.requestBody = toOpenApi30(inlineLocalDefs(operation.requestBody));
       const success = operation.responses?.['200'] ?? operation.responses?.['201'];
       if (success && !success.content) success.content = successContent(method, path) ?? { 'application/json': { schema: { type: 'object' } } };

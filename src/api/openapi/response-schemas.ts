@@ -1,4 +1,5 @@
 import { Type, type TSchema } from 'typebox';
+import { FileUploadForm } from '../files/schemas.js';
 
 /**
  * Response bodies for the OpenAPI document only (the routes answer the upstream's translated
@@ -175,6 +176,7 @@ export const SUCCESS_CONTENT: Record<string, Record<string, { schema: unknown }>
   'get /v1/video/generations/{id}': json(VideoTask),
   'get /v1/video/generations/{id}/content': binary('video/mp4'),
   'get /media/videos/{file}': binary('video/mp4'),
+  'get /v1/files/{id}/content': binary('application/octet-stream'),
   'post /videoalt/v1/videos/text2video': json(KlingTaskEnvelope),
   'post /videoalt/v1/videos/image2video': json(KlingTaskEnvelope),
   'post /videoalt/v1/videos/multi-image2video': json(KlingTaskEnvelope),
@@ -184,6 +186,11 @@ export const SUCCESS_CONTENT: Record<string, Record<string, { schema: unknown }>
   'post /cloud/asset/CreateAsset': json(Asset),
   'post /cloud/asset/GetAsset': json(Asset),
   'post /cloud/asset/ListAssets': json(AssetList),
+};
+
+/** Request content by `METHOD path` for bodies the route reads itself (multipart forms streamed in, not validated as JSON). */
+export const REQUEST_CONTENT: Record<string, Record<string, { schema: unknown }>> = {
+  'post /v1/files': { 'multipart/form-data': { schema: FileUploadForm } },
 };
 
 /** Success content of the native generate-content methods, by method. */
