@@ -34,28 +34,38 @@ const ENDED: Readonly<Record<string, boolean>> = {
 export interface OpenAIBatchQuirks {
   /** A channel that does not set `batch`: whether its base URL offers /batches. */
   nativeByDefault(baseUrl: string | undefined): boolean;
+  /** Where /files and /batches live under the base URL (Azure: `/openai`); none for OpenAI. */
+  apiPrefix?: string;
+  /** The `url` of an input line and the batch's `endpoint`, from the line's sync call path; `/v1` + the path for OpenAI. */
+  lineUrl?(callPath: string): string;
+  /** The batch endpoints the server runs; all three for OpenAI. */
+  endpoints?: readonly BatchEndpoint[];
 }
+
+const openAILineUrl = (callPath: string): string => `/v1${callPath}`;
 
 /**
  * The upstream endpoint of the lines: where their sync calls go (`/v1` + the call's path), not
  * necessarily the client's (a channel that serves Responses over chat batches chat completions,
  * whose answers its translator turns back into responses). One per batch, as OpenAI requires.
  */
-export function upstreamBatchEndpoint(endpoint: BatchEndpoint, requests: readonly UpstreamBatchRequest[]): string {
-  const paths = new Set(requests.map(({ call }) => `/v1${call.path}`));
+export function upstreamBatchEndpoint(endpoint: BatchEndpoint, requests: readonly UpstreamBatchRequest[], lineUrl = openAILineUrl): string {
+  const paths = new Set(requests.map(({ call }) => lineUrl(call.path)));
   if (paths.size > 1) throw new GatewayError('GW_REQ_INVALID_PARAM', 'The lines of one upstream batch must all go to one endpoint');
   return paths.values().next().value ?? endpoint;
 }
 
 /** The JSONL input file: one `{custom_id, method, url, body}` per line, `url` the batch's endpoint. */
-export function openAIBatchInput(endpoint: BatchEndpoint, requests: readonly UpstreamBatchRequest[]): string {
-  const url = upstreamBatchEndpoint(endpoint, requests);
+export function openAIBatchInput(endpoint: BatchEndpoint, requests: readonly UpstreamBatchRequest[], lineUrl = openAILineUrl): string {
+  const url = upstreamBatchEndpoint(endpoint, requests, lineUrl);
   return requests.map(({ customId, call }) => JSON.stringify({ custom_id: customId, method: 'POST', url, body: call.body })).join('\n') + '\n';
 }
 
 export function openAIBatchAdapter(quirks: OpenAIBatchQuirks): BatchAdapter {
+  const prefix = quirks.apiPrefix ?? '';
+  const lineUrl = quirks.lineUrl ?? openAILineUrl;
   return {
-    endpoints: ['/v1/chat/completions', '/v1/embeddings', '/v1/responses'],
+    endpoints: quirks.endpoints ?? ['/v1/chat/completions', '/v1/embeddings', '/v1/responses'],
     discount: 0.5,
     // "Each batch can only include requests to a single model" (batch guide).
     oneModelPerBatch: true,
@@ -65,9 +75,9 @@ export function openAIBatchAdapter(quirks: OpenAIBatchQuirks): BatchAdapter {
       const body =
         `--${BOUNDARY}\r\nContent-Disposition: form-data; name="purpose"\r\n\r\nbatch\r\n` +
         `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="batch.jsonl"\r\nContent-Type: application/jsonl\r\n\r\n` +
-        openAIBatchInput(endpoint, requests) +
+        openAIBatchInput(endpoint, requests, lineUrl) +
         `\r\n--${BOUNDARY}--\r\n`;
-      return { method: 'POST', path: '/files', headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` }, body };
+      return { method: 'POST', path: `${prefix}/files`, headers: { 'content-type': `multipart/form-data; boundary=${BOUNDARY}` }, body };
     },
 
     fromUploadResponse(res) {
@@ -78,7 +88,7 @@ export function openAIBatchAdapter(quirks: OpenAIBatchQuirks): BatchAdapter {
 
     toCreateRequest(endpoint, requests, uploaded) {
       if (!uploaded) throw new GatewayError('GW_INTERNAL', 'An OpenAI batch needs its input file uploaded first');
-      return { method: 'POST', path: '/batches', body: { input_file_id: uploaded.fileId, endpoint: upstreamBatchEndpoint(endpoint, requests), completion_window: '24h' } };
+      return { method: 'POST', path: `${prefix}/batches`, body: { input_file_id: uploaded.fileId, endpoint: upstreamBatchEndpoint(endpoint, requests, lineUrl), completion_window: '24h' } };
     },
 
     fromCreateResponse(res) {
@@ -87,7 +97,7 @@ export function openAIBatchAdapter(quirks: OpenAIBatchQuirks): BatchAdapter {
       return { upstreamId: id };
     },
 
-    toPollRequest: (upstreamId) => ({ method: 'GET', path: `/batches/${encodeURIComponent(upstreamId)}` }),
+    toPollRequest: (upstreamId) => ({ method: 'GET', path: `${prefix}/batches/${encodeURIComponent(upstreamId)}` }),
 
     fromPollResponse(res): UpstreamBatchStatus {
       const batch = res as { status?: unknown; output_file_id?: unknown; error_file_id?: unknown; errors?: { data?: { message?: unknown }[] } } | null;
@@ -96,7 +106,7 @@ export function openAIBatchAdapter(quirks: OpenAIBatchQuirks): BatchAdapter {
       if (!ENDED[status]) return { state: 'running' };
       const downloads = [batch!.output_file_id, batch!.error_file_id]
         .filter((id): id is string => typeof id === 'string' && id !== '')
-        .map((id): UpstreamCall => ({ method: 'GET', path: `/files/${encodeURIComponent(id)}/content` }));
+        .map((id): UpstreamCall => ({ method: 'GET', path: `${prefix}/files/${encodeURIComponent(id)}/content` }));
       const firstError = batch!.errors?.data?.[0]?.message;
       const failure = status === 'failed' ? (typeof firstError === 'string' ? firstError : 'The upstream batch failed') : undefined;
       return { state: 'ended', downloads, inline: [], failure };
@@ -114,7 +124,7 @@ export function openAIBatchAdapter(quirks: OpenAIBatchQuirks): BatchAdapter {
       return { customId, failure: { code: failure, message: failureMessage[failure] } };
     },
 
-    toCancelRequest: (upstreamId) => ({ method: 'POST', path: `/batches/${encodeURIComponent(upstreamId)}/cancel` }),
+    toCancelRequest: (upstreamId) => ({ method: 'POST', path: `${prefix}/batches/${encodeURIComponent(upstreamId)}/cancel` }),
 
     fromUpstreamError: (status, body) => upstreamStatusError(status, upstreamMessage(body)),
   };

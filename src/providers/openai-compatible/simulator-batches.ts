@@ -15,7 +15,9 @@ export interface OpenAIBatchesSimOptions {
 
 const FILE_PATH = /^\/files\/([^/]+)(\/content)?$/;
 const BATCH_PATH = /^\/batches\/([^/]+)(\/cancel)?$/;
-const ENDPOINTS = new Set(['/v1/chat/completions', '/v1/embeddings', '/v1/responses', '/v1/completions']);
+/** The operations a line may name, as OpenAI spells them (`/v1/chat/completions`) or Azure (`/chat/completions`). */
+const OPERATIONS = new Set(['/chat/completions', '/embeddings', '/responses', '/completions']);
+const operationOf = (endpoint: string): string => (endpoint.startsWith('/v1/') ? endpoint.slice('/v1'.length) : endpoint);
 
 export function openAIBatchesSimHandler(options: OpenAIBatchesSimOptions): SimHandler {
   return async (req, res) => {
@@ -56,7 +58,7 @@ function readFile(options: OpenAIBatchesSimOptions, req: SimRequest, res: SimRes
 async function createBatch(options: OpenAIBatchesSimOptions, req: SimRequest, res: SimResponse): Promise<true> {
   const body = req.body as { input_file_id?: unknown; endpoint?: unknown; completion_window?: unknown; metadata?: unknown } | undefined;
   const endpoint = body?.endpoint;
-  if (typeof body?.input_file_id !== 'string' || typeof endpoint !== 'string' || !ENDPOINTS.has(endpoint) || body.completion_window !== '24h') {
+  if (typeof body?.input_file_id !== 'string' || typeof endpoint !== 'string' || !OPERATIONS.has(operationOf(endpoint)) || body.completion_window !== '24h') {
     res.json(400, options.errorBody(400, "input_file_id, a supported endpoint and completion_window '24h' are required"));
     return true;
   }
@@ -120,7 +122,7 @@ function parseInput(content: string, endpoint: string, basePath: string): SimBat
     if (typeof line.custom_id !== 'string' || seen.has(line.custom_id)) return `Line ${i + 1}: custom_id missing or repeated`;
     if (line.method !== 'POST' || line.url !== endpoint) return `Line ${i + 1}: method must be POST and url the batch's endpoint`;
     seen.add(line.custom_id);
-    lines.push({ customId: line.custom_id, path: basePath + endpoint.slice('/v1'.length), body: line.body });
+    lines.push({ customId: line.custom_id, path: basePath + operationOf(endpoint), body: line.body });
   }
   return lines.length > 0 ? lines : 'The input file has no requests';
 }
