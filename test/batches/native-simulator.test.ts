@@ -7,6 +7,7 @@ import { UpstreamClient } from '../../src/gateway/upstream-client.js';
 
 const signal = new AbortController().signal;
 const CLAUDE = 'alpha-sonnet-4-5-20250929';
+const GEMINI = 'gamma-2.5-flash-lite';
 
 const chatLine = (customId: string, content: string, model: string, extra: Record<string, unknown> = {}): BatchLine => ({
   customId,
@@ -38,6 +39,10 @@ describe('native batches against the built-in simulators (issue 46)', () => {
     channels = await builder.build([
       { name: 'claude', vendor: 'anthropic', models: { [CLAUDE]: 'claude-sonnet-4-5-20250929' }, simulator: { batch_delay_ms: 30 } },
       { name: 'claude-slow', vendor: 'anthropic', models: { [CLAUDE]: 'claude-sonnet-4-5-20250929' }, simulator: { batch_delay_ms: 60_000 } },
+      { name: 'azure', vendor: 'azure-openai', models: { 'delta-azure': 'gpt-4o-batch' } },
+      { name: 'gemini', vendor: 'gemini', models: { [GEMINI]: 'gemini-2.5-flash-lite' } },
+      { name: 'openai', vendor: 'openai', models: { 'delta-4.1': 'gpt-4.1', 'text-embedding-3-small': 'text-embedding-3-small' } },
+      { name: 'gemini-slow', vendor: 'gemini', models: { [GEMINI]: 'gemini-2.5-flash-lite' }, simulator: { batch_delay_ms: 60_000 } },
     ]);
   });
 
@@ -91,8 +96,40 @@ describe('native batches against the built-in simulators (issue 46)', () => {
     expect(outcomes.get('c1')).toEqual({ customId: 'c1', error: { code: 'batch_cancelled', message: expect.any(String) } });
   });
 
+  it('Gemini: one batchGenerateContent with inline requests; inlined responses come back as chat completions; cancel reaches it', async () => {
+    const sim = channel('gemini');
+    const executor = nativeBatchFor(sim, '/v1/chat/completions', { upstream })!;
+    const { upstreamId } = await executor.submit(sim, '/v1/chat/completions', [chatLine('g1', 'Hello', GEMINI), chatLine('g2', 'Again', GEMINI)], signal);
+    const requests = builder.simulators.get('gemini')!.requests;
+    expect(requests.filter((r) => r.path.endsWith(':batchGenerateContent'))).toHaveLength(1);
+    expect(requests.filter((r) => r.path.endsWith(':generateContent'))).toHaveLength(0);
+    await untilEnded(executor, sim, upstreamId);
+    const outcomes = await collect(executor.results(sim, upstreamId, '/v1/chat/completions', signal, { modelOf: () => GEMINI }));
+    expect([...outcomes.keys()].sort()).toEqual(['g1', 'g2']);
+    const g1 = outcomes.get('g1') as Answered;
+    expect(g1.response).toMatchObject({ statusCode: 200, body: { object: 'chat.completion', model: GEMINI, choices: [{ message: { role: 'assistant', content: expect.any(String) } }] } });
+    expect(g1.usage!.inputTokens).toBeGreaterThan(0);
+
+    const slow = channel('gemini-slow');
+    const stopping = await executor.submit(slow, '/v1/chat/completions', [chatLine('s1', 'Stop', GEMINI)], signal);
+    await executor.cancel(slow, stopping.upstreamId, signal);
+    expect(builder.simulators.get('gemini-slow')!.requests.some((r) => r.method === 'POST' && r.path === `/v1beta/batches/${stopping.upstreamId}:cancel`)).toBe(true);
+    expect(await executor.poll(slow, stopping.upstreamId, signal)).toEqual({ state: 'ended' });
+  });
+
+  it('Azure OpenAI: files and batches on the v1 paths, the deployment as each line\'s model', async () => {
+    const azure = channel('azure');
+    const executor = nativeBatchFor(azure, '/v1/chat/completions', { upstream })!;
+    const { upstreamId } = await executor.submit(azure, '/v1/chat/completions', [chatLine('z1', 'Hello', 'delta-azure')], signal);
+    const requests = builder.simulators.get('azure')!.requests;
+    expect(requests.map((r) => `${r.method} ${r.path}`)).toEqual(['POST /openai/v1/files', 'POST /openai/v1/batches']);
+    await untilEnded(executor, azure, upstreamId);
+    const outcomes = await collect(executor.results(azure, upstreamId, '/v1/chat/completions', signal, { modelOf: () => 'delta-azure' }));
+    expect((outcomes.get('z1') as Answered).response).toMatchObject({ statusCode: 200, body: { object: 'chat.completion', model: 'delta-azure' } });
+  });
+
   it('OpenAI simulator: files and batches, chat and embeddings lines answered by its sync routes', async () => {
-    const openai = channel('simulator-openai');
+    const openai = channel('openai');
     const executor = nativeBatchFor(openai, '/v1/chat/completions', { upstream })!;
     const { upstreamId } = await executor.submit(openai, '/v1/chat/completions', [chatLine('o1', 'Hello', 'delta-4.1'), chatLine('o2', 'Again', 'delta-4.1')], signal);
     await untilEnded(executor, openai, upstreamId);
