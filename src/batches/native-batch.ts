@@ -127,6 +127,11 @@ class AdapterBatchExecutor implements NativeBatchExecutor {
         refused.push(errorResponse(line.customId, endpoint, new GatewayError('GW_MODEL_UNSUPPORTED', `The model '${line.model}' is not served by this channel`, { param: 'model' })));
         continue;
       }
+      const idProblem = this.adapter.customIdProblem?.(line.customId);
+      if (idProblem !== undefined) {
+        refused.push(errorResponse(line.customId, endpoint, new GatewayError('GW_REQ_INVALID_PARAM', idProblem, { param: 'custom_id' })));
+        continue;
+      }
       try {
         // A batch line is answered whole, never streamed.
         const { stream: _stream, stream_options: _options, ...body } = line.body;
@@ -232,7 +237,8 @@ function lineUsage(usage: Usage): BatchLineUsage {
 function publicModelOf(channel: Channel, body: unknown): string {
   const named = (body as { model?: unknown } | null)?.model;
   const entries = Object.entries(channel.models);
-  const match = typeof named === 'string' ? entries.find(([, upstream]) => upstream === named || named.startsWith(upstream)) : undefined;
+  // Exact first: `gpt-4.1-mini` must not be taken for `gpt-4.1`; then a dated version of a name (`gpt-4.1-2025-04-14`).
+  const match = typeof named === 'string' ? (entries.find(([, upstream]) => upstream === named) ?? entries.find(([, upstream]) => named.startsWith(`${upstream}-`))) : undefined;
   return (match ?? entries[0])?.[0] ?? (typeof named === 'string' ? named : '');
 }
 

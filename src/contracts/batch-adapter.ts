@@ -42,6 +42,8 @@ export interface BatchAdapter {
   readonly discount: number;
   /** The vendor takes one model per batch (OpenAI, Gemini): the caller groups lines by model. */
   readonly oneModelPerBatch: boolean;
+  /** Why the vendor's batches cannot carry this custom_id (Anthropic's 64-character limit), or undefined: such a line is refused, never sent. */
+  customIdProblem?(customId: string): string | undefined;
   /** A channel that does not set `batch`: whether its server offers batches (by its base URL; undefined: the simulator). */
   nativeByDefault(baseUrl: string | undefined): boolean;
   /** Vendors that take the lines as an uploaded file (OpenAI): the upload; absent where lines go inline. */

@@ -54,7 +54,7 @@ describe('native batches against the built-in simulators (issue 46)', () => {
   it('Anthropic: one message batch; answers come back as OpenAI chat completions with usage, joined on custom_id', async () => {
     const executor = nativeBatchFor(channel('claude'), '/v1/chat/completions', { upstream })!;
     expect(executor.oneModelPerBatch).toBe(false);
-    const lines = [chatLine('a1', 'What is a batch?', CLAUDE), chatLine('a2', 'Say hi', CLAUDE), chatLine('a3', 'Too many', CLAUDE, { n: 2 })];
+    const lines = [chatLine('a1', 'What is a batch?', CLAUDE), chatLine('a.2 (any id)', 'Say hi', CLAUDE), chatLine('a3', 'Too many', CLAUDE, { n: 2 })];
     const { upstreamId, refused } = await executor.submit(channel('claude'), '/v1/chat/completions', lines, signal);
     // Anthropic answers one choice: the sync translator refuses n=2, so the line is never sent.
     expect(refused.map((outcome) => [outcome.customId, (outcome as Answered).response.statusCode])).toEqual([['a3', 400]]);
@@ -62,14 +62,14 @@ describe('native batches against the built-in simulators (issue 46)', () => {
     expect(sim.requests.filter((r) => r.path === '/v1/messages/batches')).toHaveLength(1);
     expect(sim.requests.filter((r) => r.path === '/v1/messages')).toHaveLength(0);
     const created = sim.requests.find((r) => r.path === '/v1/messages/batches')!.body as { requests: { custom_id: string; params: { model: string } }[] };
-    expect(created.requests.map((r) => [r.custom_id, r.params.model])).toEqual([
-      ['a1', 'claude-sonnet-4-5-20250929'],
-      ['a2', 'claude-sonnet-4-5-20250929'],
-    ]);
+    expect(created.requests.map((r) => r.params.model)).toEqual(['claude-sonnet-4-5-20250929', 'claude-sonnet-4-5-20250929']);
+    // Anthropic takes ^[a-zA-Z0-9_-]{1,64}$ only: other ids go upstream encoded.
+    expect(created.requests[0]!.custom_id).toBe('a1');
+    expect(created.requests[1]!.custom_id).toMatch(/^x-[a-zA-Z0-9_-]+$/);
 
     await untilEnded(executor, channel('claude'), upstreamId);
     const outcomes = await collect(executor.results(channel('claude'), upstreamId, '/v1/chat/completions', signal));
-    expect([...outcomes.keys()].sort()).toEqual(['a1', 'a2']);
+    expect([...outcomes.keys()].sort()).toEqual(['a.2 (any id)', 'a1']);
     for (const outcome of outcomes.values()) {
       const answered = outcome as Answered;
       expect(answered.response.statusCode).toBe(200);

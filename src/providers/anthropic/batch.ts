@@ -15,6 +15,23 @@ import type { AnthropicErrorType } from './wire.js';
 
 const BATCHES_PATH = '/v1/messages/batches';
 
+/**
+ * Anthropic takes custom_ids of `^[a-zA-Z0-9_-]{1,64}$`; OpenAI's batch input takes any string. An
+ * id outside that set (or one starting with the marker) goes upstream as the marker and its UTF-8
+ * in base64url, which the results decode: reversible with no state, so a restart loses nothing.
+ */
+const SAFE_ID = /^[a-zA-Z0-9_-]{1,64}$/;
+const ENCODED = 'x-';
+const MAX_ID_LENGTH = 64;
+
+export function toAnthropicCustomId(customId: string): string {
+  return SAFE_ID.test(customId) && !customId.startsWith(ENCODED) ? customId : ENCODED + Buffer.from(customId, 'utf8').toString('base64url');
+}
+
+export function fromAnthropicCustomId(upstreamId: string): string {
+  return upstreamId.startsWith(ENCODED) ? Buffer.from(upstreamId.slice(ENCODED.length), 'base64url').toString('utf8') : upstreamId;
+}
+
 const batchPath = (upstreamId: string): string => `${BATCHES_PATH}/${encodeURIComponent(upstreamId)}`;
 
 /** The HTTP status each error type answers with when the same request is sent alone (anthropic.md "Errors"). */
@@ -38,6 +55,9 @@ export const anthropicBatch: BatchAdapter = {
   oneModelPerBatch: false,
   nativeByDefault: () => true,
 
+  customIdProblem: (customId) =>
+    toAnthropicCustomId(customId).length > MAX_ID_LENGTH ? `custom_id '${customId.slice(0, 80)}' is too long for this model's batches: Anthropic takes 64 characters of A-Z, a-z, 0-9, _ and - (or about 46 bytes of others)` : undefined,
+
   toCreateRequest(_endpoint, requests) {
     // A batch carries no per-request headers: the lines' own (`anthropic-beta` flags) go on the create call.
     const headers = Object.assign({}, ...requests.map(({ call }) => call.headers ?? {})) as Record<string, string>;
@@ -45,7 +65,7 @@ export const anthropicBatch: BatchAdapter = {
       method: 'POST',
       path: BATCHES_PATH,
       ...(Object.keys(headers).length > 0 ? { headers } : {}),
-      body: { requests: requests.map(({ customId, call }) => ({ custom_id: customId, params: call.body })) },
+      body: { requests: requests.map(({ customId, call }) => ({ custom_id: toAnthropicCustomId(customId), params: call.body })) },
     };
   },
 
@@ -66,9 +86,9 @@ export const anthropicBatch: BatchAdapter = {
 
   fromResultLine(line): UpstreamBatchResult {
     const entry = line as { custom_id?: unknown; result?: { type?: unknown; message?: unknown; error?: unknown } } | null;
-    const customId = entry?.custom_id;
     const result = entry?.result;
-    if (typeof customId !== 'string' || !result) throw new GatewayError('GW_UPSTREAM_BAD_RESPONSE', 'An upstream batch result line has no custom_id or result');
+    if (typeof entry?.custom_id !== 'string' || !result) throw new GatewayError('GW_UPSTREAM_BAD_RESPONSE', 'An upstream batch result line has no custom_id or result');
+    const customId = fromAnthropicCustomId(entry.custom_id);
     switch (result.type) {
       case 'succeeded':
         return { customId, status: 200, body: result.message };

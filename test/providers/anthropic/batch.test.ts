@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { anthropicBatch } from '../../../src/providers/anthropic/batch.js';
+import { anthropicBatch, fromAnthropicCustomId, toAnthropicCustomId } from '../../../src/providers/anthropic/batch.js';
 import { anthropic } from '../../../src/providers/anthropic/index.js';
 import { goldenContext } from '../../helpers/golden.js';
 
@@ -40,6 +40,17 @@ describe('Anthropic batch translators (issue 46)', () => {
     expect(anthropicBatch.fromResultLine({ custom_id: 'c', result: { type: 'errored', error: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } } })).toMatchObject({ status: 529 });
     expect(anthropicBatch.fromResultLine({ custom_id: 'd', result: { type: 'canceled' } })).toMatchObject({ customId: 'd', failure: { code: 'cancelled' } });
     expect(anthropicBatch.fromResultLine({ custom_id: 'e', result: { type: 'expired' } })).toMatchObject({ customId: 'e', failure: { code: 'expired' } });
+  });
+
+  it('custom_ids outside Anthropic\'s pattern go upstream encoded and come back as they were; too long ones are refused', () => {
+    for (const id of ['request 1', 'req.1', 'x-looks-encoded', 'ünïcode', 'plain_id-1']) expect(fromAnthropicCustomId(toAnthropicCustomId(id))).toBe(id);
+    expect(toAnthropicCustomId('plain_id-1')).toBe('plain_id-1');
+    expect(toAnthropicCustomId('request 1')).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+    const call = anthropicBatch.toCreateRequest('/v1/chat/completions', [{ customId: 'request 1', call: requests[0]!.call }], undefined);
+    const sent = (call.body as { requests: { custom_id: string }[] }).requests[0]!.custom_id;
+    expect(anthropicBatch.fromResultLine({ custom_id: sent, result: { type: 'canceled' } })).toMatchObject({ customId: 'request 1' });
+    expect(anthropicBatch.customIdProblem!('a'.repeat(64))).toBeUndefined();
+    expect(anthropicBatch.customIdProblem!('a'.repeat(65))).toMatch(/too long/);
   });
 
   it('cancels on the batch path; takes mixed models; half price', () => {
