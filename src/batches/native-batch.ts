@@ -5,7 +5,7 @@
  * guards apply as they do to sync calls. The vendor's facts are its pure `batch` adapter
  * (contracts/batch-adapter.ts); each line's body is translated by the vendor's own sync pair
  * (`pairs[family].toUpstream`) and each answer back by its `fromUpstream`, so an outcome is what
- * the sync endpoint would have answered, usage included.
+ * the sync endpoint would have answered, usage included; a failed line carries OpenAI's error object.
  *
  * The seam the batch runner calls:
  *
@@ -38,9 +38,6 @@ import type { Channel } from '../gateway/channel.js';
 import { redactBody, redactError } from '../gateway/channel-redactor.js';
 import { readErrorBody, type UpstreamClient, type UpstreamResponse } from '../gateway/upstream-client.js';
 import { sanitizeUpstreamMessage } from '../providers/upstream-errors.js';
-import { renderChatError } from '../api/chat-completions/errors.js';
-import { renderOpenAIError } from '../api/embeddings/errors.js';
-import { renderGeneralError } from '../api/general/errors.js';
 import { jsonLinesOf } from './native-batch-lines.js';
 
 export interface NativeBatchDeps {
@@ -72,13 +69,6 @@ const FAMILY_OF = {
   '/v1/embeddings': 'embeddings',
   '/v1/responses': 'responses',
 } as const satisfies Record<BatchEndpoint, string>;
-
-/** Each endpoint's error envelope, as its sync route renders it. */
-const RENDER_ERROR: Readonly<Record<BatchEndpoint, (error: GatewayError) => unknown>> = {
-  '/v1/chat/completions': renderChatError,
-  '/v1/embeddings': renderOpenAIError,
-  '/v1/responses': renderGeneralError,
-};
 
 /** The parts of a sync translator pair a batch line needs (every family's pair has them). */
 interface LinePair {
@@ -124,12 +114,12 @@ class AdapterBatchExecutor implements NativeBatchExecutor {
     for (const line of lines) {
       const upstreamModel = channel.models[line.model];
       if (upstreamModel === undefined) {
-        refused.push(errorResponse(line.customId, endpoint, new GatewayError('GW_MODEL_UNSUPPORTED', `The model '${line.model}' is not served by this channel`, { param: 'model' })));
+        refused.push(errorResponse(line.customId, new GatewayError('GW_MODEL_UNSUPPORTED', `The model '${line.model}' is not served by this channel`, { param: 'model' })));
         continue;
       }
       const idProblem = this.adapter.customIdProblem?.(line.customId);
       if (idProblem !== undefined) {
-        refused.push(errorResponse(line.customId, endpoint, new GatewayError('GW_REQ_INVALID_PARAM', idProblem, { param: 'custom_id' })));
+        refused.push(errorResponse(line.customId, new GatewayError('GW_REQ_INVALID_PARAM', idProblem, { param: 'custom_id' })));
         continue;
       }
       try {
@@ -139,7 +129,7 @@ class AdapterBatchExecutor implements NativeBatchExecutor {
         models.add(upstreamModel);
       } catch (error) {
         if (!isGatewayError(error)) throw error;
-        refused.push(errorResponse(line.customId, endpoint, error));
+        refused.push(errorResponse(line.customId, error));
       }
     }
     if (requests.length === 0) return { upstreamId: NO_UPSTREAM_BATCH, refused };
@@ -184,7 +174,7 @@ class AdapterBatchExecutor implements NativeBatchExecutor {
     const { customId } = result;
     if ('failure' in result) return { customId, error: { code: FAILURE_CODE[result.failure.code], message: result.failure.message } };
     if (result.status < 200 || result.status >= 300) {
-      return errorResponse(customId, endpoint, redactError(pair.fromUpstreamError(result.status, redactBody(result.body, channel.redact)), channel.redact));
+      return errorResponse(customId, redactError(pair.fromUpstreamError(result.status, redactBody(result.body, channel.redact)), channel.redact));
     }
     const model = options.modelOf?.(customId) ?? publicModelOf(channel, result.body);
     try {
@@ -192,7 +182,7 @@ class AdapterBatchExecutor implements NativeBatchExecutor {
       return { customId, response: { statusCode: 200, body }, usage: lineUsage(usage) };
     } catch (error) {
       if (!isGatewayError(error)) throw error;
-      return errorResponse(customId, endpoint, redactError(error, channel.redact));
+      return errorResponse(customId, redactError(error, channel.redact));
     }
   }
 
@@ -225,8 +215,13 @@ class AdapterBatchExecutor implements NativeBatchExecutor {
 /** OpenAI's codes for lines a batch never ran (its error file's). */
 const FAILURE_CODE = { cancelled: 'batch_cancelled', expired: 'batch_expired', failed: 'batch_failed' } as const;
 
-function errorResponse(customId: string, endpoint: BatchEndpoint, error: GatewayError): BatchLineOutcome {
-  return { customId, response: { statusCode: error.status, body: RENDER_ERROR[endpoint](error) } };
+/**
+ * A failed line's body: OpenAI's error object, as batch output and error files carry it whatever
+ * the endpoint (`{error:{message, type, param, code}}`), with the gateway's code and the status the
+ * same request alone would have got.
+ */
+function errorResponse(customId: string, error: GatewayError): BatchLineOutcome {
+  return { customId, response: { statusCode: error.status, body: { error: { message: error.message, type: error.kind.type, param: error.param ?? null, code: error.kind.publicCode } } } };
 }
 
 function lineUsage(usage: Usage): BatchLineUsage {

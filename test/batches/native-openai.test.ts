@@ -82,7 +82,7 @@ describe('native OpenAI batches through a vendor with files and batches (issue 4
     const before = vendor.calls.length;
     const { upstreamId, refused } = await executor.submit(channel('native-openai'), '/v1/chat/completions', [line('x1', 'hi', 'unknown-model')], signal);
     expect(upstreamId).toBe(NO_UPSTREAM_BATCH);
-    expect(refused).toEqual([{ customId: 'x1', response: { statusCode: 400, body: { error: { code: 'model_not_supported', message: expect.any(String) } } } }]);
+    expect(refused).toEqual([{ customId: 'x1', response: { statusCode: 400, body: { error: { code: 'model_not_supported', type: 'invalid_request_error', param: 'model', message: expect.any(String) } } } }]);
     expect(vendor.calls.length).toBe(before);
     expect(await executor.poll(channel('native-openai'), upstreamId, signal)).toEqual({ state: 'ended' });
     await expect(executor.submit(channel('native-openai'), '/v1/chat/completions', [line('m1', 'a'), line('m2', 'b', 'delta-mini')], signal)).rejects.toMatchObject({ code: 'GW_REQ_INVALID_PARAM' });
