@@ -102,6 +102,15 @@ describe('native OpenAI batches through a vendor with files and batches (issue 4
     expect(nativeBatchFor(channel('simulator-openai'), '/v1/chat/completions', { upstream })).toBeDefined();
   });
 
+  it('a batch the vendor refuses whole: its results throw a redacted error naming the vendor\'s reason', async () => {
+    const executor = nativeBatchFor(channel('native-openai'), '/v1/chat/completions', { upstream })!;
+    const { upstreamId } = await executor.submit(channel('native-openai'), '/v1/chat/completions', [line('reject-all', 'x')], signal);
+    await untilEnded(executor, channel('native-openai'), upstreamId);
+    const failure = await collect(executor.results(channel('native-openai'), upstreamId, '/v1/chat/completions', signal)).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: 'GW_UPSTREAM_BAD_REQUEST', message: expect.stringContaining('Input refused') });
+    expect(String((failure as Error).message)).not.toContain(API_KEY);
+  });
+
   it('upstream errors of the batch API come back redacted', async () => {
     const wrong = { ...channel('native-openai'), credentials: { api_key: 'sk-wrong-key-9876543210' } };
     const executor = nativeBatchFor(wrong, '/v1/chat/completions', { upstream })!;

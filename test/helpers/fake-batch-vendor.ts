@@ -29,8 +29,8 @@ interface FakeBatch {
 
 /**
  * A vendor speaking OpenAI's Files and Batch APIs as a real HTTP server (issue 46), for the
- * native batch tests: it takes the multipart upload, runs a batch that completes on its third
- * poll, and answers each input line in the output file (a line whose custom_id starts with `bad`
+ * native batch tests: it takes the multipart upload, runs a batch that completes (or fails, for
+ * a line named `reject-all`) on its third poll, and answers each input line in the output file (a line whose custom_id starts with `bad`
  * in the error file, its message quoting the key as careless upstreams do). Chat calls are
  * answered too, so a test can assert that none were made.
  */
@@ -76,7 +76,8 @@ export async function startFakeBatchVendor(apiKey: string): Promise<FakeBatchVen
         }
         if (batch.status !== 'cancelled' && ++batch.polls >= 3 && batch.status !== 'completed') finish(batch);
         else if (batch.status === 'validating') batch.status = 'in_progress';
-        return json(res, 200, { id: batch.id, object: 'batch', status: batch.status, output_file_id: batch.outputFileId ?? null, error_file_id: batch.errorFileId ?? null });
+        const errors = batch.status === 'failed' ? { object: 'list', data: [{ code: 'invalid_request', message: `Input refused for key ${apiKey}`, line: 1 }] } : null;
+        return json(res, 200, { id: batch.id, object: 'batch', status: batch.status, output_file_id: batch.outputFileId ?? null, error_file_id: batch.errorFileId ?? null, errors });
       }
       const fileMatch = /^\/v1\/files\/([^/]+)\/content$/.exec(path);
       if (fileMatch && files.has(fileMatch[1]!)) {
@@ -89,6 +90,11 @@ export async function startFakeBatchVendor(apiKey: string): Promise<FakeBatchVen
   });
 
   function finish(batch: FakeBatch): void {
+    // A line named `reject-all` makes the whole input refused, as a malformed file is.
+    if (uploads.get(batch.inputFileId)!.includes('"custom_id":"reject-all"')) {
+      batch.status = 'failed';
+      return;
+    }
     batch.status = 'completed';
     const output: string[] = [];
     const errors: string[] = [];
