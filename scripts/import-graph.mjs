@@ -15,7 +15,7 @@ export const FLOORS = [
   ['providers/registry'],
   ['config', 'db'],
   ['catalog', 'keys', 'users', 'telemetry', 'metrics', 'requests', 'ratelimit', 'usage', 'cache', 'files'],
-  ['gateway', 'tasks', 'gateway-deps'],
+  ['gateway', 'tasks', 'batches', 'gateway-deps'],
   ['plugins'],
   ['api', 'api/*'],
   ['api/management'],

@@ -18,6 +18,8 @@ export interface PricedChannel {
   readonly name: string;
   readonly models: Readonly<Record<string, string>>;
   readonly prices?: Readonly<Record<string, PriceConfig>> | undefined;
+  /** Its vendor's batch API, whose `discount` natively batched lines get (issue 46); a Channel has it. */
+  readonly provider?: { readonly batch?: { readonly discount: number } | undefined };
   /** The built-in simulator answers for it: no vendor is paid, so the sheet's prices do not apply (issue 35). */
   readonly isSimulator?: boolean;
 }
@@ -83,6 +85,18 @@ export class PriceBook {
   /** The price `model` pays on `channel`, whether or not the book knows that channel yet (start-up checks). */
   priceOn(channel: PricedChannel, model: string): ResolvedPrice | undefined {
     return this.resolve(channel, model);
+  }
+
+  /**
+   * The fraction a batch line of `model` on `channel` is billed below its price (issue 46): the
+   * price's own `batch_discount` where the operator or channel set one, else the channel vendor's
+   * batch discount for a line sent in its native batch, else none (lines the gateway runs itself).
+   */
+  batchDiscountFor(channel: string | null | undefined, model: string, how: { native: boolean }): number {
+    const own = this.priceFor(channel, model)?.price.batch_discount;
+    if (own !== undefined) return own;
+    const vendorDiscount = channel ? this.channels.get(channel)?.provider?.batch?.discount : undefined;
+    return how.native ? (vendorDiscount ?? 0) : 0;
   }
 
   /** Every price `model` may be billed at (one per channel serving it), for worst-case budget holds. */

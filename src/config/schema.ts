@@ -54,6 +54,13 @@ export const ChannelSettingsSchema = Type.Object(
      * user turns) unless the client marked some itself; `off` sends only the client's marks.
      */
     prompt_cache: Type.Optional(Type.Union([Type.Literal('auto'), Type.Literal('off')])),
+    /**
+     * How a batch's lines reach this channel (issue 46): `native` sends them as one batch of the
+     * vendor's own batch API (at its batch price), `gateway` runs them one by one in the background.
+     * Default: native for vendors with a batch API (OpenAI itself, Anthropic, Gemini, Azure OpenAI),
+     * gateway for other base URLs of OpenAI-compatible servers (many lack /v1/batches).
+     */
+    batch: Type.Optional(Type.Union([Type.Literal('native'), Type.Literal('gateway')])),
     /** Embeddings: the most inputs one call to this upstream may carry, below the vendor's own (a TEI server's max_client_batch_size); larger requests are split. */
     max_inputs_per_call: Type.Optional(Type.Integer({ minimum: 1, maximum: 2048 })),
     /** false: configured but not routed to until an operator enables it (console or admin API). */

@@ -45,6 +45,12 @@ export const PriceSchema = Type.Object(
     per_search: Type.Optional(Usd),
     /** Per second by resolution (`720P`, `1080P`); `default` matches what is not listed. Wins over `per_video_second`. */
     per_video_second_by_resolution: Type.Optional(Type.Record(SizeName, Usd, { maxProperties: 32 })),
+    /**
+     * The fraction taken off this price for a batch's lines (issue 46): 0.5 bills them at half. Absent:
+     * lines sent as a vendor's native batch get the vendor's own batch discount (its `batch.discount`),
+     * lines the gateway runs itself pay the full price.
+     */
+    batch_discount: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
     /** Higher prices for long prompts (Gemini and Claude above 200K, Seed above 128K): the highest tier passed applies. */
     long_context: Type.Optional(Type.Array(LongContextTierSchema, { maxItems: 8 })),
   },

@@ -8,6 +8,8 @@ export const SimulatorOptionsSchema = Type.Object(
     tokens_per_second: Type.Optional(Type.Number({ minimum: 0 })),
     /** How long a simulated video task takes from submission to result. */
     video_task_ms: Type.Optional(Type.Integer({ minimum: 0 })),
+    /** How long a simulated batch (files and batches, message batches, batch mode) runs before it ends (issue 46); default 2,000. */
+    batch_delay_ms: Type.Optional(Type.Integer({ minimum: 0 })),
     /** Answer every request with this HTTP status and the vendor's error body. */
     fault_status: Type.Optional(Type.Integer({ minimum: 400, maximum: 599 })),
     /** With fault_status: only the first N requests fail. */

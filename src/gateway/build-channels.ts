@@ -127,6 +127,7 @@ function toChannel(config: ChannelConfig, vendorModule: ProviderModule<VendorId>
       : undefined,
     maxInputsPerCall: config.max_inputs_per_call,
     promptCache: config.prompt_cache,
+    batch: config.batch,
   };
 }
 

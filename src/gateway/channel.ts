@@ -24,6 +24,8 @@ export interface Channel {
   readonly isSimulator: boolean;
   /** `off`: translators add no prompt-cache marks of their own (config `prompt_cache`); absent is `auto`. */
   readonly promptCache?: 'auto' | 'off' | undefined;
+  /** The channel's `batch` setting (issue 46); absent: its vendor's default for its base URL (native-batch.ts). */
+  readonly batch?: 'native' | 'gateway' | undefined;
   /** Embeddings: the channel's own per-call input limit, below its vendor's. */
   readonly maxInputsPerCall?: number | undefined;
   /** This channel's prices by public model id (issue 21): they win over the operator's and the built-in sheet. */

@@ -59,7 +59,7 @@ export const API_KEY_ONLY: ChannelFields = { credentials: [API_KEY], baseUrlRequ
 
 /** Names a channel has for its own settings: no vendor may declare a field under one. */
 const CHANNEL_SETTING_NAMES = new Set([
-  'name', 'vendor', 'base_url', 'models', 'responses', 'prompt_cache', 'max_inputs_per_call', 'enabled', 'priority', 'weight',
+  'name', 'vendor', 'base_url', 'models', 'responses', 'batch', 'prompt_cache', 'max_inputs_per_call', 'enabled', 'priority', 'weight',
   'max_retries', 'auto_disable_after_auth_failures', 'timeouts', 'headers', 'simulator', 'prices',
 ]);
 

@@ -1,4 +1,5 @@
 import type { AssetAdapter } from '../contracts/asset-adapter.js';
+import type { BatchAdapter } from '../contracts/batch-adapter.js';
 import type { FamilyPairs } from '../contracts/translator.js';
 import type { ChannelCredentials, SignableRequest, UpstreamCall } from '../contracts/upstream-call.js';
 import type { VideoSurfaceAdapters } from '../contracts/video-adapter.js';
@@ -60,6 +61,12 @@ export interface ProviderModule<V extends string = string> {
   };
   /** Asynchronous video-task translators, by surface (only vendors that create video tasks). */
   readonly video?: Partial<VideoSurfaceAdapters>;
+  /**
+   * The vendor's batch API (issue 46): a channel whose `batch` is `native` (or unset, where
+   * `nativeByDefault` says so) sends a batch's lines as one upstream batch at the vendor's batch
+   * price; without it, the gateway runs the lines itself.
+   */
+  readonly batch?: BatchAdapter;
   /** An upstream asset library (vendors that have one); without a channel, assets stay local. */
   readonly asset?: AssetAdapter;
   /** The built-in fake upstream speaking this vendor's protocol (its simulator.ts), imported when it is first asked for. */

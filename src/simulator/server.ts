@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { SimulatorOptionsConfig } from '../contracts/simulator-options.js';
 import type { PromptCache } from './prompt-cache.js';
+import type { SimBatches } from './batch-store.js';
 
 /** A request as the simulator received it; tests assert on exactly what the gateway sent. */
 export interface RecordedRequest {
@@ -21,6 +22,8 @@ export interface SimRequest extends RecordedRequest {
   signal: AbortSignal;
   /** This simulator's prompt cache: repeated long prefixes are reported as cached tokens. */
   promptCache: PromptCache;
+  /** This simulator's uploaded files and batches (issue 46), in memory: they live as long as the server. */
+  batches: SimBatches;
 }
 
 /** The vendor-specific part of a simulator: returns false when no route matched. */
@@ -133,6 +136,7 @@ export async function startSimulator(specOrLoader: SimulatorSpec | SimulatorLoad
   const aborted = { count: 0 };
   /** Made at the first request, with the vendor's module (a simulator loads nothing until then). */
   let promptCache: PromptCache | undefined;
+  let batches: SimBatches | undefined;
 
   const server: Server = createServer((req, res) => {
     void serve(req, res);
@@ -151,7 +155,8 @@ export async function startSimulator(specOrLoader: SimulatorSpec | SimulatorLoad
       spec ??= await load();
       const url = new URL(req.url ?? '/', 'http://simulator');
       const text = await readBodyText(req);
-      const body = parseJsonText(text);
+      // A multipart upload (a batch's input file) is read by its route from `text`.
+      const body = String(req.headers['content-type'] ?? '').startsWith('multipart/form-data') ? undefined : parseJsonText(text);
       const recorded: RecordedRequest = {
         method: req.method ?? 'GET',
         path: url.pathname,
@@ -176,7 +181,8 @@ export async function startSimulator(specOrLoader: SimulatorSpec | SimulatorLoad
         return;
       }
       promptCache ??= new (await import('./prompt-cache.js')).PromptCache();
-      const handled = await spec.handle({ ...recorded, url, signal: controller.signal, promptCache }, response);
+      batches ??= new (await import('./batch-store.js')).SimBatches();
+      const handled = await spec.handle({ ...recorded, url, signal: controller.signal, promptCache, batches }, response);
       if (!handled) response.json(404, spec.errorBody(404, `No route for ${recorded.method} ${recorded.path}`));
     } catch (error) {
       if (!res.headersSent) {

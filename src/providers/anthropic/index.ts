@@ -6,6 +6,7 @@ import { lazySimulator } from '../../simulator/server.js';
 import { ANTHROPIC_BASE_URL, ANTHROPIC_DEFAULT_HEADERS, anthropicAuthHeaders } from './endpoint.js';
 import { chatCompletionsToAnthropic } from './from-chat-completions.js';
 import { messagesPassThrough } from './messages-pass-through.js';
+import { anthropicBatch } from './batch.js';
 
 /** Public alpha ids → Anthropic model ids (anthropic.md: `alpha-` becomes `claude-`). */
 const ANTHROPIC_MODELS: Record<string, string> = {
@@ -28,6 +29,7 @@ export const anthropic: ProviderModule<'anthropic'> = {
     // Anthropic-native /v1/messages (requests with `anthropic-version`): the same protocol, passed through.
     'anthropic-messages': messagesPassThrough,
   },
+  batch: anthropicBatch,
   simulator: lazySimulator(() => import('./simulator.js').then((m) => m.anthropicSimulator)),
   channelFields: API_KEY_ONLY,
   prices: anthropicPrices,

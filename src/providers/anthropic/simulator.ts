@@ -20,6 +20,7 @@ import { thinkingSignature, validateAnthropicRequest } from './simulator-validat
 import { decideToolCalls, type SimToolChoice } from '../../simulator/tool-calls.js';
 import { structuredContent } from '../../simulator/structured-output.js';
 import { tokenPieces } from '../../simulator/text.js';
+import { anthropicBatchesSimHandler } from './simulator-batches.js';
 
 const ERROR_TYPE_BY_STATUS: Record<number, AnthropicErrorType> = {
   400: 'invalid_request_error', 401: 'authentication_error', 402: 'billing_error', 403: 'permission_error', 404: 'not_found_error',
@@ -38,6 +39,7 @@ export const anthropicSimulator: SimulatorSpec = {
   vendor: 'anthropic',
   errorBody: anthropicErrorBody,
   async handle(req, res) {
+    if (req.path.startsWith('/v1/messages/batches')) return batchRoutes(req, res);
     const isCount = req.path === '/v1/messages/count_tokens';
     if (req.method !== 'POST' || (req.path !== '/v1/messages' && !isCount)) return false;
     if (!req.headers['x-api-key']) {
@@ -59,6 +61,9 @@ export const anthropicSimulator: SimulatorSpec = {
     return true;
   },
 };
+
+/** Message Batches (issue 46): each request is answered by this simulator's own /v1/messages. */
+const batchRoutes = anthropicBatchesSimHandler(anthropicErrorBody, (req, res) => anthropicSimulator.handle(req, res));
 
 const betasOf = (header: string | undefined): ReadonlySet<string> => new Set((header ?? '').split(',').map((flag) => flag.trim()).filter(Boolean));
 

@@ -3,6 +3,9 @@
  *   Deployment form: POST {endpoint}/openai/deployments/{deployment}/{op}?api-version=2024-10-21
  *                    POST {endpoint}/openai/responses?api-version=<preview> (deployment in `model`)
  *   v1 form:         POST {endpoint}/openai/v1/{op} (`model` = deployment; no api-version)
+ *   Batch:           POST {endpoint}/openai/files (purpose=batch), POST /openai/batches, GET /openai/batches/{id},
+ *                    GET /openai/files/{id}/content, POST /openai/batches/{id}/cancel (v1 form: under /openai/v1)
+ *                    https://learn.microsoft.com/azure/ai-foundry/openai/how-to/batch
  *   https://learn.microsoft.com/azure/ai-foundry/openai/reference
  * Auth: `api-key: <key>`, or `Authorization: Bearer <token>` minted by Microsoft Entra ID from the
  * channel's client credentials (scope https://cognitiveservices.azure.com/.default).
@@ -21,6 +24,8 @@ export const deploymentPath = (deployment: string, op: string): string => `/open
 export const RESPONSES_PATH = '/openai/responses';
 
 const DEPLOYMENT_PATH = /^\/openai\/deployments\/[^/]+(\/.*)$/;
+/** Files and batches (issue 46) are resource-scoped, like Responses: `/openai/files`, `/openai/batches/…`. */
+const RESOURCE_PATH = /^\/openai(\/(?:files|batches)(?:\/.*)?)$/;
 
 /** The deployment form with the channel's `api-version`, or the v1 form where it has none. */
 export function azureRouteCall(call: UpstreamCall, credentials: ChannelCredentials): UpstreamCall {
@@ -28,6 +33,8 @@ export function azureRouteCall(call: UpstreamCall, credentials: ChannelCredentia
   const deployment = DEPLOYMENT_PATH.exec(call.path);
   if (deployment) return { ...call, path: `/openai/v1${deployment[1]}` };
   if (call.path === RESPONSES_PATH) return { ...call, path: '/openai/v1/responses' };
+  const resource = RESOURCE_PATH.exec(call.path);
+  if (resource) return { ...call, path: `/openai/v1${resource[1]}` };
   return call;
 }
 

@@ -3,6 +3,7 @@ import { API_KEY } from '../channel-fields.js';
 import { lazySimulator } from '../../simulator/server.js';
 import { AZURE_OPENAI_BASE_URL, azureAuthorize, azureRouteCall } from './endpoint.js';
 import { AZURE_OPENAI_PAIRS } from './pairs.js';
+import { azureOpenAIBatch } from './batch.js';
 
 export const azureOpenAI: ProviderModule<'azure-openai'> = {
   vendor: 'azure-openai',
@@ -15,6 +16,7 @@ export const azureOpenAI: ProviderModule<'azure-openai'> = {
   authorize: azureAuthorize,
   routeCall: azureRouteCall,
   pairs: AZURE_OPENAI_PAIRS,
+  batch: azureOpenAIBatch,
   // Entra ID's token endpoint lives under the sovereign cloud's sign-in host.
   simulator: lazySimulator(() => import('./simulator.js').then((m) => m.azureOpenAISimulator)),
   channelFields: {

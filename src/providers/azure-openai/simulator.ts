@@ -3,6 +3,7 @@ import { openAIResponsesSimHandler } from '../openai-compatible/simulator-respon
 import { openaiErrorBody } from '../openai/simulator.js';
 import { firstMatching } from '../../simulator/server.js';
 import { azureImagesSimHandler } from './simulator-images.js';
+import { openAIBatchesSimHandler } from '../openai-compatible/simulator-batches.js';
 
 const BASE_PATH = '/openai/v1';
 
@@ -23,5 +24,7 @@ export const azureOpenAISimulator = openAICompatibleSimulator({
       hasThinkingSwitch: false,
     }),
     azureImagesSimHandler(BASE_PATH, openaiErrorBody),
+    // Files and batches (issue 46): each line is answered by this same simulator.
+    openAIBatchesSimHandler({ basePath: BASE_PATH, errorBody: openaiErrorBody, answer: (req, res) => azureOpenAISimulator.handle(req, res) }),
   ),
 });

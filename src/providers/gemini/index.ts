@@ -8,6 +8,7 @@ import { chatCompletionsToGemini } from './from-chat-completions.js';
 import { generateContentToGemini } from './from-generate-content.js';
 import { imagesToGemini } from './from-images.js';
 import { embeddingsToGemini } from './from-embeddings.js';
+import { geminiBatch } from './batch.js';
 
 export const gemini: ProviderModule<'gemini'> = {
   vendor: 'gemini',
@@ -28,6 +29,7 @@ export const gemini: ProviderModule<'gemini'> = {
     // batchEmbedContents, one content per input (from-embeddings.ts).
     embeddings: embeddingsToGemini,
   },
+  batch: geminiBatch,
   simulator: lazySimulator(() => import('./simulator.js').then((m) => m.createGeminiSimulator())),
   channelFields: API_KEY_ONLY,
   prices: geminiPrices,

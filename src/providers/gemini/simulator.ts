@@ -19,6 +19,7 @@ import { answerPromptAfterTools, quotedRequest } from '../../simulator/tool-call
 import { structuredContent } from '../../simulator/structured-output.js';
 import { answerGeminiEmbed, EMBED_PATH } from './simulator-embed.js';
 import { configValue, countParts, logprobsResult, outputFormatOf, partsText, pickFunctionCalls } from './simulator-agent.js';
+import { geminiBatchesSimHandler } from './simulator-batches.js';
 
 const STATUS_BY_CODE: Record<number, string> = {
   400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND', 429: 'RESOURCE_EXHAUSTED',
@@ -58,10 +59,13 @@ export function createGeminiSimulator(): SimulatorSpec {
     return data;
   };
 
-  return {
+  // Batch mode (issue 46): each request is answered by this simulator's own generateContent.
+  const batches = geminiBatchesSimHandler(geminiErrorBody, (req, res) => spec.handle(req, res));
+  const spec: SimulatorSpec = {
     vendor: 'gemini',
     errorBody: (status, message) => geminiErrorBody(status, message),
     async handle(req, res) {
+      if (req.path.includes(':batchGenerateContent') || req.path.startsWith('/v1beta/batches/')) return checkKey(req, res) ? batches(req, res) : true;
       const match = req.method === 'POST' ? PATH.exec(req.path) : null;
       if (!match) {
         if (!EMBED_PATH.test(req.path)) return false;
@@ -94,6 +98,7 @@ export function createGeminiSimulator(): SimulatorSpec {
       return true;
     },
   };
+  return spec;
 }
 
 /** A missing key is 403, an unusable one 400 API_KEY_INVALID, as the real API answers (gemini.md "Errors"). */

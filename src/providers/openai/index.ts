@@ -10,6 +10,7 @@ import { rerankToOpenAICompatible } from '../openai-compatible/from-rerank.js';
 import { lazySimulator } from '../../simulator/server.js';
 import { OPENAI_BASE_URL, openaiAuthHeaders } from './endpoint.js';
 import { openaiResponsesOverChat } from './responses-over-chat.js';
+import { openaiBatch } from './batch.js';
 
 export const openai: ProviderModule<'openai'> = {
   vendor: 'openai',
@@ -37,6 +38,7 @@ export const openai: ProviderModule<'openai'> = {
   },
   // `responses: translate` channels (chat-only servers; the default off api.openai.com).
   responsesOverChat: openaiResponsesOverChat,
+  batch: openaiBatch,
   simulator: lazySimulator(() => import('./simulator.js').then((m) => m.openaiSimulator)),
   channelFields: API_KEY_ONLY,
   prices: openaiPrices,

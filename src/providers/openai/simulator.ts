@@ -1,5 +1,7 @@
 import { openAICompatibleSimulator } from '../openai-compatible/simulator.js';
 import { openAIResponsesSimHandler } from '../openai-compatible/simulator-responses.js';
+import { openAIBatchesSimHandler } from '../openai-compatible/simulator-batches.js';
+import { firstMatching } from '../../simulator/server.js';
 
 const TYPE_BY_STATUS: Record<number, string> = {
   400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error', 429: 'rate_limit_error',
@@ -17,11 +19,15 @@ export const openaiSimulator = openAICompatibleSimulator({
   isReasoningModel: (model) => /^o\d/.test(model),
   hasThinkingSwitch: false,
   alwaysStreamUsage: false,
-  extraRoutes: openAIResponsesSimHandler({
-    vendor: 'openai',
-    basePath: '/v1',
-    errorBody: openaiErrorBody,
-    isReasoningModel: (model) => /^o\d/.test(model),
-    hasThinkingSwitch: false,
-  }),
+  extraRoutes: firstMatching(
+    openAIResponsesSimHandler({
+      vendor: 'openai',
+      basePath: '/v1',
+      errorBody: openaiErrorBody,
+      isReasoningModel: (model) => /^o\d/.test(model),
+      hasThinkingSwitch: false,
+    }),
+    // Files and batches (issue 46): each line is answered by this same simulator.
+    openAIBatchesSimHandler({ basePath: '/v1', errorBody: openaiErrorBody, answer: (req, res) => openaiSimulator.handle(req, res) }),
+  ),
 });
