@@ -36,6 +36,8 @@ import { cacheHitRollups } from './migrations/0027-cache-hit-rollups.js';
 import { cacheMode } from './migrations/0028-cache-mode.js';
 import { sharedCacheFill } from './migrations/0029-shared-cache-fill.js';
 import { keyOperatorLimits } from './migrations/0030-key-operator-limits.js';
+import { batches } from './migrations/0032-batches.js';
+import { usageBatchId } from './migrations/0033-usage-batch-id.js';
 
 /** Migrations in order; the names are what the migration table records. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = { '0001-initial': initial, '0002-video-task-polls': videoTaskPolls, '0003-key-controls': keyControls,
@@ -63,6 +65,8 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = { '0001-initial':
   '0028-cache-mode': cacheMode,
   '0029-shared-cache-fill': sharedCacheFill,
   '0030-key-operator-limits': keyOperatorLimits,
+  '0032-batches': batches,
+  '0033-usage-batch-id': usageBatchId,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
