@@ -24,6 +24,7 @@ import type { McpDeps } from './gateway/mcp/mcp-deps.js';
 import type { StickyLoad } from './gateway/sticky-load.js';
 import type { ResponseHomes } from './gateway/response-homes.js';
 import type { ResponseCache } from './cache/response-cache.js';
+import type { FileStore } from './files/file-store.js';
 
 /** What the gateway's routes share, built once in main.ts (`app.gateway`). */
 export interface GatewayDeps {
@@ -82,5 +83,7 @@ export interface GatewayDeps {
    * listen address (no request: the OpenAPI document's server).
    */
   publicUrl: (request?: FastifyRequest) => string;
+  /** The files keys uploaded and the batch output files (issue 46, files/file-store.ts); absent: no Files API. */
+  files?: FileStore | undefined;
   now: () => number;
 }

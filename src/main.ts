@@ -38,6 +38,7 @@ import { McpHealth } from './gateway/mcp/health.js';
 import { describeSealedChannels } from './gateway/sealed-channels.js';
 import { loadSecretBox } from './keys/secret-box.js';
 import { chooseCacheStore } from './cache/choose-cache-store.js';
+import type { FileStore } from './files/file-store.js';
 
 export interface RunningGateway {
   app: FastifyInstance;
@@ -52,6 +53,8 @@ export interface RunningGateway {
 export interface StartOptions {
   /** Where first-start secrets are printed (stdout by default). */
   announce?: (line: string) => void;
+  /** The file store to serve (issue 46): tests hand one in; TODO(issue 46): the Files API's own store is wired at merge. */
+  files?: FileStore;
 }
 
 /**
@@ -372,6 +375,7 @@ export async function startGateway(config: GatewayConfig, options: StartOptions 
   const runtime = await startCatalog(config, storage, announce, warn);
   let url = '';
   const { deps, retention } = await buildDeps(config, storage, runtime, log, warn, upstreamGuard, () => url);
+  if (options.files) deps.files = options.files;
   const app = await buildApp(deps, log);
   built = true;
   await startBackgroundJobs(deps, storage, log);

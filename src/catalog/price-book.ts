@@ -1,5 +1,6 @@
 import type { PriceConfig } from '../config/schema.js';
 import { PRICE_SHEET } from './price-sheet.js';
+import { batchPriceOf, type BatchMode } from '../usage/batch-price.js';
 
 /** Where a price comes from, in falling precedence. */
 export type PriceSource = 'channel' | 'operator' | 'builtin';
@@ -37,6 +38,7 @@ export class PriceBook {
   private byModel = new Map<string, PricedChannel[]>();
   private resolved = new Map<string, ResolvedPrice | null>();
   private worst = new Map<string, readonly PriceConfig[]>();
+  private batch = new Map<string, ResolvedPrice | null>();
 
   constructor(
     private readonly file: Readonly<Record<string, PriceConfig>> = {},
@@ -76,6 +78,19 @@ export class PriceBook {
     if (found === undefined) {
       found = this.resolve(channel ? this.channels.get(channel) : undefined, model) ?? null;
       this.resolved.set(key, found);
+    }
+    return found ?? undefined;
+  }
+
+  /** The price a line of a batch pays (issue 46): the request's price less its batch discount (usage/batch-price.ts). */
+  batchPriceFor(channel: string | null | undefined, model: string, mode: BatchMode): ResolvedPrice | undefined {
+    const key = `${mode}\u0000${channel ?? ''}\u0000${model}`;
+    let found = this.batch.get(key);
+    if (found === undefined) {
+      const list = this.priceFor(channel, model);
+      const price = list ? batchPriceOf(list.price, mode) : undefined;
+      found = list && price ? (price === list.price ? list : { ...list, price, json: JSON.stringify(price) }) : null;
+      this.batch.set(key, found);
     }
     return found ?? undefined;
   }
@@ -121,5 +136,6 @@ export class PriceBook {
   private forget(): void {
     this.resolved = new Map();
     this.worst = new Map();
+    this.batch = new Map();
   }
 }

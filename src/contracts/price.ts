@@ -47,6 +47,11 @@ export const PriceSchema = Type.Object(
     per_video_second_by_resolution: Type.Optional(Type.Record(SizeName, Usd, { maxProperties: 32 })),
     /** Higher prices for long prompts (Gemini and Claude above 200K, Seed above 128K): the highest tier passed applies. */
     long_context: Type.Optional(Type.Array(LongContextTierSchema, { maxItems: 8 })),
+    /**
+     * The share of every figure above a line of a batch does not pay (issue 46; 0.5: half price).
+     * Absent: 0.5 for lines sent in a vendor's batch API, 0 (list price) for lines the gateway runs itself.
+     */
+    batch_discount: Type.Optional(Type.Number({ minimum: 0, maximum: 1 })),
   },
   { additionalProperties: false },
 );

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FileConfig, GatewayConfig } from '../../src/config/schema.js';
 import { startGateway, type RunningGateway } from '../../src/main.js';
+import type { FileStore } from '../../src/files/file-store.js';
 import { createTestDatabase, type TestDatabase } from './services.js';
 
 export const TEST_KEY = 'sk-gw-test-key-0123456789abcdef';
@@ -30,7 +31,7 @@ async function postgresFor(dataDir: string): Promise<string> {
 }
 
 /** A real gateway on 127.0.0.1, port 0, with its own SQLite directory and simulator upstreams. */
-export async function startTestGateway(options: { dataDir?: string; file?: FileConfig; env?: Partial<GatewayConfig> } = {}): Promise<TestGateway> {
+export async function startTestGateway(options: { dataDir?: string; file?: FileConfig; env?: Partial<GatewayConfig>; files?: FileStore } = {}): Promise<TestGateway> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'gateway-test-'));
   const onPostgres = process.env.GATEWAY_TEST_DATABASE === 'postgres' && options.env?.databaseUrl === undefined;
   const config: GatewayConfig = {
@@ -49,7 +50,7 @@ export async function startTestGateway(options: { dataDir?: string; file?: FileC
     ...options.env,
     ...(onPostgres ? { databaseUrl: await postgresFor(dataDir) } : {}),
   };
-  const gateway = await startGateway(config, { announce: () => undefined });
+  const gateway = await startGateway(config, { announce: () => undefined, ...(options.files ? { files: options.files } : {}) });
   return {
     ...gateway,
     dataDir,
