@@ -139,6 +139,8 @@ export const BatchesSchema = Type.Object(
     tick_ms: Type.Optional(Type.Integer({ minimum: 10 })),
     /** How long a claim on a batch lasts unless renewed (default 30 s); a dead instance's batches move on after this. */
     lease_ms: Type.Optional(Type.Integer({ minimum: 100 })),
+    /** The longest a line waits on its key's rpm/tpm before it tries again (default 60000: a rate limit's window). */
+    retry_wait_max_ms: Type.Optional(Type.Integer({ minimum: 10, maximum: 600_000 })),
     /** The completion window `24h` stands for, in seconds (default 86400; shorter for tests). */
     completion_window_s: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400 })),
   },
