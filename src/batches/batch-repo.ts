@@ -22,8 +22,11 @@ const ENTERED_AT = {
 export class BatchRepo {
   constructor(private readonly db: Db) {}
 
-  async insert(row: Insertable<BatchTable>): Promise<void> {
-    await this.db.insertInto('batches').values(row).execute();
+  /** A new batch, `validating`, nothing counted yet. */
+  async insert(row: Pick<BatchRow, 'id' | 'key_id' | 'endpoint' | 'input_file_id' | 'completion_window' | 'created_at' | 'expires_at' | 'output_expires_after' | 'metadata'>): Promise<void> {
+    const blank = { in_progress_at: null, finalizing_at: null, completed_at: null, failed_at: null, expired_at: null, cancelling_at: null, cancelled_at: null, output_file_id: null, error_file_id: null, errors: null, lease_owner: null, lease_until: null };
+    const zero = { total: 0, completed: 0, failed: 0, input_tokens: 0, cached_tokens: 0, output_tokens: 0, reasoning_tokens: 0, cost_usd: 0 };
+    await this.db.insertInto('batches').values({ ...row, ...blank, ...zero, status: 'validating' }).execute();
   }
 
   find(id: string): Promise<BatchRow | undefined> {
