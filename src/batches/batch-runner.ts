@@ -82,6 +82,7 @@ export class BatchRunner {
   /** Moves one batch through its states while this runner holds its lease. */
   private async drive(id: string): Promise<void> {
     const lease = this.holdLease(id);
+    let failed = false;
     try {
       await this.repo.requeueRunning(id);
       for (;;) {
@@ -93,11 +94,12 @@ export class BatchRunner {
         else await this.finish(batch, batch.status === 'cancelling' ? 'cancelled' : 'completed', lease.signal);
       }
     } catch (error) {
-      // Left as it is: the next tick (here or on another instance) takes it up again.
-      if (!this.stopping.signal.aborted) this.app.log.error({ err: error, batch: id }, 'batch step failed');
+      // Left as it is, and its lease kept until it lapses: it is tried again then (here or on another instance), not every tick.
+      failed = !this.stopping.signal.aborted;
+      if (failed) this.app.log.error({ err: error, batch: id }, 'batch step failed');
     } finally {
       lease.release();
-      await this.repo.releaseLease(id, this.owner).catch(() => undefined);
+      if (!failed) await this.repo.releaseLease(id, this.owner).catch(() => undefined);
     }
   }
 

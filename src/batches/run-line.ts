@@ -28,8 +28,9 @@ export async function runLine(app: FastifyInstance, batch: BatchRow, line: Batch
   });
   const body = parsed(answer.body);
   if (answer.statusCode === 429 && errorCodeOf(body) !== 'insufficient_quota') return { kind: 'rate-limited', waitMs: retryAfterMs(answer.headers['retry-after']) };
-  // A closing app answers 503 to what it has not started: not the line's fault.
-  if (answer.statusCode === 503 && !app.server.listening) return { kind: 'not-run' };
+  // A closing app answers 503 to what it has not started, before any hook (so without the
+  // x-request-id every answer of the gateway carries): not the line's fault.
+  if (answer.statusCode === 503 && answer.headers['x-request-id'] === undefined) return { kind: 'not-run' };
   const ok = answer.statusCode >= 200 && answer.statusCode < 300;
   return {
     kind: 'answered',
