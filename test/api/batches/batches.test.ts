@@ -76,6 +76,19 @@ describe('OpenAI Batch API through the gateway (issue 46)', () => {
     expect(nano(log.json.data.reduce((n: number, entry: { cost_usd: number }) => n + entry.cost_usd, 0))).toBe(nano(expected));
   });
 
+  it('runs /v1/embeddings and /v1/responses batches through their own endpoints', async () => {
+    const embeddings = ['e1', 'e2'].map((id) => JSON.stringify({ custom_id: id, method: 'POST', url: '/v1/embeddings', body: { model: 'text-embedding-3-small', input: `text ${id}` } })).join('\n');
+    const responses = ['p1', 'p2'].map((id) => JSON.stringify({ custom_id: id, method: 'POST', url: '/v1/responses', body: { model: 'epsilon-4.7', input: `say ${id}` } })).join('\n');
+    for (const [endpoint, text, object] of [['/v1/embeddings', embeddings, 'list'], ['/v1/responses', responses, 'response']] as const) {
+      const file = await world.files.upload(world.keyId, text);
+      const created = await world.client.batches.create({ input_file_id: file.id, endpoint, completion_window: '24h' });
+      const done = await waitForStatus(world.client, created.id, ['completed', 'failed']);
+      expect(done.errors).toBeNull();
+      expect(done.request_counts, JSON.stringify([...(await outputLines(world, done.error_file_id)).values()])).toEqual({ total: 2, completed: 2, failed: 0 });
+      for (const line of (await outputLines(world, done.output_file_id)).values()) expect(line.response.body.object).toBe(object);
+    }
+  });
+
   it('retrieves, lists newest first with an after cursor, and hides another key\'s batches', async () => {
     const file = await world.files.upload(world.keyId, chatLines(['l1']));
     const ids: string[] = [];
