@@ -5,7 +5,7 @@ import { chatCompletionsFacts } from '../api/chat-completions/facts.js';
 import { responsesFacts } from '../api/responses/facts.js';
 import { textsFacts } from '../api/embeddings/facts.js';
 import type { OpenAIChatRequest } from '../protocols/openai-chat/types.js';
-import { batchPriceOf } from '../usage/batch-price.js';
+import { batchPriceOf } from '../catalog/batch-price.js';
 import { reasoningCeilingOf, reasoningReserve, worstCaseCost } from '../usage/worst-case.js';
 import { jsonlLines } from './input-lines.js';
 

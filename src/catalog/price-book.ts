@@ -1,6 +1,6 @@
 import type { PriceConfig } from '../config/schema.js';
 import { PRICE_SHEET } from './price-sheet.js';
-import { batchPriceOf, type BatchMode } from '../usage/batch-price.js';
+import { batchPriceOf, type BatchMode } from './batch-price.js';
 
 /** Where a price comes from, in falling precedence. */
 export type PriceSource = 'channel' | 'operator' | 'builtin';
@@ -82,7 +82,7 @@ export class PriceBook {
     return found ?? undefined;
   }
 
-  /** The price a line of a batch pays (issue 46): the request's price less its batch discount (usage/batch-price.ts). */
+  /** The price a line of a batch pays (issue 46): the request's price less its batch discount (catalog/batch-price.ts). */
   batchPriceFor(channel: string | null | undefined, model: string, mode: BatchMode): ResolvedPrice | undefined {
     const key = `${mode}\u0000${channel ?? ''}\u0000${model}`;
     let found = this.batch.get(key);

@@ -2,7 +2,7 @@ import type { PriceBook } from '../catalog/price-book.js';
 import type { PriceConfig } from '../config/schema.js';
 import type { Usage } from '../contracts/usage.js';
 import { NO_MEDIA, type MediaFacts } from '../contracts/request-facts.js';
-import type { BatchMode } from './batch-price.js';
+import type { BatchMode } from '../catalog/batch-price.js';
 import { costOfUsage, perImage, perVideoSecond, type BillableUsage } from './cost-lines.js';
 
 /** What a request costs, and the price it was billed at (JSON), from which its bill is shown line by line. */

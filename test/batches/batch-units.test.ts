@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { jsonlLines } from '../../src/batches/input-lines.js';
-import { batchPriceOf } from '../../src/usage/batch-price.js';
+import { batchPriceOf } from '../../src/catalog/batch-price.js';
 import { validateInput } from '../../src/batches/validate-input.js';
 
 async function* chunks(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
