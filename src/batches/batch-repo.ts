@@ -181,6 +181,11 @@ export class BatchRepo {
     await this.db.updateTable('batch_lines').set({ state: 'cancelled' }).where('batch_id', '=', batchId).where('state', 'in', ['pending', 'running']).execute();
   }
 
+  async countLines(batchId: string): Promise<number> {
+    const row = await this.db.selectFrom('batch_lines').select((eb) => eb.fn.countAll<number>().as('n')).where('batch_id', '=', batchId).executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
   async countUnfinished(batchId: string): Promise<number> {
     const row = await this.db.selectFrom('batch_lines').select((eb) => eb.fn.countAll<number>().as('n')).where('batch_id', '=', batchId).where('state', 'in', ['pending', 'running']).executeTakeFirst();
     return Number(row?.n ?? 0);

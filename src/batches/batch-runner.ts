@@ -205,7 +205,9 @@ export class BatchRunner {
     }
     const written = await writeOutputFiles(files, this.repo, batch, terminal === 'expired' ? 'batch_expired' : 'batch_cancelled');
     const from = terminal === 'completed' ? 'finalizing' : terminal === 'cancelled' ? 'cancelling' : 'in_progress';
-    await this.repo.transition(batch.id, [from], terminal, this.app.gateway.now(), { output_file_id: written.outputFileId, error_file_id: written.errorFileId });
+    // A batch cancelled while it was validating never counted its lines: its files list them all.
+    const total = Number(batch.total) > 0 ? Number(batch.total) : await this.repo.countLines(batch.id);
+    await this.repo.transition(batch.id, [from], terminal, this.app.gateway.now(), { output_file_id: written.outputFileId, error_file_id: written.errorFileId, total });
   }
 
   /** Renews the batch's lease while it is driven; the signal aborts when the runner stops or the lease was lost. */

@@ -51,7 +51,7 @@ export class TempDirFileStore implements FileStore {
 
   async open(keyId: string, id: string): Promise<AsyncIterable<Uint8Array> | undefined> {
     if (!(await this.get(keyId, id))) return undefined;
-    return createReadStream(join(this.dir, `${id}.bin`), { highWaterMark: 64 });
+    return createReadStream(join(this.dir, `${id}.bin`), { highWaterMark: 256 });
   }
 
   /** The content as text (tests). */

@@ -41,6 +41,7 @@ describe('OpenAI Batch API through the gateway (issue 46)', () => {
     const prompt = [...output.values()].reduce((n, line) => n + line.response.body.usage.prompt_tokens, 0);
     const completion = [...output.values()].reduce((n, line) => n + line.response.body.usage.completion_tokens, 0);
     expect(done.usage).toMatchObject({ input_tokens: prompt, output_tokens: completion, total_tokens: prompt + completion });
+    await expect(world.client.batches.cancel(created.id)).rejects.toMatchObject({ status: 409 });
   });
 
   it('bills each line at the batch price, and the batch, the usage report, the request log and the key spend agree to the nano-dollar', async () => {
