@@ -15,6 +15,7 @@ const PAGE = 1_000;
  * those lines (`running`, never claimed by the self-run loop). Lines of other channels stay pending.
  */
 export async function submitNativeLines(deps: GatewayDeps, repo: BatchRepo, batch: BatchRow, signal: AbortSignal): Promise<void> {
+  if (!deps.channels.some((channel) => nativeBatchFor(channel))) return;
   const groups = new Map<Channel, BatchLineRow[]>();
   let after = 0;
   for (;;) {

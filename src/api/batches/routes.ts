@@ -31,7 +31,7 @@ export async function batchesRoutes(app: FastifyInstance): Promise<void> {
   const findBatch = async (request: FastifyRequest): Promise<BatchRow> => {
     const { id } = request.params as { id: string };
     const batch = await runner.repo.findForKey(id, request.gw.key!.id);
-    if (!batch) throw new GatewayError('GW_RESOURCE_NOT_FOUND', `No batch found with id '${id}'.`, { param: 'batch_id' });
+    if (!batch) throw new GatewayError('GW_RESOURCE_NOT_FOUND', `No batch found with id '${id.slice(0, 200)}'.`, { param: 'batch_id' });
     return batch;
   };
 
@@ -101,7 +101,7 @@ export async function batchesRoutes(app: FastifyInstance): Promise<void> {
 /** The key's own input file of purpose `batch`; any other key's, or none, reads as absent. */
 async function inputFileOf(app: FastifyInstance, keyId: string, fileId: string): Promise<StoredFile> {
   const file = await app.gateway.files?.get(keyId, fileId);
-  if (!file) throw new GatewayError('GW_RESOURCE_NOT_FOUND', `No such File object: ${fileId}`, { param: 'input_file_id' });
+  if (!file) throw new GatewayError('GW_RESOURCE_NOT_FOUND', `No such File object: ${fileId.slice(0, 200)}`, { param: 'input_file_id' });
   if (file.purpose !== 'batch') throw new GatewayError('GW_REQ_INVALID_PARAM', `The file ${fileId} has purpose '${file.purpose}'; a batch reads a file of purpose 'batch'.`, { param: 'input_file_id' });
   return file;
 }
