@@ -132,6 +132,29 @@ describe('the batch runner: lines the gateway runs itself (issue 46)', () => {
     expect((await w.client.batches.cancel(batch.id)).status).toBe('cancelled');
   });
 
+  it('a line the key\'s budget refuses ends in the error file with its 429, unbilled; the batch still completes', async () => {
+    const vendor = await startCountingVendor(0);
+    vendor.hold = true;
+    const w = await world(vendor, { lines_in_flight: 1 });
+    cleanup.push(() => vendor.close(), () => w.gateway.stop());
+    const { id: keyId, key } = await createKey(w.gateway, { name: 'budgeted', budget_usd: 10 });
+    const client = new OpenAI({ apiKey: key, baseURL: `${w.gateway.url}/v1`, maxRetries: 0 });
+    const file = await w.files.upload(keyId, chatLines(ids(4)));
+    const batch = await client.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
+    await expect.poll(() => vendor.inFlight).toBe(1);
+    expect((await admin(w.gateway, 'PATCH', `/keys/${keyId}`, { budget_usd: 0.000001 })).status).toBe(200);
+    vendor.release();
+    const done = await waitForStatus(client, batch.id, ['completed', 'failed']);
+    expect(done.request_counts).toEqual({ total: 4, completed: 1, failed: 3 });
+    expect(vendor.seen).toHaveLength(1);
+    const errors = await outputLines({ ...w, keyId }, done.error_file_id);
+    expect(errors.size).toBe(3);
+    for (const line of errors.values()) expect(line.response).toMatchObject({ status_code: 429, body: { error: { code: 'insufficient_quota' } } });
+    await w.gateway.deps.usage.flush();
+    const billed = await w.gateway.deps.db.selectFrom('usage_events').select(['cost_usd']).where('batch_id', '=', batch.id).where('cost_usd', '>', 0).execute();
+    expect(billed).toHaveLength(1);
+  });
+
   it('resumes after a restart on the same data: completes, and the upstream saw each custom_id exactly once', async () => {
     const vendor = await startCountingVendor(40);
     const dataDir = mkdtempSync(join(tmpdir(), 'gateway-batches-restart-'));
