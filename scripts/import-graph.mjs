@@ -14,10 +14,13 @@ export const FLOORS = [
   ['providers/*'],
   ['providers/registry'],
   ['config', 'db'],
-  ['catalog', 'keys', 'users', 'telemetry', 'metrics', 'requests', 'ratelimit', 'usage', 'cache', 'files'],
-  ['gateway', 'tasks', 'batches', 'gateway-deps'],
+  // The file store's interface (issue 46): what the Files API, the batch runner and gateway-deps share.
+  ['files'],
+  ['catalog', 'keys', 'users', 'telemetry', 'metrics', 'requests', 'ratelimit', 'usage', 'cache'],
+  ['gateway', 'tasks', 'gateway-deps'],
   ['plugins'],
-  ['api', 'api/*'],
+  // The batch runner (issue 46) reads the families' facts and runs lines through the app: an api room in all but name.
+  ['api', 'api/*', 'batches'],
   ['api/management'],
   // The request and task logs are mounted by both admin and console (each under its own base path):
   // a floor of their own below them says so, and keeps either from reaching up into its mounters.

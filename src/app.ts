@@ -32,6 +32,7 @@ import { embeddingsRoutes } from './api/embeddings/routes.js';
 import { rerankRoutes } from './api/rerank/routes.js';
 import { filesRoutes } from './api/files/routes.js';
 import { mcpRoutes } from './api/mcp/routes.js';
+import { batchesRoutes } from './api/batches/routes.js';
 import { consoleRoutes } from './api/console/routes.js';
 import { consoleStaticApp } from './api/console/static-app.js';
 import { isStoreUnavailable, storeUnavailable } from './db/store-errors.js';
@@ -44,7 +45,7 @@ import { registerTracing } from './plugins/tracing.js';
 import { SignInLimiter } from './users/sign-in-limiter.js';
 
 /** Endpoint families, each a Fastify plugin in its own folder under src/api/. */
-const FAMILY_PLUGINS = [systemRoutes, modelsRoutes, chatCompletionsRoutes, messagesRoutes, responsesRoutes, generateContentRoutes, imagesRoutes, videoGenerationsRoutes, videoaltRoutes, cloudAssetRoutes, embeddingsRoutes, rerankRoutes, filesRoutes, mcpRoutes, cacheRoutes, adminRoutes, consoleRoutes];
+const FAMILY_PLUGINS = [systemRoutes, modelsRoutes, chatCompletionsRoutes, messagesRoutes, responsesRoutes, generateContentRoutes, imagesRoutes, videoGenerationsRoutes, videoaltRoutes, cloudAssetRoutes, embeddingsRoutes, rerankRoutes, filesRoutes, batchesRoutes, mcpRoutes, cacheRoutes, adminRoutes, consoleRoutes];
 
 /** An incoming `x-request-id` is kept when it is a plain token (a proxy's or the client's trace id). */
 const INCOMING_ID = /^[\w.:@-]{1,128}$/;

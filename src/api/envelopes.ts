@@ -36,7 +36,7 @@ export function envelopeForPath(url: string): EnvelopeKind {
   if (url.startsWith(COUNT_TOKENS_PATH)) return 'anthropic';
   if (url.startsWith('/v1/chat/completions') || url.startsWith('/v1/messages')) return 'chat';
   // OpenAI's full envelope, `param` included: embedding clients name the field they got wrong from it.
-  if (url.startsWith('/v1/embeddings') || url.startsWith('/v1/rerank') || url.startsWith('/v1/files')) return 'openai';
+  if (url.startsWith('/v1/embeddings') || url.startsWith('/v1/rerank') || url.startsWith('/v1/files') || url.startsWith('/v1/batches')) return 'openai';
   return 'general';
 }
 

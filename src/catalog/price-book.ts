@@ -1,5 +1,6 @@
 import type { PriceConfig } from '../config/schema.js';
 import { PRICE_SHEET } from './price-sheet.js';
+import { batchDiscountOf, batchPriceOf, type BatchMode } from './batch-price.js';
 
 /** Where a price comes from, in falling precedence. */
 export type PriceSource = 'channel' | 'operator' | 'builtin';
@@ -39,6 +40,7 @@ export class PriceBook {
   private byModel = new Map<string, PricedChannel[]>();
   private resolved = new Map<string, ResolvedPrice | null>();
   private worst = new Map<string, readonly PriceConfig[]>();
+  private batch = new Map<string, ResolvedPrice | null>();
 
   constructor(
     private readonly file: Readonly<Record<string, PriceConfig>> = {},
@@ -82,21 +84,29 @@ export class PriceBook {
     return found ?? undefined;
   }
 
+  /** The price a line of a batch pays (issue 46): the request's price less its batch discount (catalog/batch-price.ts). */
+  batchPriceFor(channel: string | null | undefined, model: string, mode: BatchMode): ResolvedPrice | undefined {
+    const key = `${mode}\u0000${channel ?? ''}\u0000${model}`;
+    let found = this.batch.get(key);
+    if (found === undefined) {
+      const list = this.priceFor(channel, model);
+      const price = list ? batchPriceOf(list.price, this.batchDiscountFor(channel, model, mode)) : undefined;
+      found = list && price ? (price === list.price ? list : { ...list, price, json: JSON.stringify(price) }) : null;
+      this.batch.set(key, found);
+    }
+    return found ?? undefined;
+  }
+
   /** The price `model` pays on `channel`, whether or not the book knows that channel yet (start-up checks). */
   priceOn(channel: PricedChannel, model: string): ResolvedPrice | undefined {
     return this.resolve(channel, model);
   }
 
-  /**
-   * The fraction a batch line of `model` on `channel` is billed below its price (issue 46): the
-   * price's own `batch_discount` where the operator or channel set one, else the channel vendor's
-   * batch discount for a line sent in its native batch, else none (lines the gateway runs itself).
-   */
-  batchDiscountFor(channel: string | null | undefined, model: string, how: { native: boolean }): number {
-    const own = this.priceFor(channel, model)?.price.batch_discount;
-    if (own !== undefined) return own;
-    const vendorDiscount = channel ? this.channels.get(channel)?.provider?.batch?.discount : undefined;
-    return how.native ? (vendorDiscount ?? 0) : 0;
+  /** The fraction a batch line of `model` on `channel` is billed below its price (catalog/batch-price.ts). */
+  batchDiscountFor(channel: string | null | undefined, model: string, mode: BatchMode): number {
+    const price = this.priceFor(channel, model)?.price;
+    if (!price) return 0;
+    return batchDiscountOf(price, mode, channel ? this.channels.get(channel)?.provider?.batch?.discount : undefined);
   }
 
   /** Every price `model` may be billed at (one per channel serving it), for worst-case budget holds. */
@@ -135,5 +145,6 @@ export class PriceBook {
   private forget(): void {
     this.resolved = new Map();
     this.worst = new Map();
+    this.batch = new Map();
   }
 }

@@ -137,6 +137,23 @@ export const VideoTasksSchema = Type.Object(
   { additionalProperties: false },
 );
 
+/** The Batch API's runner (issue 46, batches/batch-runner.ts). */
+export const BatchesSchema = Type.Object(
+  {
+    /** Lines of one batch the gateway runs at once (default 8): room is left for interactive traffic. */
+    lines_in_flight: Type.Optional(Type.Integer({ minimum: 1, maximum: 256 })),
+    /** How often each instance looks for batches to drive (default 1000). */
+    tick_ms: Type.Optional(Type.Integer({ minimum: 10 })),
+    /** How long a claim on a batch lasts unless renewed (default 30 s); a dead instance's batches move on after this. */
+    lease_ms: Type.Optional(Type.Integer({ minimum: 100 })),
+    /** The longest a line waits on its key's rpm/tpm before it tries again (default 60000: a rate limit's window). */
+    retry_wait_max_ms: Type.Optional(Type.Integer({ minimum: 10, maximum: 600_000 })),
+    /** The completion window `24h` stands for, in seconds (default 86400; shorter for tests). */
+    completion_window_s: Type.Optional(Type.Integer({ minimum: 1, maximum: 86_400 })),
+  },
+  { additionalProperties: false },
+);
+
 /** The request log (requests/request-log.ts): how long it keeps requests, and what of them. */
 export const RequestLogSchema = Type.Object(
   {
@@ -287,6 +304,7 @@ export const FileConfigSchema = Type.Object(
     /** Options for the default simulator channels (those not overridden by `channels`). */
     simulator: Type.Optional(SimulatorOptionsSchema),
     video_tasks: Type.Optional(VideoTasksSchema),
+    batches: Type.Optional(BatchesSchema),
     request_log: Type.Optional(RequestLogSchema),
     cache: Type.Optional(CacheSchema),
   },

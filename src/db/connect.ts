@@ -37,6 +37,8 @@ import { cacheMode } from './migrations/0028-cache-mode.js';
 import { sharedCacheFill } from './migrations/0029-shared-cache-fill.js';
 import { keyOperatorLimits } from './migrations/0030-key-operator-limits.js';
 import { files } from './migrations/0031-files.js';
+import { batches } from './migrations/0032-batches.js';
+import { usageBatchId } from './migrations/0033-usage-batch-id.js';
 
 /** Migrations in order; the names are what the migration table records. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = { '0001-initial': initial, '0002-video-task-polls': videoTaskPolls, '0003-key-controls': keyControls,
@@ -65,6 +67,8 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = { '0001-initial':
   '0029-shared-cache-fill': sharedCacheFill,
   '0030-key-operator-limits': keyOperatorLimits,
   '0031-files': files,
+  '0032-batches': batches,
+  '0033-usage-batch-id': usageBatchId,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

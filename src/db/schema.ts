@@ -174,6 +174,8 @@ export interface UsageEventTable {
   cache_hit: OptionalOnInsert<number>;
   /** What the cached answer would have cost, less what the hit cost (0023). */
   saved_cost_usd: OptionalOnInsert<number>;
+  /** The batch the request was a line of (0033, issue 46); null for every other request. */
+  batch_id?: string | null;
 }
 
 /** The response cache's entries (0023, cache/cache-store.ts). */
@@ -373,7 +375,65 @@ export interface ResponseChannelTable {
   created_at: number;
 }
 
+/** A batch of the Batch API (0032, batches/batch-repo.ts); times in epoch ms. */
+export interface BatchTable {
+  id: string;
+  key_id: string;
+  endpoint: string;
+  input_file_id: string;
+  completion_window: string;
+  status: string;
+  created_at: number;
+  expires_at: number;
+  in_progress_at: number | null;
+  finalizing_at: number | null;
+  completed_at: number | null;
+  failed_at: number | null;
+  expired_at: number | null;
+  cancelling_at: number | null;
+  cancelled_at: number | null;
+  output_file_id: string | null;
+  error_file_id: string | null;
+  /** Seconds after creation the output and error files expire; null: they do not. */
+  output_expires_after: number | null;
+  total: number;
+  completed: number;
+  failed: number;
+  /** JSON: `[{code, message, line?, param?}]` of a failed validation; null: none. */
+  errors: string | null;
+  /** JSON object of the client's metadata; null: none. */
+  metadata: string | null;
+  input_tokens: number;
+  cached_tokens: number;
+  output_tokens: number;
+  reasoning_tokens: number;
+  cost_usd: number;
+  lease_owner: string | null;
+  lease_until: number | null;
+}
+
+/** One input line of a batch (0032). */
+export interface BatchLineTable {
+  batch_id: string;
+  /** 1-based line number in the input file. */
+  line: number;
+  /** `batch_req_…`: the output line's id and the x-request-id its request ran with. */
+  request_id: string;
+  custom_id: string;
+  model: string;
+  /** JSON: the line's `body`. */
+  body: string;
+  state: string;
+  /** JSON: its output or error file line once it ended; null before. */
+  outcome: string | null;
+  channel: string | null;
+  upstream_id: string | null;
+  cost_usd: number;
+}
+
 export interface Database {
+  batches: BatchTable;
+  batch_lines: BatchLineTable;
   api_keys: ApiKeyTable;
   settings: SettingTable;
   video_tasks: VideoTaskTable;

@@ -6,6 +6,7 @@ import { newEntryId } from '../usage/entry-id.js';
 import { onRequestEnd, type ResponseEnd } from './request-end.js';
 import { RefusalSampler } from '../usage/refusal-sampler.js';
 import { JsonChunks } from '../gateway/json-chunks.js';
+import { batchLineOf, type BatchLineMark } from './batch-line-mark.js';
 
 /**
  * One usage event per request on a model endpoint, whatever its end: recorded when the
@@ -92,6 +93,8 @@ function usageEventFor(request: FastifyRequest, reply: FastifyReply, end: Respon
   const model = recordedModel(request, reply, end);
   const error = gw.error ?? gw.streamError;
   const charge = chargeOfRequest(request);
+  const batchLine = batchLineOf(request.raw);
+  if (batchLine) reportBatchLine(batchLine, request, charge);
   return {
     // Made once: the event journaled before the answer and the one recorded at the end are one entry.
     entry_id: (gw.entryId ??= newEntryId(gw.startedAt)),
@@ -121,6 +124,20 @@ function usageEventFor(request: FastifyRequest, reply: FastifyReply, end: Respon
     billed_price: charge?.billedPrice ?? null,
     cache_hit: gw.cacheHit ? 1 : 0,
     saved_cost_usd: gw.cacheHit?.savedUsd ?? 0,
+    batch_id: batchLine?.batchId ?? null,
+  };
+}
+
+/** What a line of a batch was billed, for its batch's totals (batches/batch-runner.ts). */
+function reportBatchLine(mark: BatchLineMark, request: FastifyRequest, charge: Charge | undefined): void {
+  const usage = request.gw.usage;
+  mark.report = {
+    costUsd: charge?.usd ?? 0,
+    channel: request.gw.channel ?? null,
+    promptTokens: usage?.promptTokens ?? 0,
+    cachedTokens: usage?.cachedTokens ?? 0,
+    completionTokens: usage?.completionTokens ?? 0,
+    reasoningTokens: usage?.reasoningTokens ?? 0,
   };
 }
 
@@ -134,7 +151,7 @@ export function chargeOfRequest(request: FastifyRequest): Charge | undefined {
   if (gw.cacheHit) return { usd: gw.cacheHit.costUsd, billedPrice: gw.cacheHit.billedPrice ?? '' };
   const known = gw.charge;
   if (known && known.usage === gw.usage) return known.value;
-  const value = chargeOf(request.server.gateway.prices, gw.channel, gw.model ?? '', gw.usage, gw.facts?.media);
+  const value = chargeOf(request.server.gateway.prices, gw.channel, gw.model ?? '', gw.usage, gw.facts?.media, batchLineOf(request.raw) ? 'self' : undefined);
   gw.charge = { usage: gw.usage, value };
   return value;
 }

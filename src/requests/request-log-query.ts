@@ -23,6 +23,8 @@ export interface RequestLogFilter {
   errorCode?: string | undefined;
   /** One endpoint family ('mcp': the tool calls). */
   family?: string | undefined;
+  /** The lines of one batch (issue 46). */
+  batchId?: string | undefined;
   /** An exact status (429), a class ('4xx'), 'error' (an error status or an unfinished answer) or 'success'. */
   status?: string | undefined;
   /** Only requests of keys this user owns (the console's scope, or the admin `user` filter). */
@@ -67,6 +69,8 @@ export interface RequestLogRow {
   /** 1 when the response cache answered (issue 32), with what the hit saved. */
   cache_hit: number;
   saved_cost_usd: number;
+  /** The batch the request was a line of (issue 46). */
+  batch_id?: string | null | undefined;
   retries: number | null;
   fallbacks: number | null;
   error_code: string | null;
@@ -98,7 +102,7 @@ function logQuery(db: Db, cutoff: number) {
       'e.id', 'e.entry_id', 'e.request_id', 'e.created_at', 'e.key_id', 'k.name as key_name', 'k.owner as user_id', 'e.family', 'e.model', 'e.channel', 'e.status',
       'e.outcome', 'e.latency_ms', 'e.ttft_ms', 'e.prompt_tokens', 'e.completion_tokens', 'e.reasoning_tokens', 'e.cost_usd',
       'e.cached_tokens', 'e.cache_write_5m_tokens', 'e.cache_write_1h_tokens', 'e.image_input_tokens', 'e.image_output_tokens',
-      'e.cache_hit', 'e.saved_cost_usd', 'd.retries', 'd.fallbacks', 'd.error_code', 'd.error_message',
+      'e.cache_hit', 'e.saved_cost_usd', 'e.batch_id', 'd.retries', 'd.fallbacks', 'd.error_code', 'd.error_message',
     ])
     .where('e.outcome', '!=', VIDEO_CHARGE)
     .where('e.created_at', '>=', cutoff);
@@ -124,6 +128,7 @@ function pageIds(db: Db, filter: RequestLogFilter, cutoff: number, cursor: Curso
     .$if(filter.model !== undefined, (qb) => qb.where('e.model', '=', filter.model!))
     .$if(filter.channel !== undefined, (qb) => qb.where('e.channel', '=', filter.channel!))
     .$if(filter.requestId !== undefined, (qb) => qb.where('e.request_id', '=', filter.requestId!))
+    .$if(filter.batchId !== undefined, (qb) => qb.where('e.batch_id', '=', filter.batchId!))
     .$if(keys !== undefined && keys.length > MAX_KEY_BRANCHES, (qb) => qb.where('e.key_id', 'in', keys!))
     .$if(cursor !== undefined, (qb) =>
       qb.where('e.created_at', '<=', cursor!.createdAt).where((eb) => eb.or([eb('e.created_at', '<', cursor!.createdAt), eb('e.id', '<', cursor!.id)])),

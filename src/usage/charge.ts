@@ -2,6 +2,7 @@ import type { PriceBook } from '../catalog/price-book.js';
 import type { PriceConfig } from '../config/schema.js';
 import type { Usage } from '../contracts/usage.js';
 import { NO_MEDIA, type MediaFacts } from '../contracts/request-facts.js';
+import type { BatchMode } from '../catalog/batch-price.js';
 import { costOfUsage, perImage, perVideoSecond, type BillableUsage } from './cost-lines.js';
 
 /** What a request costs, and the price it was billed at (JSON), from which its bill is shown line by line. */
@@ -15,11 +16,12 @@ export interface Charge {
  * it. `media` (the size a request asked for, from its family's facts) is read only when images or video seconds were made (their prices may go by size or
  * resolution): then the price kept with the event is flattened to the unit that applied. The
  * price's JSON is made once per (channel, model), so the request path only adds up numbers.
- * Undefined when nothing was used or the model has no price.
+ * Undefined when nothing was used or the model has no price. `batch`: the request is a line of a batch.
  */
-export function chargeOf(prices: PriceBook, channel: string | null | undefined, model: string, usage: Usage | undefined, media: MediaFacts | undefined): Charge | undefined {
+export function chargeOf(prices: PriceBook, channel: string | null | undefined, model: string, usage: Usage | undefined, media: MediaFacts | undefined, batch?: BatchMode): Charge | undefined {
   if (!usage) return undefined;
-  const resolved = prices.priceFor(channel, model);
+  // A line of a batch pays the model's batch price (issue 46).
+  const resolved = batch ? prices.batchPriceFor(channel, model, batch) : prices.priceFor(channel, model);
   if (!resolved) return undefined;
   const billable = billableOf(usage);
   if (billable.images === 0 && billable.videoSeconds === 0) return { usd: costOfUsage(resolved.price, billable), billedPrice: resolved.json };

@@ -19,10 +19,10 @@ const COLUMNS = [
   'entry_id', 'request_id', 'key_id', 'model', 'channel', 'family', 'status', 'outcome', 'prompt_tokens', 'completion_tokens',
   'reasoning_tokens', 'images', 'video_seconds', 'cost_usd', 'latency_ms', 'ttft_ms', 'created_at', 'error_code',
   'cached_tokens', 'cache_write_5m_tokens', 'cache_write_1h_tokens', 'image_input_tokens', 'image_output_tokens', 'billed_price',
-  'cache_hit', 'saved_cost_usd',
+  'cache_hit', 'saved_cost_usd', 'batch_id',
 ] as const satisfies ReadonlyArray<keyof UsageEvent>;
 /** The billed parts an event may leave out (issue 21): none of them. */
-const ZERO_PARTS = { cached_tokens: 0, cache_write_5m_tokens: 0, cache_write_1h_tokens: 0, image_input_tokens: 0, image_output_tokens: 0, cache_hit: 0, saved_cost_usd: 0 };
+const ZERO_PARTS = { cached_tokens: 0, cache_write_5m_tokens: 0, cache_write_1h_tokens: 0, image_input_tokens: 0, image_output_tokens: 0, cache_hit: 0, saved_cost_usd: 0, batch_id: null };
 
 export interface UsageRecorderOptions {
   /** Flush when this many events are waiting. */

@@ -13,11 +13,11 @@ describe('the batch price and the channel batch setting (issue 46)', () => {
       { name: 'claude', models: { 'alpha-sonnet-4-5-20250929': 'claude-sonnet-4-5-20250929' }, provider: anthropic },
       { name: 'own', models: { 'delta-4.1': 'gpt-4.1' }, prices: { 'delta-4.1': { prompt_per_1m: 2, batch_discount: 0 } }, provider: openai },
     ]);
-    expect(book.batchDiscountFor('oa', 'delta-4.1', { native: true })).toBe(0.5);
-    expect(book.batchDiscountFor('claude', 'alpha-sonnet-4-5-20250929', { native: true })).toBe(0.5);
-    expect(book.batchDiscountFor('oa', 'delta-4.1', { native: false })).toBe(0);
-    expect(book.batchDiscountFor('oa', 'house-model', { native: false })).toBe(0.25);
-    expect(book.batchDiscountFor('own', 'delta-4.1', { native: true })).toBe(0);
+    expect(book.batchDiscountFor('oa', 'delta-4.1', 'native')).toBe(0.5);
+    expect(book.batchDiscountFor('claude', 'alpha-sonnet-4-5-20250929', 'native')).toBe(0.5);
+    expect(book.batchDiscountFor('oa', 'delta-4.1', 'self')).toBe(0);
+    expect(book.batchDiscountFor('oa', 'house-model', 'self')).toBe(0.25);
+    expect(book.batchDiscountFor('own', 'delta-4.1', 'native')).toBe(0);
   });
 
   it('a channel takes batch: native | gateway and nothing else', () => {

@@ -53,6 +53,7 @@ export async function requestLogRoutes(app: FastifyInstance, { base, opts, owner
     cost_usd: row.cost_usd,
     cache_hit: Number(row.cache_hit) === 1,
     saved_cost_usd: Number(row.saved_cost_usd),
+    batch_id: row.batch_id ?? null,
     retries: row.retries,
     fallbacks: row.fallbacks,
     error_code: row.error_code,
@@ -130,7 +131,7 @@ export async function requestLogRoutes(app: FastifyInstance, { base, opts, owner
 
 /** The list's and the export's filter from the query: the reports' filters, and the log's own. */
 function filterOf(query: Query, ownerId: string | undefined) {
-  return { ...scopeFilterOf(query, ownerId), requestId: query.request_id, errorCode: query.error_code, status: query.status, family: query.family };
+  return { ...scopeFilterOf(query, ownerId), requestId: query.request_id, errorCode: query.error_code, status: query.status, family: query.family, batchId: query.batch };
 }
 
 /** The bill line by line, worked out again from the event's usage parts and the price it was billed at. */

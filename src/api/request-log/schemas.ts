@@ -8,6 +8,7 @@ const queryFields = {
   key: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Key id' })),
   model: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
   request_id: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'The x-request-id the client got' })),
+  batch: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'A batch id: its lines (issue 46)' })),
   error_code: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'The error code the client read (rate_limit_exceeded, client_disconnect, …)' })),
   family: Type.Optional(Type.String({ pattern: '^[a-z][a-z0-9_-]{0,39}$', [PATTERN_RULE]: 'must be an endpoint family such as mcp or chat_completions', description: "The endpoint family ('mcp': MCP tool calls)" })),
   status: Type.Optional(
@@ -77,6 +78,7 @@ export const RequestEntry = Type.Object({
   cost_usd: Type.Number(),
   cache_hit: Type.Boolean({ description: 'Answered from the response cache (issue 32): no upstream was called' }),
   saved_cost_usd: Type.Number({ description: 'On a cache hit: what the answer would have cost, less what the hit cost' }),
+  batch_id: Nullable(Type.String({ description: 'The batch this request was a line of (issue 46); null for other requests' })),
   retries: Nullable(Type.Integer({ description: 'Attempts repeated on the same channel' })),
   fallbacks: Nullable(Type.Integer({ description: 'Channels tried after the first' })),
   error_code: Nullable(Type.String()),
