@@ -5,6 +5,7 @@ import type { Channel } from '../gateway/channel.js';
 import { billNativeLine } from './bill-native-line.js';
 import type { BatchLineRow, BatchRepo } from './batch-repo.js';
 import type { BatchRow } from './batch.js';
+import { refusalOfLine } from './native-line-checks.js';
 import { NO_UPSTREAM_BATCH, nativeBatchFor, type NativeBatchExecutor } from './native-batch.js';
 
 const PAGE = 1_000;
@@ -23,6 +24,8 @@ const executorOf = (deps: GatewayDeps, channel: Channel, batch: BatchRow): Nativ
 export async function submitNativeLines(deps: GatewayDeps, repo: BatchRepo, batch: BatchRow, signal: AbortSignal): Promise<void> {
   if (!deps.channels.some((channel) => executorOf(deps, channel, batch))) return;
   const groups = new Map<string, { channel: Channel; executor: NativeBatchExecutor; lines: BatchLineRow[] }>();
+  const key = await deps.keys.get(batch.key_id);
+  const endpoint = batch.endpoint as BatchEndpoint;
   let after = 0;
   for (;;) {
     const page = await repo.linesIn(batch.id, ['pending'], after, PAGE);
@@ -31,6 +34,11 @@ export async function submitNativeLines(deps: GatewayDeps, repo: BatchRepo, batc
       const channel = routeModel(deps.channels, line.model)[0];
       const executor = channel && executorOf(deps, channel, batch);
       if (!channel || !executor) continue;
+      const refusal = refusalOfLine(deps, key, endpoint, line.custom_id, JSON.parse(line.body));
+      if (refusal) {
+        await finishNativeLine(deps, repo, batch, line, channel.name, refusal);
+        continue;
+      }
       const group = executor.oneModelPerBatch ? `${channel.name}\u0000${line.model}` : channel.name;
       (groups.get(group) ?? groups.set(group, { channel, executor, lines: [] }).get(group)!).lines.push(line);
     }
@@ -38,7 +46,7 @@ export async function submitNativeLines(deps: GatewayDeps, repo: BatchRepo, batc
   }
   for (const { channel, executor, lines } of groups.values()) {
     const asLines: BatchLine[] = lines.map((line) => ({ customId: line.custom_id, line: line.line, model: line.model, body: JSON.parse(line.body) as Record<string, unknown> }));
-    const { upstreamId, refused } = await executor.submit(channel, batch.endpoint as BatchEndpoint, asLines, signal);
+    const { upstreamId, refused } = await executor.submit(channel, endpoint, asLines, signal);
     const byId = new Map(lines.map((line) => [line.custom_id, line]));
     for (const outcome of refused) {
       const line = byId.get(outcome.customId);

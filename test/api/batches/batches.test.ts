@@ -179,6 +179,19 @@ describe('OpenAI Batch API through the gateway (issue 46)', () => {
     expect((await outputLines(world, done.output_file_id)).has('fine')).toBe(true);
   });
 
+  it("holds lines sent in a vendor's batch to the key's model list and the endpoint's rules, as the sync endpoint does: refused lines never go upstream", async () => {
+    // The simulator's OpenAI channel takes batches natively: these lines do not pass through the endpoint.
+    const { id: keyId, key } = await createKey(world.gateway, { name: 'narrow', models: ['gamma-2.5-flash-lite'] });
+    const client = new OpenAI({ apiKey: key, baseURL: `${world.gateway.url}/v1`, maxRetries: 0 });
+    const file = await world.files.upload(keyId, chatLines(['n1', 'n2']));
+    const created = await client.batches.create({ input_file_id: file.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
+    const done = await waitForStatus(client, created.id, ['completed', 'failed']);
+    expect(done.request_counts).toEqual({ total: 2, completed: 0, failed: 2 });
+    const errors = await outputLines({ ...world, keyId }, done.error_file_id);
+    expect(errors.get('n1')).toMatchObject({ response: { status_code: 403, body: { error: { code: 'permission_denied' } } }, error: null });
+    expect(done.output_file_id ?? null).toBeNull();
+  });
+
   it('refuses at create a batch whose worst case is over the key\'s budget, as the sync endpoint refuses', async () => {
     const { id: keyId, key } = await createKey(world.gateway, { name: 'tight', budget_usd: 0.000001 });
     const file = await world.files.upload(keyId, chatLines(['b1', 'b2'], 'delta-4.1', { max_tokens: 1000 }));
